@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A persistent cache: one SQLite file of namespaces (entity tables) with millisecond expiry,
+/// versions, size limits and sweeps.
+///
+/// A store is safe to use from many threads at once and from several processes on the same
+/// file. Get typed handles with ``cache(_:key:value:policy:)`` or ``entities(_:policy:)``.
+///
+/// ```swift
+/// let store = try CacheStore(named: "lego")
+/// let colors = try store.cache("colors", key: Int.self, value: Color.self, policy: .longTerm)
+/// try colors.set(red, for: 10)
+/// let color = try colors.get(10)
+/// ```
+public final class CacheStore: Sendable {
+    /// The file's path.
+    public let path: String
+    /// The damaged file that opening moved aside, if it had to.
+    public let quarantinedFile: QuarantinedFile?
+    /// Whether the store was opened read-only.
+    public var isReadOnly: Bool { database.isReadOnly }
+
+    let database: Database
+    let options: StoreOptions
+    let accessLog = AccessLog()
+    private let decodeFailures = Atomic(0)
+
+    /// Rows per transaction in bulk deletes, so other readers and writers interleave.
+    static let batchSize = 1000
+
+    /// Opens (or creates) the cache file at `path`.
+    public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        let opened = try StoreFile.open(path: path, options: options)
+        self.path = path
+        self.options = options
+        self.database = opened.database
+        self.quarantinedFile = opened.quarantined
+    }
+
+    /// Opens (or creates) the store called `name` in the user cache directory:
+    /// `$XDG_CACHE_HOME/cachedeck/<name>.sqlite`, else `~/.cache/cachedeck/<name>.sqlite`.
+    public convenience init(named name: String, options: StoreOptions = StoreOptions()) throws {
+        let path = Self.defaultPath(named: name)
+        if !options.readOnly {
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        try self.init(path: path, options: options)
+    }
+
+    /// Where ``init(named:options:)`` keeps the store called `name`.
+    public static func defaultPath(named name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".cache")
+        return ((base as NSString).appendingPathComponent("cachedeck") as NSString).appendingPathComponent("\(name).sqlite")
+    }
+
+    /// Typed values have failed to decode this many times since the store opened (each was a miss).
+    public var decodeFailureCount: Int { decodeFailures.load(ordering: .relaxed) }
+
+    // MARK: Handles
+
+    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text.
+    ///
+    /// `policy` defaults to the override in ``StoreOptions/policies`` for this name, else
+    /// ``StoreOptions/defaultPolicy``. Opening with a new ``NamespacePolicy/version`` removes
+    /// the entries of other versions in this namespace only.
+    public func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
+        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self, policy: NamespacePolicy? = nil
+    ) throws -> Cache<Key, Value> {
+        try cache(namespace, key: key, policy: policy, coder: JSONValueCoder<Value>())
+    }
+
+    /// A handle on `namespace` whose values are stored by `coder`.
+    public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
+        _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
+    ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
+        let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
+        return Cache(store: self, namespace: try register(namespace, policy: resolved), coder: coder)
+    }
+
+    /// A handle on `namespace` that stores `Data` values as raw bytes.
+    public func dataCache<Key: Encodable & Sendable>(
+        _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil
+    ) throws -> Cache<Key, Data> {
+        try cache(namespace, key: key, policy: policy, coder: RawDataCoder())
+    }
+
+    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys.
+    public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
+        Entity.CacheKey, Entity
+    > {
+        try cache(Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
+    }
+
+    // MARK: Maintenance
+
+    /// Deletes entries past their expiry (and stale window), in batches of a thousand so other
+    /// readers and writers interleave. Returns how many it removed.
+    @discardableResult
+    public func sweepExpired(namespace: String? = nil) throws -> Int {
+        let ids: [Int64]
+        if let namespace {
+            guard let id = try namespaceID(namespace) else { return 0 }
+            ids = [id]
+        } else {
+            ids = try database.read { try $0.namespaceIDs() }
+        }
+        var removed = 0
+        for id in ids {
+            removed += try deleteInBatches { connection in
+                try connection.deletePurgeable(namespaceID: id, now: now(), limit: Self.batchSize)
+            }
+        }
+        return removed
+    }
+
+    /// Writes the reads recorded in memory (access times, hit counts, lazy deletions).
+    public func flush() throws {
+        guard !database.isReadOnly else { return }
+        let now = now()
+        try database.write { connection in
+            try connection.writeTransaction { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
+        }
+    }
+
+    /// Flushes and closes the store; later calls throw ``CacheError/cannotOpen(path:reason:)``.
+    public func close() throws {
+        defer { database.close() }
+        try flush()
+    }
+
+    // MARK: Internals shared by handles
+
+    func now() -> Int64 { options.clock.nowMilliseconds() }
+
+    func noteDecodeFailure(namespace: String, key: String, error: any Error) {
+        decodeFailures.add(1, ordering: .relaxed)
+        options.logger.warning(
+            "cached value no longer decodes; treated as a miss",
+            metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
+    }
+
+    /// Runs `batch` in its own transaction until it removes nothing; returns the total.
+    func deleteInBatches(_ batch: (SQLiteConnection) throws -> Int) throws -> Int {
+        var total = 0
+        while true {
+            let removed = try database.write { try batch($0) }
+            total += removed
+            if removed < Self.batchSize { return total }
+        }
+    }
+
+    /// Writes `rows` into the namespace, carrying a pending access-log flush and enforcing
+    /// size limits in the same transaction when needed.
+    func write(_ rows: [(key: String, value: Data)], in namespace: NamespaceRecord, attributes: WriteAttributes, now: Int64) throws {
+        guard let namespaceID = namespace.id else { throw CacheError.readOnly(path: path) }
+        let policy = namespace.policy
+        let limited =
+            policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
+        let flushing = accessLog.wantsFlush(at: now)
+        try database.write { connection in
+            if rows.count == 1 && !limited && !flushing {
+                try connection.upsertEntry(
+                    namespaceID: namespaceID, key: rows[0].key, value: rows[0].value, version: policy.version,
+                    attributes: attributes, now: now)
+                return
+            }
+            try connection.writeTransaction {
+                for row in rows {
+                    try connection.upsertEntry(
+                        namespaceID: namespaceID, key: row.key, value: row.value, version: policy.version,
+                        attributes: attributes, now: now)
+                }
+                if flushing || limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
+                try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                try Eviction.enforceStore(
+                    maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
+            }
+        }
+    }
+
+    /// Records a read hit; flushes only when the log is full (amortised, bounded memory).
+    func recordHit(_ entry: StoredEntry, now: Int64) {
+        guard !database.isReadOnly else { return }
+        if accessLog.recordHit(entry.id, at: now) { try? flush() }
+    }
+
+    // MARK: Namespaces
+
+    private func namespaceID(_ name: String) throws -> Int64? {
+        try database.read { connection in
+            try connection.withStatement("SELECT id FROM namespaces WHERE name = ?1") { statement in
+                statement.bind(name)
+                return try statement.firstRow { $0.int64(0) }
+            }
+        }
+    }
+
+    /// Finds or creates the namespace row, records the policy, and applies a version change.
+    private func register(_ name: String, policy: NamespacePolicy) throws -> NamespaceRecord {
+        if database.isReadOnly { return NamespaceRecord(id: try namespaceID(name), name: name, policy: policy) }
+        let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data("{}".utf8), as: UTF8.self)
+        let now = now()
+        let (id, versionChanged) = try database.write { connection in
+            try connection.writeTransaction {
+                let existing = try connection.withStatement("SELECT id, version FROM namespaces WHERE name = ?1") {
+                    statement in
+                    statement.bind(name)
+                    return try statement.firstRow { ($0.int64(0), $0.text(1)) }
+                }
+                guard let (id, version) = existing else {
+                    try connection.run(
+                        "INSERT INTO namespaces (name, version, policy, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+                        name, policy.version, policyJSON, now)
+                    return (try connection.scalar("SELECT id FROM namespaces WHERE name = ?1", name) ?? 0, false)
+                }
+                try connection.run(
+                    """
+                    UPDATE namespaces SET policy = ?2, updated_at = ?3, version = ?4,
+                        generation = generation + (version != ?4)
+                    WHERE id = ?1
+                    """,
+                    id, policyJSON, now, policy.version)
+                return (id, version != policy.version)
+            }
+        }
+        if versionChanged {
+            let removed = try deleteInBatches { connection in
+                try connection.deleteEntries(namespaceID: id, notVersion: policy.version, limit: Self.batchSize)
+            }
+            options.logger.info(
+                "namespace version changed; old entries removed",
+                metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
+        }
+        return NamespaceRecord(id: id, name: name, policy: policy)
+    }
+}

@@ -1,0 +1,64 @@
+import Logging
+
+/// How a ``CacheStore`` opens its file and which defaults its namespaces get.
+public struct StoreOptions: Sendable {
+    /// What to do with a file at the path that is not a readable database.
+    public enum DamagedFilePolicy: Sendable {
+        /// Move it aside as `<file>.corrupt-<timestamp>`, log it, and start a fresh store.
+        case quarantine
+        /// Fail with ``CacheError/notACacheFile(path:reason:)`` and leave the file alone.
+        case fail
+    }
+
+    /// The source of "now"; inject a ``ManualClock`` in tests.
+    public var clock: any CacheClock
+    /// Open the file without write access; every write throws ``CacheError/readOnly(path:)``.
+    public var readOnly: Bool
+    /// Create the file (mode 0600) when it does not exist.
+    public var createIfMissing: Bool
+    /// What happens to a damaged file. Inspection tools use ``DamagedFilePolicy/fail``.
+    public var onDamagedFile: DamagedFilePolicy
+    /// The policy of namespaces that have no override and are opened without one.
+    public var defaultPolicy: NamespacePolicy
+    /// Per-namespace policy overrides, by namespace name.
+    public var policies: [String: NamespacePolicy]
+    /// Store-wide entry limit across all namespaces.
+    public var maxEntries: Int?
+    /// Store-wide byte limit across all namespaces.
+    public var maxBytes: Int?
+    /// How long a call waits for another connection's lock before failing with `busy`.
+    public var busyTimeout: Duration
+    /// Where CacheCore logs quarantines and undecodable values.
+    public var logger: Logger
+
+    /// Creates options; the defaults suit an app's own cache.
+    public init(
+        clock: any CacheClock = SystemClock(),
+        readOnly: Bool = false,
+        createIfMissing: Bool = true,
+        onDamagedFile: DamagedFilePolicy = .quarantine,
+        defaultPolicy: NamespacePolicy = .default,
+        policies: [String: NamespacePolicy] = [:],
+        maxEntries: Int? = nil,
+        maxBytes: Int? = nil,
+        busyTimeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "CacheCore")
+    ) {
+        self.clock = clock
+        self.readOnly = readOnly
+        self.createIfMissing = createIfMissing
+        self.onDamagedFile = onDamagedFile
+        self.defaultPolicy = defaultPolicy
+        self.policies = policies
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+        self.busyTimeout = busyTimeout
+        self.logger = logger
+    }
+
+    /// Options for tools that inspect a file someone else owns: no creation, no quarantine,
+    /// and read-only unless `writable`.
+    public static func inspection(writable: Bool = false) -> StoreOptions {
+        StoreOptions(readOnly: !writable, createIfMissing: false, onDamagedFile: .fail)
+    }
+}

@@ -1,0 +1,56 @@
+/// Every error CacheCore throws. Each case reads as one line a person understands.
+public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// The file exists but is not a CacheDeck cache (not a database, corrupt, or another schema).
+    case notACacheFile(path: String, reason: String)
+    /// The file was written by a newer CacheDeck format; it is left untouched.
+    case newerFormat(path: String, found: Int, supported: Int)
+    /// A write was refused because the store or file is read-only.
+    case readOnly(path: String)
+    /// A value or key could not be encoded.
+    case encodingFailed(namespace: String, key: String, reason: String)
+    /// A stored value could not be decoded as the requested type.
+    case decodingFailed(namespace: String, key: String, reason: String)
+    /// Another connection held the file locked for longer than the busy timeout.
+    case busy(path: String)
+    /// The disk (or the file's size limit) is full; nothing already stored was lost.
+    case diskFull(path: String)
+    /// Any other SQLite failure, with its result code and message.
+    case sqlite(code: Int32, message: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
+        case .notACacheFile(let path, let reason): "\(path) is not a CacheDeck cache file: \(reason)"
+        case .newerFormat(let path, let found, let supported):
+            "\(path) uses cache format \(found), newer than the supported \(supported); upgrade CacheDeck to open it"
+        case .readOnly(let path): "\(path) is read-only: writes are refused"
+        case .encodingFailed(let namespace, let key, let reason): "cannot encode \(namespace)/\(key): \(reason)"
+        case .decodingFailed(let namespace, let key, let reason): "cannot decode \(namespace)/\(key): \(reason)"
+        case .busy(let path): "\(path) stayed locked by another connection past the busy timeout"
+        case .diskFull(let path): "disk full while writing \(path); nothing stored was lost"
+        case .sqlite(let code, let message): "SQLite error \(code): \(message)"
+        }
+    }
+}
+
+extension CacheError {
+    /// Maps a SQLite failure on `path` to the case a caller can act on.
+    init(_ error: SQLiteError, path: String) {
+        if error.isBusy {
+            self = .busy(path: path)
+        } else if error.isDiskFull {
+            self = .diskFull(path: path)
+        } else if error.isReadOnly {
+            self = .readOnly(path: path)
+        } else if error.isNotADatabase || error.isCorrupt {
+            self = .notACacheFile(path: path, reason: error.message)
+        } else if error.isCannotOpen {
+            self = .cannotOpen(path: path, reason: error.message)
+        } else {
+            self = .sqlite(code: error.extendedCode, message: error.message)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection: the only type in CacheCore that opens, configures and closes
+/// `sqlite3` handles. It is not thread-safe: its owner (``ConnectionPool``) hands it to one
+/// thread at a time, which is why it is marked `@unchecked Sendable`.
+final class SQLiteConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// Fixed statements, keyed by the address of their literal (cheap to hash on hot paths).
+    private var staticStatements: [UnsafeRawPointer: SQLiteStatement] = [:]
+    /// Statements built at run time (filters, dynamic column lists).
+    private var dynamicStatements: [String: SQLiteStatement] = [:]
+    let path: String
+
+    /// Opens `path`. `create` adds `SQLITE_OPEN_CREATE`; `readOnly` opens without write access.
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Duration) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError(code: code, connection: db)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.handle = db
+        self.path = path
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        staticStatements.removeAll()
+        dynamicStatements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ code: Int32) -> SQLiteError { SQLiteError(code: code, connection: handle) }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether the file was opened (or fell back to) read-only.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs one or more SQL statements that return no rows.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
+        }
+    }
+
+    /// Runs `body` with the cached prepared statement for `sql`, then resets it so no read
+    /// transaction stays open after the call.
+    func withStatement<T>(_ sql: StaticString, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        let statement: SQLiteStatement
+        if let cached = staticStatements[key] {
+            statement = cached
+        } else {
+            statement = try prepare(sql.description)
+            staticStatements[key] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Like ``withStatement(_:_:)`` for SQL assembled at run time.
+    func withDynamicStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        let statement: SQLiteStatement
+        if let cached = dynamicStatements[sql] {
+            statement = cached
+        } else {
+            statement = try prepare(sql)
+            dynamicStatements[sql] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Runs a statement that returns no rows and reports how many rows it changed.
+    @discardableResult
+    func run<each V: SQLiteBindable>(_ sql: StaticString, _ values: repeat each V) throws -> Int {
+        try withStatement(sql) { statement in
+            statement.bind(repeat each values)
+            return try statement.run()
+        }
+    }
+
+    /// The first column of the first row as an integer, or `nil` when there is no row or it is NULL.
+    func scalar<each V: SQLiteBindable>(_ sql: StaticString, _ values: repeat each V) throws -> Int64? {
+        try withStatement(sql) { statement in
+            statement.bind(repeat each values)
+            return try statement.firstRow { $0.optionalInt64(0) } ?? nil
+        }
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    /// Nested calls join the outer transaction.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A new statement that the caller owns (for several cursors open at once).
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var raw: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard code == SQLITE_OK, let raw else { throw error(code) }
+        return SQLiteStatement(handle: raw, connection: self)
+    }
+}

@@ -1,0 +1,85 @@
+import Synchronization
+
+/// The connections of one open cache file: a single writer behind a lock and a pool of
+/// readers, so reads on many threads run in parallel (WAL) and never wait for a writer.
+///
+/// Every call borrows a connection for its own duration only; no read transaction stays
+/// open between calls. SQLite failures leave here as ``CacheError``.
+final class Database: Sendable {
+    let path: String
+    let busyTimeout: Duration
+    private let writer: SQLiteConnection?
+    private let writerLock = Mutex(())
+    private let idleReaders = Mutex<[SQLiteConnection]>([])
+    private let closed = Atomic(false)
+    private static let maxIdleReaders = 8
+
+    /// Wraps an already opened and validated writer, or `nil` for a read-only store.
+    init(path: String, writer: SQLiteConnection?, busyTimeout: Duration) {
+        self.path = path
+        self.writer = writer
+        self.busyTimeout = busyTimeout
+    }
+
+    var isReadOnly: Bool { writer == nil }
+
+    /// Runs `body` on an idle reader connection.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let connection = try checkoutReader()
+        defer { checkin(connection) }
+        do {
+            return try body(connection)
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` on the writer. Single statements commit on their own; wrap several in
+    /// ``SQLiteConnection/writeTransaction(_:)``.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard let writer else { throw CacheError.readOnly(path: path) }
+        try ensureOpen()
+        return try writerLock.withLock { _ in
+            do {
+                return try body(writer)
+            } catch {
+                throw mapped(error)
+            }
+        }
+    }
+
+    /// Refuses further calls and releases idle readers. Calls already running finish.
+    func close() {
+        closed.store(true, ordering: .releasing)
+        idleReaders.withLock { $0.removeAll() }
+    }
+
+    private func ensureOpen() throws {
+        if closed.load(ordering: .acquiring) {
+            throw CacheError.cannotOpen(path: path, reason: "the store was closed")
+        }
+    }
+
+    private func checkoutReader() throws -> SQLiteConnection {
+        try ensureOpen()
+        if let connection = idleReaders.withLock({ $0.popLast() }) { return connection }
+        do {
+            let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+            try connection.execute("PRAGMA temp_store = MEMORY")
+            return connection
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    private func checkin(_ connection: SQLiteConnection) {
+        idleReaders.withLock { idle in
+            if idle.count < Self.maxIdleReaders { idle.append(connection) }
+        }
+    }
+
+    private func mapped(_ error: any Error) -> any Error {
+        if let error = error as? SQLiteError { return CacheError(error, path: path) }
+        return error
+    }
+}

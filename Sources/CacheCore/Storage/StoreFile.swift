@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+
+/// Opens a cache file: checks the path, recognises (or refuses) what is there, quarantines a
+/// damaged file when allowed, creates or migrates the format, and configures WAL.
+enum StoreFile {
+    struct Opened {
+        let database: Database
+        let quarantined: QuarantinedFile?
+    }
+
+    static func open(path: String, options: StoreOptions) throws -> Opened {
+        try checkPath(path, options: options)
+        do {
+            return Opened(database: try openValidated(path: path, options: options), quarantined: nil)
+        } catch let damage as DamagedFile {
+            guard options.onDamagedFile == .quarantine, !options.readOnly else {
+                throw CacheError.notACacheFile(path: path, reason: damage.reason)
+            }
+            let report = try quarantine(path: path, reason: damage.reason, clock: options.clock)
+            options.logger.error(
+                "cache file was damaged and has been moved aside",
+                metadata: ["path": "\(path)", "movedTo": "\(report.movedTo)", "reason": "\(damage.reason)"])
+            try checkPath(path, options: options)
+            return Opened(database: try openValidated(path: path, options: options), quarantined: report)
+        }
+    }
+
+    /// The file is not a readable database (as opposed to someone else's valid database).
+    private struct DamagedFile: Error {
+        let reason: String
+    }
+
+    // MARK: Path checks, with reasons a person understands
+
+    private static func checkPath(_ path: String, options: StoreOptions) throws {
+        var isDirectory: ObjCBool = false
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CacheError.cannotOpen(path: path, reason: "it is a directory") }
+            if !manager.isReadableFile(atPath: path) {
+                throw CacheError.cannotOpen(path: path, reason: "permission denied")
+            }
+            if !options.readOnly && !manager.isWritableFile(atPath: path) { throw CacheError.readOnly(path: path) }
+            return
+        }
+        guard options.createIfMissing, !options.readOnly else {
+            throw CacheError.cannotOpen(path: path, reason: "no such file")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !manager.fileExists(atPath: folder) {
+            throw CacheError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+        }
+        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CacheError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        Foundation.close(descriptor)
+    }
+
+    // MARK: Recognise, create or migrate
+
+    private static func openValidated(path: String, options: StoreOptions) throws -> Database {
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(
+                path: path, readOnly: options.readOnly, create: false, busyTimeout: options.busyTimeout)
+        } catch let error as SQLiteError {
+            throw CacheError(error, path: path)
+        }
+        let header = try readHeader(connection, path: path)
+        if header.version > Schema.currentVersion {
+            throw CacheError.newerFormat(path: path, found: header.version, supported: Schema.currentVersion)
+        }
+        if header.applicationID != Schema.applicationID && !header.isEmpty {
+            throw CacheError.notACacheFile(path: path, reason: "it holds another application's tables")
+        }
+        if options.readOnly {
+            guard header.applicationID == Schema.applicationID else {
+                throw CacheError.notACacheFile(path: path, reason: "the file is empty")
+            }
+            guard header.version == Schema.currentVersion else {
+                throw CacheError.cannotOpen(
+                    path: path,
+                    reason: "format \(header.version) must be upgraded to \(Schema.currentVersion); open it read-write once")
+            }
+            return Database(path: path, writer: nil, busyTimeout: options.busyTimeout)
+        }
+        do {
+            try connection.execute(
+                "PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY")
+            if header.version < Schema.currentVersion { try migrate(connection, path: path) }
+            try enableWAL(connection, busyTimeout: options.busyTimeout)
+        } catch let error as SQLiteError {
+            throw CacheError(error, path: path)
+        }
+        return Database(path: path, writer: connection, busyTimeout: options.busyTimeout)
+    }
+
+    private struct Header {
+        let applicationID: Int64
+        let version: Int
+        let isEmpty: Bool
+    }
+
+    private static func readHeader(_ connection: SQLiteConnection, path: String) throws -> Header {
+        do {
+            let applicationID = try connection.scalar("PRAGMA application_id") ?? 0
+            let version = try connection.scalar("PRAGMA user_version") ?? 0
+            let objects = try connection.scalar("SELECT count(*) FROM sqlite_schema") ?? 0
+            return Header(applicationID: applicationID, version: Int(version), isEmpty: objects == 0)
+        } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
+            throw DamagedFile(reason: error.isCorrupt ? "the database is corrupt" : "it is not a SQLite database")
+        } catch let error as SQLiteError {
+            throw CacheError(error, path: path)
+        }
+    }
+
+    /// Applies the missing migrations under a write lock; other processes racing to create
+    /// the same new file wait on the lock and then find it done.
+    private static func migrate(_ connection: SQLiteConnection, path: String) throws {
+        try connection.writeTransaction {
+            let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
+            if version > Schema.currentVersion {
+                throw CacheError.newerFormat(path: path, found: version, supported: Schema.currentVersion)
+            }
+            for migration in Schema.migrations.dropFirst(version) { try connection.execute(migration) }
+            try connection.execute(
+                "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
+        }
+    }
+
+    /// Switches to WAL; a concurrent opener may hold the lock briefly, so retry until the
+    /// busy timeout.
+    private static func enableWAL(_ connection: SQLiteConnection, busyTimeout: Duration) throws {
+        let deadline = ContinuousClock.now + busyTimeout
+        while true {
+            let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { try $0.firstRow { $0.text(0) } }
+            if mode?.lowercased() == "wal" { return }
+            if ContinuousClock.now >= deadline { throw CacheError.busy(path: connection.path) }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    // MARK: Quarantine
+
+    private static func quarantine(path: String, reason: String, clock: any CacheClock) throws -> QuarantinedFile {
+        let stamp = clock.nowMilliseconds()
+        let target = "\(path).corrupt-\(stamp)"
+        let manager = FileManager.default
+        do {
+            try manager.moveItem(atPath: path, toPath: target)
+        } catch {
+            throw CacheError.cannotOpen(path: path, reason: "it is damaged and could not be moved aside: \(error)")
+        }
+        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+            try? manager.moveItem(atPath: path + suffix, toPath: target + suffix)
+        }
+        return QuarantinedFile(originalPath: path, movedTo: target, reason: reason)
+    }
+}
