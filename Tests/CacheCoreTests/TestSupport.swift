@@ -1,4 +1,4 @@
-import CacheCore
+@testable import CacheCore
 import Foundation
 
 /// A fresh temporary folder per test, removed when the value is released.
@@ -20,6 +20,7 @@ struct TestStore {
     let folder = TemporaryFolder()
     let clock = ManualClock()
     let store: CacheStore
+    var path: String { folder.file() }
 
     init(configure: (inout StoreOptions) -> Void = { _ in }) throws {
         var options = StoreOptions(clock: clock)
@@ -27,9 +28,30 @@ struct TestStore {
         store = try CacheStore(path: folder.file(), options: options)
     }
 
+    /// Opens a second store on the same file (as another process would).
     func reopen(configure: (inout StoreOptions) -> Void = { _ in }) throws -> CacheStore {
         var options = StoreOptions(clock: clock)
         configure(&options)
         return try CacheStore(path: folder.file(), options: options)
     }
+
+    /// Runs `sql` on a separate raw connection and returns the first column of the first row.
+    func scalar(_ sql: String) throws -> Int64? {
+        try rawScalar(path: path, sql)
+    }
 }
+
+/// The first column of the first row of `sql` on a fresh raw connection to `path`.
+func rawScalar(path: String, _ sql: String) throws -> Int64? {
+    let connection = try SQLiteConnection(path: path, readOnly: false, create: false, busyTimeout: .seconds(5))
+    return try connection.withDynamicStatement(sql) { try $0.firstRow { $0.optionalInt64(0) } ?? nil }
+}
+
+/// Runs SQL statements on a fresh raw connection to `path`.
+func rawExecute(path: String, _ sql: String) throws {
+    let connection = try SQLiteConnection(path: path, readOnly: false, create: true, busyTimeout: .seconds(5))
+    try connection.execute(sql)
+}
+
+/// The bytes of the file at `path` (to prove a refused file was left untouched).
+func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
