@@ -106,3 +106,19 @@ import Testing
         #expect(try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'blobs'") == 6, "5 value bytes + 1 key byte")
     }
 }
+
+@Suite struct PolicyCodingTests {
+    @Test func policiesRoundTripThroughTheirStableJSON() throws {
+        let policies: [NamespacePolicy] = [
+            .default, .disabled, .longTerm.keepingNewest(5).version("v3"),
+            NamespacePolicy(expiration: .at(Date(timeIntervalSince1970: 1_800_000_000.123)), maxBytes: 1 << 20, staleWindow: .seconds(90)),
+            NamespacePolicy(expiration: .never),
+        ]
+        for policy in policies {
+            let json = try JSONEncoder().encode(policy)
+            #expect(try JSONDecoder().decode(NamespacePolicy.self, from: json) == policy)
+        }
+        let json = String(decoding: try JSONEncoder().encode(NamespacePolicy.shortTerm), as: UTF8.self)
+        #expect(json.contains(#""afterMilliseconds":3600000"#))
+    }
+}

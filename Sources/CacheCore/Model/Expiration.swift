@@ -1,7 +1,7 @@
 import Foundation
 
 /// When an entry expires. An entry is expired once `now >= expiresAt`.
-public enum Expiration: Sendable, Hashable, Codable {
+public enum Expiration: Sendable, Hashable {
     /// The entry never expires (it may still be evicted by size limits).
     case never
     /// The entry expires this long after it was written (millisecond precision).
@@ -26,6 +26,34 @@ extension Expiration: CustomStringConvertible {
         case .never: "never"
         case .after(let duration): "after \(duration.milliseconds)ms"
         case .at(let date): "at \(date.formatted(.iso8601))"
+        }
+    }
+}
+
+extension Expiration: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case afterMilliseconds, atMilliseconds
+    }
+
+    /// Decodes `{}` (never), `{"afterMilliseconds": n}` or `{"atMilliseconds": n}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let after = try container.decodeIfPresent(Int64.self, forKey: .afterMilliseconds) {
+            self = .after(.milliseconds(after))
+        } else if let at = try container.decodeIfPresent(Int64.self, forKey: .atMilliseconds) {
+            self = .at(Date(millisecondsSince1970: at))
+        } else {
+            self = .never
+        }
+    }
+
+    /// Encodes as stable integer milliseconds, readable by any tool.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .never: break
+        case .after(let duration): try container.encode(duration.milliseconds, forKey: .afterMilliseconds)
+        case .at(let date): try container.encode(date.millisecondsSince1970, forKey: .atMilliseconds)
         }
     }
 }

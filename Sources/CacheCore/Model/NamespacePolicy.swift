@@ -1,5 +1,8 @@
 /// How a namespace stores its entries: default expiry, version, size limits and eviction.
-public struct NamespacePolicy: Sendable, Hashable, Codable {
+///
+/// It is recorded in the file as JSON (durations in integer milliseconds) so other tools can
+/// show it.
+public struct NamespacePolicy: Sendable, Hashable {
     /// What size-limit eviction removes once expired entries are gone.
     public enum Eviction: String, Sendable, Hashable, Codable {
         /// Least recently read (or written) first.
@@ -65,5 +68,37 @@ public struct NamespacePolicy: Sendable, Hashable, Codable {
         copy.maxEntries = count
         copy.eviction = .oldestCreated
         return copy
+    }
+}
+
+extension NamespacePolicy: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case expiration, version, maxEntries, maxBytes, eviction, staleWindowMilliseconds, isEnabled
+    }
+
+    /// Decodes the recorded JSON; missing fields take the ``default`` preset's values.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = NamespacePolicy()
+        self.init(
+            expiration: try container.decodeIfPresent(Expiration.self, forKey: .expiration) ?? defaults.expiration,
+            version: try container.decodeIfPresent(String.self, forKey: .version) ?? defaults.version,
+            maxEntries: try container.decodeIfPresent(Int.self, forKey: .maxEntries),
+            maxBytes: try container.decodeIfPresent(Int.self, forKey: .maxBytes),
+            eviction: try container.decodeIfPresent(Eviction.self, forKey: .eviction) ?? defaults.eviction,
+            staleWindow: .milliseconds(try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds) ?? 0),
+            isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true)
+    }
+
+    /// Encodes every field, durations as integer milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(expiration, forKey: .expiration)
+        try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(maxEntries, forKey: .maxEntries)
+        try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
+        try container.encode(eviction, forKey: .eviction)
+        try container.encode(staleWindow.milliseconds, forKey: .staleWindowMilliseconds)
+        try container.encode(isEnabled, forKey: .isEnabled)
     }
 }
