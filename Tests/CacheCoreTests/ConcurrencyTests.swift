@@ -13,7 +13,9 @@ import Testing
             do {
                 for i in 0..<300 {
                     try cache.set(i, for: "t\(thread)-\(i)")
-                    if try cache.get("t\(thread)-\(i)") != i { failures.withLock { $0.append("t\(thread)-\(i) misread") } }
+                    if try cache.get("t\(thread)-\(i)") != i {
+                        failures.withLock { $0.append("t\(thread)-\(i) misread") }
+                    }
                     _ = try cache.get("t\((thread + 1) % 8)-\(i)")
                 }
             } catch {

@@ -1,6 +1,7 @@
-@testable import CacheCore
 import Foundation
 import Testing
+
+@testable import CacheCore
 
 @Suite struct ExpiryTests {
     @Test func subSecondExpiryUsesTheNowAtOrAfterBoundary() throws {

@@ -1,6 +1,7 @@
-@testable import CacheCore
 import Foundation
 import Testing
+
+@testable import CacheCore
 
 @Suite struct FileTests {
     @Test func aNewFileIsCreatedWithMode0600AndFormatV1() throws {
@@ -9,15 +10,21 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try fixture.scalar("PRAGMA user_version") == 1)
         #expect(try fixture.scalar("PRAGMA application_id") == Schema.applicationID)
-        #expect(try rawScalar(path: fixture.path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'") == 1)
+        #expect(
+            try rawScalar(path: fixture.path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'")
+                == 1)
     }
 
     @Test func namedStoresLiveInTheUserCacheFolder() {
-        #expect(CacheStore.defaultPath(named: "lego", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])
-            == "/x/cache/cachedeck/lego.sqlite")
-        #expect(CacheStore.defaultPath(named: "lego", environment: ["HOME": "/home/u"]) == "/home/u/.cache/cachedeck/lego.sqlite")
-        #expect(CacheStore.defaultPath(named: "lego", environment: ["XDG_CACHE_HOME": "", "HOME": "/home/u"])
-            == "/home/u/.cache/cachedeck/lego.sqlite")
+        #expect(
+            CacheStore.defaultPath(named: "lego", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])
+                == "/x/cache/cachedeck/lego.sqlite")
+        #expect(
+            CacheStore.defaultPath(named: "lego", environment: ["HOME": "/home/u"])
+                == "/home/u/.cache/cachedeck/lego.sqlite")
+        #expect(
+            CacheStore.defaultPath(named: "lego", environment: ["XDG_CACHE_HOME": "", "HOME": "/home/u"])
+                == "/home/u/.cache/cachedeck/lego.sqlite")
     }
 
     @Test func aNewerFormatIsRefusedAndLeftUntouched() throws {
@@ -82,7 +89,8 @@ import Testing
             try CacheStore(path: folder.path)
         }
         let nested = folder.path + "/no/such/cache.sqlite"
-        #expect(throws: CacheError.cannotOpen(path: nested, reason: "the folder \(folder.path)/no/such does not exist")) {
+        #expect(throws: CacheError.cannotOpen(path: nested, reason: "the folder \(folder.path)/no/such does not exist"))
+        {
             try CacheStore(path: nested)
         }
     }
@@ -123,7 +131,9 @@ import Testing
         let fixture = try TestStore()
         let cache = try fixture.store.cache("n", key: String.self, value: Int.self)
         try fixture.store.close()
-        #expect(throws: CacheError.cannotOpen(path: fixture.path, reason: "the store was closed")) { try cache.get("a") }
+        #expect(throws: CacheError.cannotOpen(path: fixture.path, reason: "the store was closed")) {
+            try cache.get("a")
+        }
     }
 
     @Test func theFileSizeLimitSurfacesAsDiskFullAndKeepsWhatWasStored() throws {
@@ -143,7 +153,8 @@ import Testing
         let errors: [CacheError] = [
             .cannotOpen(path: "/p", reason: "no such file"), .notACacheFile(path: "/p", reason: "corrupt"),
             .newerFormat(path: "/p", found: 2, supported: 1), .readOnly(path: "/p"),
-            .encodingFailed(namespace: "n", key: "k", reason: "r"), .decodingFailed(namespace: "n", key: "k", reason: "r"),
+            .encodingFailed(namespace: "n", key: "k", reason: "r"),
+            .decodingFailed(namespace: "n", key: "k", reason: "r"),
             .busy(path: "/p"), .diskFull(path: "/p"), .sqlite(code: 1, message: "m"),
         ]
         for error in errors {

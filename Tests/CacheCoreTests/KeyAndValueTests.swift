@@ -1,6 +1,7 @@
-@testable import CacheCore
 import Foundation
 import Testing
+
+@testable import CacheCore
 
 private struct Color: CacheEntity, Equatable {
     static let cacheNamespace = "colors"
@@ -40,7 +41,8 @@ private struct ReversedTextCoder: CacheValueCoder {
 
 @Suite struct KeyAndValueTests {
     private func storedKeys(_ fixture: TestStore) throws -> [String] {
-        let connection = try SQLiteConnection(path: fixture.path, readOnly: true, create: false, busyTimeout: .seconds(1))
+        let connection = try SQLiteConnection(
+            path: fixture.path, readOnly: true, create: false, busyTimeout: .seconds(1))
         return try connection.withStatement("SELECT key FROM entries ORDER BY key") { try $0.rows { $0.text(0) } }
     }
 
@@ -55,7 +57,8 @@ private struct ReversedTextCoder: CacheValueCoder {
 
     @Test func structKeysMatchWhateverTheFieldOrder() throws {
         let fixture = try TestStore()
-        try fixture.store.cache("tiles", key: Coordinate.self, value: String.self).set("png", for: Coordinate(zoom: 3, x: 1, y: 2))
+        try fixture.store.cache("tiles", key: Coordinate.self, value: String.self).set(
+            "png", for: Coordinate(zoom: 3, x: 1, y: 2))
         let other = try fixture.reopen().cache("tiles", key: ShuffledCoordinate.self, value: String.self)
         #expect(try other.get(ShuffledCoordinate(y: 2, zoom: 3, x: 1)) == "png")
     }

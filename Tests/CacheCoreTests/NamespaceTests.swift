@@ -1,19 +1,24 @@
-@testable import CacheCore
 import Foundation
 import Testing
+
+@testable import CacheCore
 
 @Suite struct NamespaceTests {
     @Test func aNewVersionHidesAndRemovesOldEntriesInThatNamespaceOnly() throws {
         let fixture = try TestStore()
         let v1 = try fixture.store.cache("parts", key: String.self, value: Int.self, policy: .longTerm.version("v1"))
-        let themes = try fixture.store.cache("themes", key: String.self, value: Int.self, policy: .longTerm.version("v1"))
+        let themes = try fixture.store.cache(
+            "themes", key: String.self, value: Int.self, policy: .longTerm.version("v1"))
         try v1.set((0..<1500).map { (key: "p\($0)", value: $0) })
         try themes.set(7, for: "city")
 
         let v2 = try fixture.store.cache("parts", key: String.self, value: Int.self, policy: .longTerm.version("v2"))
         #expect(try v2.get("p1") == nil)
         #expect(try v2.count() == 0)
-        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = 'parts')") == 0)
+        #expect(
+            try fixture.scalar(
+                "SELECT count(*) FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = 'parts')")
+                == 0)
         #expect(try v1.get("p1") == nil, "an old handle no longer sees entries of its version")
         #expect(try themes.get("city") == 7)
         #expect(try fixture.scalar("SELECT generation FROM namespaces WHERE name = 'parts'") == 1)
@@ -24,8 +29,10 @@ import Testing
 
     @Test func reopeningWithTheSameVersionKeepsEntries() throws {
         let fixture = try TestStore()
-        try fixture.store.cache("parts", key: String.self, value: Int.self, policy: .default.version("v1")).set(1, for: "a")
-        let again = try fixture.reopen().cache("parts", key: String.self, value: Int.self, policy: .default.version("v1"))
+        try fixture.store.cache("parts", key: String.self, value: Int.self, policy: .default.version("v1")).set(
+            1, for: "a")
+        let again = try fixture.reopen().cache(
+            "parts", key: String.self, value: Int.self, policy: .default.version("v1"))
         #expect(try again.get("a") == 1)
     }
 
@@ -92,7 +99,9 @@ import Testing
     @Test func thePolicyIsRecordedInTheFileForOtherTools() throws {
         let fixture = try TestStore()
         _ = try fixture.store.cache("mail", key: String.self, value: String.self, policy: .default.keepingNewest(1000))
-        #expect(try fixture.scalar("SELECT json_extract(policy, '$.maxEntries') FROM namespaces WHERE name = 'mail'") == 1000)
+        #expect(
+            try fixture.scalar("SELECT json_extract(policy, '$.maxEntries') FROM namespaces WHERE name = 'mail'")
+                == 1000)
     }
 
     @Test func countersStayExactThroughInsertsOverwritesAndDeletes() throws {
@@ -103,7 +112,9 @@ import Testing
         try cache.set(Data(count: 5), for: "a")
         try cache.remove("b")
         #expect(try fixture.scalar("SELECT entry_count FROM namespaces WHERE name = 'blobs'") == 1)
-        #expect(try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'blobs'") == 6, "5 value bytes + 1 key byte")
+        #expect(
+            try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'blobs'") == 6,
+            "5 value bytes + 1 key byte")
     }
 }
 
@@ -111,7 +122,9 @@ import Testing
     @Test func policiesRoundTripThroughTheirStableJSON() throws {
         let policies: [NamespacePolicy] = [
             .default, .disabled, .longTerm.keepingNewest(5).version("v3"),
-            NamespacePolicy(expiration: .at(Date(timeIntervalSince1970: 1_800_000_000.123)), maxBytes: 1 << 20, staleWindow: .seconds(90)),
+            NamespacePolicy(
+                expiration: .at(Date(timeIntervalSince1970: 1_800_000_000.123)), maxBytes: 1 << 20,
+                staleWindow: .seconds(90)),
             NamespacePolicy(expiration: .never),
         ]
         for policy in policies {

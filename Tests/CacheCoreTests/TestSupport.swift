@@ -1,5 +1,6 @@
-@testable import CacheCore
 import Foundation
+
+@testable import CacheCore
 
 /// A fresh temporary folder per test, removed when the value is released.
 final class TemporaryFolder {

@@ -42,7 +42,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let now = store.now()
         guard !entry.isPurgeable(at: now), let value = decoded(entry, key: canonical) else { return nil }
         return StaleRead(
-            value: value, isStale: entry.isExpired(at: now), expiresAt: entry.expiresAt.map(Date.init(millisecondsSince1970:)))
+            value: value, isStale: entry.isExpired(at: now),
+            expiresAt: entry.expiresAt.map(Date.init(millisecondsSince1970:)))
     }
 
     /// Whether a live value exists for `key` (without counting as a read).

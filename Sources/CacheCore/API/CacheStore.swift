@@ -52,11 +52,14 @@ public final class CacheStore: Sendable {
     }
 
     /// Where ``init(named:options:)`` keeps the store called `name`.
-    public static func defaultPath(named name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(
+        named name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
         let base =
             environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".cache")
-        return ((base as NSString).appendingPathComponent("cachedeck") as NSString).appendingPathComponent("\(name).sqlite")
+        return ((base as NSString).appendingPathComponent("cachedeck") as NSString).appendingPathComponent(
+            "\(name).sqlite")
     }
 
     /// Typed values have failed to decode this many times since the store opened (each was a miss).
@@ -94,7 +97,8 @@ public final class CacheStore: Sendable {
     public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
         Entity.CacheKey, Entity
     > {
-        try cache(Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
+        try cache(
+            Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
     }
 
     // MARK: Maintenance
@@ -157,7 +161,9 @@ public final class CacheStore: Sendable {
 
     /// Writes `rows` into the namespace, carrying a pending access-log flush and enforcing
     /// size limits in the same transaction when needed.
-    func write(_ rows: [(key: String, value: Data)], in namespace: NamespaceRecord, attributes: WriteAttributes, now: Int64) throws {
+    func write(
+        _ rows: [(key: String, value: Data)], in namespace: NamespaceRecord, attributes: WriteAttributes, now: Int64
+    ) throws {
         guard let namespaceID = namespace.id else { throw CacheError.readOnly(path: path) }
         let policy = namespace.policy
         let limited =

@@ -86,7 +86,8 @@ extension NamespacePolicy: Codable {
             maxEntries: try container.decodeIfPresent(Int.self, forKey: .maxEntries),
             maxBytes: try container.decodeIfPresent(Int.self, forKey: .maxBytes),
             eviction: try container.decodeIfPresent(Eviction.self, forKey: .eviction) ?? defaults.eviction,
-            staleWindow: .milliseconds(try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds) ?? 0),
+            staleWindow: .milliseconds(
+                try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds) ?? 0),
             isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true)
     }
 

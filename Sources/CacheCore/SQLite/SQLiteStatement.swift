@@ -23,7 +23,8 @@ extension String: SQLiteBindable {
         var copy = self
         copy.withUTF8 { bytes in
             _ = sqlite3_bind_text(
-                statement.handle, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                statement.handle, index,
+                bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
                 Int32(bytes.count), sqliteTransient)
         }
     }

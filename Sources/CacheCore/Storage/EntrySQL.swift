@@ -18,7 +18,9 @@ extension SQLiteConnection {
         }
     }
 
-    func upsertEntry(namespaceID: Int64, key: String, value: Data, version: String, attributes: WriteAttributes, now: Int64) throws {
+    func upsertEntry(
+        namespaceID: Int64, key: String, value: Data, version: String, attributes: WriteAttributes, now: Int64
+    ) throws {
         try run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
@@ -62,7 +64,9 @@ extension SQLiteConnection {
 
     /// Entries that exist but have expired (not yet swept), found through the expiry index.
     func countExpired(namespaceID: Int64, now: Int64) throws -> Int {
-        Int(try scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2", namespaceID, now) ?? 0)
+        Int(
+            try scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2", namespaceID, now)
+                ?? 0)
     }
 
     /// The namespace's entry and byte counters (kept exact by triggers).

@@ -25,7 +25,9 @@ enum Eviction {
 
     /// Brings one namespace within its policy's limits; returns how many entries it removed.
     @discardableResult
-    static func enforce(namespaceID: Int64, policy: NamespacePolicy, on connection: SQLiteConnection, now: Int64) throws -> Int {
+    static func enforce(namespaceID: Int64, policy: NamespacePolicy, on connection: SQLiteConnection, now: Int64) throws
+        -> Int
+    {
         guard policy.maxEntries != nil || policy.maxBytes != nil else { return 0 }
         let totals = try connection.namespaceTotals(namespaceID: namespaceID)
         var excess = Excess(
@@ -57,7 +59,9 @@ enum Eviction {
     /// first, then least recently used across namespaces (a merge of each namespace's
     /// recency index, so no full sort).
     @discardableResult
-    static func enforceStore(maxEntries: Int?, maxBytes: Int?, on connection: SQLiteConnection, now: Int64) throws -> Int {
+    static func enforceStore(maxEntries: Int?, maxBytes: Int?, on connection: SQLiteConnection, now: Int64) throws
+        -> Int
+    {
         guard maxEntries != nil || maxBytes != nil else { return 0 }
         let totals = try connection.withStatement(
             "SELECT coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0) FROM namespaces"
@@ -95,7 +99,7 @@ enum Eviction {
             excess.remove(size: cursors[best].int(1))
             heads[best] = try cursors[best].step()
         }
-        cursors.forEach { $0.reset() }
+        for cursor in cursors { cursor.reset() }
         try delete(victims, on: connection)
         return removed + victims.count
     }

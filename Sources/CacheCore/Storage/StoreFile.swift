@@ -82,7 +82,9 @@ enum StoreFile {
             guard header.version == Schema.currentVersion else {
                 throw CacheError.cannotOpen(
                     path: path,
-                    reason: "format \(header.version) must be upgraded to \(Schema.currentVersion); open it read-write once")
+                    reason:
+                        "format \(header.version) must be upgraded to \(Schema.currentVersion); open it read-write once"
+                )
             }
             return Database(path: path, writer: nil, busyTimeout: options.busyTimeout)
         }

@@ -33,6 +33,8 @@ struct WriteAttributes: Sendable {
         expiresAt = expiration.expiresAt(now: now)
         staleUntil = expiresAt.map { $0 + policy.staleWindow.milliseconds }
         let unique = Array(Set(tags)).sorted()
-        tagsJSON = unique.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(unique)) ?? Data("[]".utf8), as: UTF8.self)
+        tagsJSON =
+            unique.isEmpty
+            ? nil : String(decoding: (try? JSONEncoder().encode(unique)) ?? Data("[]".utf8), as: UTF8.self)
     }
 }
