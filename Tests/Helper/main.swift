@@ -1,1 +1,24 @@
-print("helper")
+// cachedeck-testhelper: a fixture process for CacheCore's multi-process and crash tests.
+//
+//   write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier]
+//       Sets PREFIX-0 … PREFIX-(COUNT-1), one durable set each, printing `ok i` once set i
+//       has returned; reads keys back as it goes and fails on a wrong value.
+//   open PATH ID [--barrier]
+//       Opens (or creates) the store, sets and gets `open-ID` in namespace "open", prints `ok`.
+//
+// `--barrier` prints `ready` and waits until stdin closes before touching the file, so a
+// test can start several helpers at the same moment. Errors go to stderr with exit code 1.
+
+import CacheCore
+import Foundation
+
+do {
+    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+    switch try arguments.next("command") {
+    case "write": try WriteCommand(&arguments).run()
+    case "open": try OpenCommand(&arguments).run()
+    case let other: throw HelperError("unknown command '\(other)'")
+    }
+} catch {
+    Output.fail("\(error)")
+}

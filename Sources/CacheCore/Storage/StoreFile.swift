@@ -105,12 +105,21 @@ enum StoreFile {
         let isEmpty: Bool
     }
 
+    /// Reads identity, version and emptiness in one statement, so all three describe the same
+    /// moment even while another process is creating the file.
     private static func readHeader(_ connection: SQLiteConnection, path: String) throws -> Header {
         do {
-            let applicationID = try connection.scalar("PRAGMA application_id") ?? 0
-            let version = try connection.scalar("PRAGMA user_version") ?? 0
-            let objects = try connection.scalar("SELECT count(*) FROM sqlite_schema") ?? 0
-            return Header(applicationID: applicationID, version: Int(version), isEmpty: objects == 0)
+            return try connection.withStatement(
+                """
+                SELECT (SELECT application_id FROM pragma_application_id),
+                       (SELECT user_version FROM pragma_user_version),
+                       (SELECT count(*) FROM sqlite_schema)
+                """
+            ) { statement in
+                try statement.firstRow { row in
+                    Header(applicationID: row.int64(0), version: row.int(1), isEmpty: row.int64(2) == 0)
+                }
+            } ?? Header(applicationID: 0, version: 0, isEmpty: true)
         } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
             throw DamagedFile(reason: error.isCorrupt ? "the database is corrupt" : "it is not a SQLite database")
         } catch let error as SQLiteError {
@@ -132,13 +141,18 @@ enum StoreFile {
         }
     }
 
-    /// Switches to WAL; a concurrent opener may hold the lock briefly, so retry until the
-    /// busy timeout.
+    /// Switches to WAL. A concurrent opener may hold the lock, and SQLite then either keeps the
+    /// old mode or fails at once with `SQLITE_BUSY` (without its busy handler, to avoid a
+    /// deadlock), so retry both until the busy timeout.
     private static func enableWAL(_ connection: SQLiteConnection, busyTimeout: Duration) throws {
         let deadline = ContinuousClock.now + busyTimeout
         while true {
-            let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { try $0.firstRow { $0.text(0) } }
-            if mode?.lowercased() == "wal" { return }
+            do {
+                let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { try $0.firstRow { $0.text(0) } }
+                if mode?.lowercased() == "wal" { return }
+            } catch let error as SQLiteError where error.isBusy {
+                if ContinuousClock.now >= deadline { throw error }
+            }
             if ContinuousClock.now >= deadline { throw CacheError.busy(path: connection.path) }
             Thread.sleep(forTimeInterval: 0.005)
         }

@@ -1,0 +1,68 @@
+import CacheCore
+import Foundation
+
+/// `write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier]`
+struct WriteCommand {
+    let path: String
+    let namespace: String
+    let prefix: String
+    let count: Int
+    let pad: Int
+    let barrier: Bool
+
+    init(_ arguments: inout Arguments) throws {
+        path = try arguments.next("PATH")
+        namespace = try arguments.next("NAMESPACE")
+        prefix = try arguments.next("PREFIX")
+        count = try arguments.nextInt("COUNT")
+        pad = try arguments.int("--pad", default: 16)
+        barrier = arguments.has("--barrier")
+    }
+
+    func run() throws {
+        if barrier { Output.barrier() }
+        let store = try CacheStore(path: path)
+        let cache = try store.cache(namespace, key: String.self, value: String.self)
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<count {
+            try cache.set(helperValue(prefix: prefix, index: index, pad: pad), for: "\(prefix)-\(index)")
+            Output.say("ok \(index)")
+            try check(cache, index: index)
+            if index % 8 == 7 { try check(cache, index: Int.random(in: 0...index, using: &generator)) }
+        }
+        try store.close()
+    }
+
+    /// Reads back one of this process's keys, which must hold exactly what was written.
+    private func check(_ cache: Cache<String, String>, index: Int) throws {
+        let key = "\(prefix)-\(index)"
+        let found = try cache.get(key)
+        guard found == helperValue(prefix: prefix, index: index, pad: pad) else {
+            throw HelperError("read back \(key): got \(found.map { "'\($0.prefix(40))…'" } ?? "nil")")
+        }
+    }
+}
+
+/// `open PATH ID [--barrier]`
+struct OpenCommand {
+    let path: String
+    let id: String
+    let barrier: Bool
+
+    init(_ arguments: inout Arguments) throws {
+        path = try arguments.next("PATH")
+        id = try arguments.next("ID")
+        barrier = arguments.has("--barrier")
+    }
+
+    func run() throws {
+        if barrier { Output.barrier() }
+        let store = try CacheStore(path: path)
+        if let moved = store.quarantinedFile { throw HelperError("opening quarantined the file: \(moved)") }
+        let cache = try store.cache("open", key: String.self, value: String.self)
+        try cache.set("opened-by-\(id)", for: "open-\(id)")
+        guard try cache.get("open-\(id)") == "opened-by-\(id)" else { throw HelperError("open-\(id) not read back") }
+        try store.close()
+        Output.say("ok")
+    }
+}
