@@ -17,30 +17,17 @@ extension Substring: CanonicalCacheKey {
     public var canonicalCacheKey: String { String(self) }
 }
 
-extension Int: CanonicalCacheKey {
+extension CanonicalCacheKey where Self: BinaryInteger {
     /// Decimal digits.
     public var canonicalCacheKey: String { String(self) }
 }
 
-extension Int64: CanonicalCacheKey {
-    /// Decimal digits.
-    public var canonicalCacheKey: String { String(self) }
-}
-
-extension Int32: CanonicalCacheKey {
-    /// Decimal digits.
-    public var canonicalCacheKey: String { String(self) }
-}
-
-extension UInt: CanonicalCacheKey {
-    /// Decimal digits.
-    public var canonicalCacheKey: String { String(self) }
-}
-
-extension UInt64: CanonicalCacheKey {
-    /// Decimal digits.
-    public var canonicalCacheKey: String { String(self) }
-}
+extension Int: CanonicalCacheKey {}
+extension Int64: CanonicalCacheKey {}
+extension Int32: CanonicalCacheKey {}
+extension UInt: CanonicalCacheKey {}
+extension UInt64: CanonicalCacheKey {}
+extension UInt32: CanonicalCacheKey {}
 
 extension UUID: CanonicalCacheKey {
     /// The upper-case UUID string.

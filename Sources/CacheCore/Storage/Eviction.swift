@@ -33,14 +33,8 @@ enum Eviction {
         var excess = Excess(
             entries: totals.entries, bytes: totals.bytes, maxEntries: policy.maxEntries, maxBytes: policy.maxBytes)
         guard excess.isOver else { return 0 }
-        var victims = try connection.withStatement(
-            "SELECT id, size FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 ORDER BY expires_at"
-        ) { statement in
-            statement.bind(namespaceID, now)
-            return try pick(from: statement, until: &excess)
-        }
-        try delete(victims, on: connection)
-        guard excess.isOver else { return victims.count }
+        let expired = try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now)
+        guard excess.isOver else { return expired }
         let order: StaticString =
             switch policy.eviction {
             case .leastRecentlyUsed: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
@@ -51,8 +45,7 @@ enum Eviction {
             return try pick(from: statement, until: &excess)
         }
         try delete(live, on: connection)
-        victims += live
-        return victims.count
+        return expired + live.count
     }
 
     /// Brings the whole store within store-wide limits: expired entries of every namespace
@@ -71,14 +64,7 @@ enum Eviction {
         let namespaces = try connection.namespaceIDs()
         var removed = 0
         for namespaceID in namespaces where excess.isOver {
-            let expired = try connection.withStatement(
-                "SELECT id, size FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 ORDER BY expires_at"
-            ) { statement in
-                statement.bind(namespaceID, now)
-                return try pick(from: statement, until: &excess)
-            }
-            try delete(expired, on: connection)
-            removed += expired.count
+            removed += try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now)
         }
         guard excess.isOver else { return removed }
         let cursors = try namespaces.map { namespaceID in
@@ -102,6 +88,20 @@ enum Eviction {
         for cursor in cursors { cursor.reset() }
         try delete(victims, on: connection)
         return removed + victims.count
+    }
+
+    /// Deletes the namespace's expired entries, soonest expired first, until `excess` is gone.
+    private static func evictExpired(
+        namespaceID: Int64, until excess: inout Excess, on connection: SQLiteConnection, now: Int64
+    ) throws -> Int {
+        let victims = try connection.withStatement(
+            "SELECT id, size FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 ORDER BY expires_at"
+        ) { statement in
+            statement.bind(namespaceID, now)
+            return try pick(from: statement, until: &excess)
+        }
+        try delete(victims, on: connection)
+        return victims.count
     }
 
     private static func pick(from statement: SQLiteStatement, until excess: inout Excess) throws -> [Int64] {
