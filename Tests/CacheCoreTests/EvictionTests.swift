@@ -107,3 +107,27 @@ import Testing
         #expect(try fixture.scalar("SELECT hits FROM entries") == 2)
     }
 }
+
+@Suite struct AccessLogTests {
+    @Test func aLaterWriteCarriesTheRecordedReads() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: String.self, value: Int.self)
+        try cache.set(1, for: "a")
+        fixture.clock.advance(by: .seconds(1))
+        _ = try cache.get("a")
+        try cache.set(2, for: "b")
+        #expect(try fixture.scalar("SELECT hits FROM entries WHERE key = 'a'") == 1)
+    }
+
+    @Test func theLogIsBoundedWhenNothingWrites() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
+        let count = AccessLog.capacity + 100
+        try cache.set((0..<count).map { (key: $0, value: $0) })
+        for key in 0..<count { _ = try cache.get(key) }
+        _ = try cache.get(0)
+        try fixture.store.flush()
+        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE hits > 0") == Int64(AccessLog.capacity))
+        #expect(try fixture.scalar("SELECT hits FROM entries WHERE key = '0'") == 2, "entries already logged still count")
+    }
+}

@@ -27,7 +27,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard let (canonical, entry) = try lookup(key) else { return nil }
         let now = store.now()
         if entry.isExpired(at: now) {
-            if entry.isPurgeable(at: now) && !store.isReadOnly { store.accessLog.recordExpired(entry.id, at: now) }
+            if entry.isPurgeable(at: now) && !store.isReadOnly { store.accessLog.recordExpired(entry.id) }
             return nil
         }
         if let maxAge, now - entry.createdAt >= maxAge.milliseconds { return nil }

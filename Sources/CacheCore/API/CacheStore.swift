@@ -159,8 +159,8 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Writes `rows` into the namespace, carrying a pending access-log flush and enforcing
-    /// size limits in the same transaction when needed.
+    /// Writes `rows` into the namespace in one transaction with a slice of the access log,
+    /// then enforces size limits (after writing the whole log, so recency is current).
     func write(
         _ rows: [(key: String, value: Data)], in namespace: NamespaceRecord, attributes: WriteAttributes, now: Int64
     ) throws {
@@ -168,9 +168,9 @@ public final class CacheStore: Sendable {
         let policy = namespace.policy
         let limited =
             policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
-        let flushing = accessLog.wantsFlush(at: now)
+        let carrying = limited || !accessLog.isEmpty
         try database.write { connection in
-            if rows.count == 1 && !limited && !flushing {
+            if rows.count == 1 && !carrying {
                 try connection.upsertEntry(
                     namespaceID: namespaceID, key: rows[0].key, value: rows[0].value, version: policy.version,
                     attributes: attributes, now: now)
@@ -182,7 +182,8 @@ public final class CacheStore: Sendable {
                         namespaceID: namespaceID, key: row.key, value: row.value, version: policy.version,
                         attributes: attributes, now: now)
                 }
-                if flushing || limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
+                let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
+                try AccessLog.write(slice, to: connection, now: now)
                 try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
                 try Eviction.enforceStore(
                     maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
@@ -190,10 +191,10 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Records a read hit; flushes only when the log is full (amortised, bounded memory).
+    /// Records a read hit in memory (never a write).
     func recordHit(_ entry: StoredEntry, now: Int64) {
         guard !database.isReadOnly else { return }
-        if accessLog.recordHit(entry.id, at: now) { try? flush() }
+        accessLog.recordHit(entry.id, at: now)
     }
 
     // MARK: Namespaces

@@ -7,7 +7,7 @@ public struct NamespacePolicy: Sendable, Hashable {
     public enum Eviction: String, Sendable, Hashable, Codable {
         /// Least recently read (or written) first.
         case leastRecentlyUsed
-        /// Oldest written first: "keep the newest N".
+        /// Oldest first inserted first: "keep the newest N" (overwriting a key keeps its place).
         case oldestCreated
     }
 

@@ -1,16 +1,18 @@
 import Synchronization
 
-/// Reads recorded in memory and written to the file in batches, so a read is never a write:
-/// access times and hit counts for LRU eviction and the console, and expired rows found by
+/// Reads recorded in memory and written to the file later, so a read is never a write:
+/// access times and hit counts (for LRU eviction and the console), and expired rows found by
 /// reads, to be deleted lazily.
+///
+/// Writes carry a bounded slice of the log; eviction, ``CacheStore/flush()`` and close carry
+/// all of it. When the log is full, reads of entries not yet in it are not recorded (hit
+/// counts are then lower bounds), which bounds its memory in read-only workloads.
 final class AccessLog: Sendable {
     struct Pending: Sendable {
         var accesses: [Int64: Access] = [:]
         var expired: Set<Int64> = []
-        var oldest: Int64?
 
         var isEmpty: Bool { accesses.isEmpty && expired.isEmpty }
-        var count: Int { accesses.count + expired.count }
     }
 
     struct Access: Sendable {
@@ -23,56 +25,59 @@ final class AccessLog: Sendable {
         }
     }
 
-    /// Flush on a write once this many records wait or the oldest is this old (ms).
-    static let writeFlushCount = 512
-    static let writeFlushAge: Int64 = 1000
-    /// A read flushes itself only past this many records (amortised; bounds the memory).
-    static let readFlushCount = 8192
+    /// Distinct entries the log holds at most.
+    static let capacity = 8192
+    /// Records a single write carries (a few ms of extra work at most).
+    static let sliceForWrite = 128
 
     private let pending = Mutex(Pending())
 
-    /// Records a hit on entry `id` at `now`; returns `true` when the log is full enough that
-    /// the caller should flush.
-    func recordHit(_ id: Int64, at now: Int64) -> Bool {
+    /// Records a hit on entry `id` at `now`.
+    func recordHit(_ id: Int64, at now: Int64) {
         pending.withLock { pending in
+            if pending.accesses[id] == nil && pending.accesses.count >= Self.capacity { return }
             pending.accesses[id, default: Access(lastAt: now, hits: 0)].record(at: now)
-            if pending.oldest == nil { pending.oldest = now }
-            return pending.count >= Self.readFlushCount
         }
     }
 
     /// Records that entry `id` was found past its stale window; it will be deleted if still so.
-    func recordExpired(_ id: Int64, at now: Int64) {
+    func recordExpired(_ id: Int64) {
         pending.withLock { pending in
-            pending.expired.insert(id)
-            if pending.oldest == nil { pending.oldest = now }
+            if pending.expired.count < Self.capacity { pending.expired.insert(id) }
         }
     }
 
-    /// Whether a write at `now` should carry a flush.
-    func wantsFlush(at now: Int64) -> Bool {
+    var isEmpty: Bool { pending.withLock { $0.isEmpty } }
+
+    /// Takes up to `limit` records (all when `nil`), leaving the rest.
+    func drain(limit: Int? = nil) -> Pending {
         pending.withLock { pending in
-            guard let oldest = pending.oldest else { return false }
-            return pending.count >= Self.writeFlushCount || now - oldest >= Self.writeFlushAge
+            guard let limit, pending.accesses.count + pending.expired.count > limit else {
+                defer { pending = Pending() }
+                return pending
+            }
+            var slice = Pending()
+            for id in pending.expired.prefix(limit) {
+                slice.expired.insert(id)
+                pending.expired.remove(id)
+            }
+            for (id, access) in pending.accesses.prefix(limit - slice.expired.count) {
+                slice.accesses[id] = access
+                pending.accesses[id] = nil
+            }
+            return slice
         }
     }
 
-    /// Takes everything recorded so far, leaving the log empty.
-    func drain() -> Pending {
-        pending.withLock { pending in
-            defer { pending = Pending() }
-            return pending
-        }
-    }
-
-    /// Writes `batch` with `connection` (inside the caller's write transaction).
+    /// Writes `batch` with `connection` (inside the caller's write transaction), in row order
+    /// so neighbouring rows share page writes.
     static func write(_ batch: Pending, to connection: SQLiteConnection, now: Int64) throws {
-        for (id, access) in batch.accesses {
+        for (id, access) in batch.accesses.sorted(by: { $0.key < $1.key }) {
             try connection.run(
                 "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3",
                 access.lastAt, access.hits, id)
         }
-        for id in batch.expired {
+        for id in batch.expired.sorted() {
             try connection.run("DELETE FROM entries WHERE id = ?1 AND stale_until <= ?2", id, now)
         }
     }

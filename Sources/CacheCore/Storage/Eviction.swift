@@ -38,7 +38,7 @@ enum Eviction {
         let order: StaticString =
             switch policy.eviction {
             case .leastRecentlyUsed: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
-            case .oldestCreated: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY created_at, id"
+            case .oldestCreated: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY id"
             }
         let live = try connection.withStatement(order) { statement in
             statement.bind(namespaceID)

@@ -14,6 +14,11 @@ enum Schema {
     static let migrations: [String] = [version1]
 
     /// Format v1: namespaces, entries, tags, and the triggers that keep counters and tags exact.
+    ///
+    /// Times are integer milliseconds since the epoch. `entries.created_at` is when the current
+    /// value was written; `id` grows with first insertion (an overwrite keeps its row), which is
+    /// the order "keep the newest N" evicts in. Every index is one more b-tree each write and
+    /// sweep touches, so there are only the three that reads, sweeps and LRU eviction need.
     static let version1 = """
         CREATE TABLE namespaces (
             id INTEGER PRIMARY KEY,
@@ -44,7 +49,6 @@ enum Schema {
         );
         CREATE INDEX entries_by_expiry ON entries (namespace_id, expires_at);
         CREATE INDEX entries_by_access ON entries (namespace_id, accessed_at);
-        CREATE INDEX entries_by_creation ON entries (namespace_id, created_at);
 
         CREATE TABLE entry_tags (
             tag TEXT NOT NULL,

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The benchmark tool: each subcommand measures one area against baselines it runs itself
+/// and prints the ratios with their budgets from DESIGN.md.
+@main
+struct CacheDeckBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cachedeck-bench",
+        abstract: "Benchmarks CacheDeck against baselines it runs itself (build with -c release).",
+        subcommands: [CoreCommand.self]
+    )
+}

@@ -1,0 +1,56 @@
+import CSQLite
+
+/// A plain SQLite connection for the baselines, configured like CacheCore's connections
+/// (WAL, `synchronous=NORMAL`, the same journal limit, temp store and busy timeout).
+final class RawConnection {
+    let handle: OpaquePointer
+
+    init(path: String) throws {
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let db else {
+            sqlite3_close_v2(db)
+            throw BenchError("cannot open \(path): \(String(cString: sqlite3_errstr(code)))")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5000)
+        try execute(
+            """
+            PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+            PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY
+            """)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs SQL that returns no rows of interest.
+    func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    }
+
+    /// Prepares `sql` once with `sqlite3_prepare_v2`.
+    func prepare(_ sql: String) throws -> RawStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
+        guard let statement else { throw BenchError("empty statement: \(sql)") }
+        return RawStatement(handle: statement)
+    }
+
+    /// Throws with SQLite's message unless `code` is `SQLITE_OK`, `SQLITE_ROW` or `SQLITE_DONE`.
+    func check(_ code: Int32, _ context: String) throws {
+        guard code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE else { return }
+        throw BenchError("SQLite error \(code) (\(String(cString: sqlite3_errmsg(handle)))) in: \(context)")
+    }
+}
+
+/// A prepared statement, finalized when released.
+final class RawStatement {
+    let handle: OpaquePointer
+
+    init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { sqlite3_finalize(handle) }
+}
+
+/// `SQLITE_TRANSIENT`, which the C macro does not bring into Swift.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,77 @@
+import Foundation
+
+/// What a row is held to: a maximum CacheCore / baseline time ratio, or nothing.
+enum Budget {
+    /// Time ratio at most `limit`; `label` states it the way DESIGN.md does.
+    case atMost(Double, label: String)
+    case informational
+
+    var label: String {
+        switch self {
+        case .atMost(_, let label): label
+        case .informational: "—"
+        }
+    }
+}
+
+/// One line of the table: CacheCore's time per operation against the baseline's.
+struct ReportRow {
+    let operation: String
+    let cacheCore: Double
+    let baseline: Double
+    let budget: Budget
+
+    var ratio: Double { cacheCore / baseline }
+
+    var verdict: String {
+        switch budget {
+        case .atMost(let limit, _): ratio <= limit ? "PASS" : "FAIL"
+        case .informational: "info"
+        }
+    }
+}
+
+/// The benchmark's result: the table plus notes (rates, absolute times).
+struct Report {
+    private(set) var rows: [ReportRow] = []
+    private(set) var notes: [String] = []
+
+    mutating func add(_ row: ReportRow) { rows.append(row) }
+
+    mutating func note(_ text: String) { notes.append(text) }
+
+    /// The table, a summary of failed budgets, and the notes.
+    func rendered() -> String {
+        let header = ["operation", "CacheCore ns/op", "baseline ns/op", "ratio", "budget", "result"]
+        let cells = rows.map { row in
+            [
+                row.operation, Format.nanoseconds(row.cacheCore), Format.nanoseconds(row.baseline),
+                String(format: "%.2f×", row.ratio), row.budget.label, row.verdict,
+            ]
+        }
+        let widths = header.indices.map { column in
+            ([header] + cells).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ values: [String]) -> String {
+            values.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - values[column].count)
+                return column == 0 || column == 4 ? values[column] + padding : padding + values[column]
+            }.joined(separator: "  ")
+        }
+        let rule = String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))
+        var lines = ["", line(header), rule] + cells.map(line) + [rule]
+        let failed = rows.filter { $0.verdict == "FAIL" }
+        lines.append(
+            failed.isEmpty
+                ? "All budgets PASS."
+                : "FAIL: \(failed.count) budget(s) missed: " + failed.map(\.operation).joined(separator: "; "))
+        lines += notes.map { "  • " + $0 }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ReportRow {
+    init(operation: String, times: Timing.Pair, budget: Budget) {
+        self.init(operation: operation, cacheCore: times.cacheCore, baseline: times.baseline, budget: budget)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Deterministic keys and values, so every run does the same work.
+enum Workload {
+    /// `count` distinct keys: `<prefix>00000000`, `<prefix>00000001`, …
+    static func keys(_ prefix: String, count: Int) -> [String] {
+        (0..<count).map { key(prefix, $0) }
+    }
+
+    /// The key number `index` of `prefix`, zero-padded to 8 digits (short enough to be a
+    /// small, unallocated Swift string).
+    static func key(_ prefix: String, _ index: Int) -> String {
+        let digits = String(index)
+        return prefix + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// `length` keys drawn from `keys` in random order: whole shuffles, one after another.
+    static func randomOrder(of keys: [String], length: Int, generator: inout SplitMix64) -> [String] {
+        var order: [String] = []
+        order.reserveCapacity(length)
+        while order.count < length {
+            order += keys.shuffled(using: &generator).prefix(length - order.count)
+        }
+        return order
+    }
+
+    /// `count` pseudo-random values of `size` bytes.
+    static func values(count: Int, size: Int, generator: inout SplitMix64) -> [Data] {
+        (0..<count).map { _ in Data((0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }) }
+    }
+
+    /// `count` JSON-codable records of about 100 bytes encoded.
+    static func records(count: Int) -> [BenchRecord] {
+        (0..<count).map { index in
+            BenchRecord(
+                id: index, name: "record \(index)", score: Double(index) / 7, tags: ["bench", "json"],
+                active: index % 2 == 0)
+        }
+    }
+}
+
+/// The informational typed-cache payload (about 100 bytes as JSON).
+struct BenchRecord: Codable, Sendable {
+    let id: Int
+    let name: String
+    let score: Double
+    let tags: [String]
+    let active: Bool
+}
+
+/// A small, fast, seedable generator (SplitMix64) for reproducible shuffles and bytes.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
