@@ -13,23 +13,23 @@ public protocol CacheValueCoder<Value>: Sendable {
 
 /// Stores values as JSON (sorted keys, ISO-8601 dates).
 public struct JSONValueCoder<Value: Codable>: CacheValueCoder {
-    /// Creates a JSON coder.
-    public init() {}
+    private let encoder: JSONEncoder
+    private let decoder: JSONDecoder
 
-    /// Encodes `value` as JSON.
-    public func encode(_ value: Value) throws -> Data {
-        let encoder = JSONEncoder()
+    /// Creates a JSON coder.
+    public init() {
+        encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(value)
+        decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
     }
 
+    /// Encodes `value` as JSON.
+    public func encode(_ value: Value) throws -> Data { try encoder.encode(value) }
+
     /// Decodes JSON `data`.
-    public func decode(_ data: Data) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(Value.self, from: data)
-    }
+    public func decode(_ data: Data) throws -> Value { try decoder.decode(Value.self, from: data) }
 }
 
 /// Stores `Data` values as they are: the raw bytes path.

@@ -47,7 +47,7 @@ enum Schema {
             tags TEXT,
             UNIQUE (namespace_id, key)
         );
-        CREATE INDEX entries_by_expiry ON entries (namespace_id, expires_at);
+        CREATE INDEX entries_by_expiry ON entries (namespace_id, expires_at, stale_until);
         CREATE INDEX entries_by_access ON entries (namespace_id, accessed_at);
 
         CREATE TABLE entry_tags (
