@@ -42,7 +42,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file()
         let garbage = Data(repeating: 0x41, count: 8192)
-        FileManager.default.createFile(atPath: path, contents: garbage)
+        #expect(FileManager.default.createFile(atPath: path, contents: garbage))
         let store = try CacheStore(path: path)
         let report = try #require(store.quarantinedFile)
         #expect(report.originalPath == path)
@@ -57,7 +57,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file()
         let garbage = Data("definitely not sqlite, just some text that is long enough".utf8)
-        FileManager.default.createFile(atPath: path, contents: garbage)
+        #expect(FileManager.default.createFile(atPath: path, contents: garbage))
         for options in [StoreOptions.inspection(), .inspection(writable: true), StoreOptions(onDamagedFile: .fail)] {
             #expect(throws: CacheError.notACacheFile(path: path, reason: "it is not a SQLite database")) {
                 try CacheStore(path: path, options: options)
