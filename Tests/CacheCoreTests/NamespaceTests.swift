@@ -135,3 +135,16 @@ import Testing
         #expect(json.contains(#""afterMilliseconds":3600000"#))
     }
 }
+
+@Suite struct NamespaceRegistrationTests {
+    @Test func reopeningAnUnchangedNamespaceWritesNothing() throws {
+        let fixture = try TestStore()
+        _ = try fixture.store.cache("n", key: String.self, value: Int.self, policy: .shortTerm)
+        let stamp = try fixture.scalar("SELECT updated_at FROM namespaces")
+        fixture.clock.advance(by: .seconds(5))
+        _ = try fixture.store.cache("n", key: String.self, value: Int.self, policy: .shortTerm)
+        #expect(try fixture.scalar("SELECT updated_at FROM namespaces") == stamp)
+        _ = try fixture.store.cache("n", key: String.self, value: Int.self, policy: .longTerm)
+        #expect(try fixture.scalar("SELECT updated_at FROM namespaces") == stamp.map { $0 + 5000 })
+    }
+}

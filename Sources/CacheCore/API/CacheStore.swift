@@ -200,27 +200,24 @@ public final class CacheStore: Sendable {
     // MARK: Namespaces
 
     private func namespaceID(_ name: String) throws -> Int64? {
-        try database.read { connection in
-            try connection.withStatement("SELECT id FROM namespaces WHERE name = ?1") { statement in
-                statement.bind(name)
-                return try statement.firstRow { $0.int64(0) }
-            }
-        }
+        try database.read { try $0.namespaceRow(name: name)?.id }
     }
 
     /// Finds or creates the namespace row, records the policy, and applies a version change.
+    /// Opening a namespace whose recorded policy is unchanged writes nothing.
     private func register(_ name: String, policy: NamespacePolicy) throws -> NamespaceRecord {
         if database.isReadOnly { return NamespaceRecord(id: try namespaceID(name), name: name, policy: policy) }
-        let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data("{}".utf8), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let policyJSON = String(decoding: (try? encoder.encode(policy)) ?? Data("{}".utf8), as: UTF8.self)
+        let recorded = try database.read { try $0.namespaceRow(name: name) }
+        if let recorded, recorded.policyJSON == policyJSON, recorded.version == policy.version {
+            return NamespaceRecord(id: recorded.id, name: name, policy: policy)
+        }
         let now = now()
         let (id, versionChanged) = try database.write { connection in
             try connection.writeTransaction {
-                let existing = try connection.withStatement("SELECT id, version FROM namespaces WHERE name = ?1") {
-                    statement in
-                    statement.bind(name)
-                    return try statement.firstRow { ($0.int64(0), $0.text(1)) }
-                }
-                guard let (id, version) = existing else {
+                guard let existing = try connection.namespaceRow(name: name) else {
                     try connection.run(
                         "INSERT INTO namespaces (name, version, policy, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
                         name, policy.version, policyJSON, now)
@@ -232,8 +229,8 @@ public final class CacheStore: Sendable {
                         generation = generation + (version != ?4)
                     WHERE id = ?1
                     """,
-                    id, policyJSON, now, policy.version)
-                return (id, version != policy.version)
+                    existing.id, policyJSON, now, policy.version)
+                return (existing.id, existing.version != policy.version)
             }
         }
         if versionChanged {

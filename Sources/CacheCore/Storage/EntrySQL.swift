@@ -77,6 +77,14 @@ extension SQLiteConnection {
         }
     }
 
+    /// The recorded row of namespace `name`, if any.
+    func namespaceRow(name: String) throws -> (id: Int64, version: String, policyJSON: String)? {
+        try withStatement("SELECT id, version, policy FROM namespaces WHERE name = ?1") { statement in
+            statement.bind(name)
+            return try statement.firstRow { ($0.int64(0), $0.text(1), $0.text(2)) }
+        }
+    }
+
     func namespaceIDs() throws -> [Int64] {
         try withStatement("SELECT id FROM namespaces ORDER BY id") { try $0.rows { $0.int64(0) } }
     }
