@@ -128,6 +128,7 @@ import Testing
         _ = try cache.get(0)
         try fixture.store.flush()
         #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE hits > 0") == Int64(AccessLog.capacity))
-        #expect(try fixture.scalar("SELECT hits FROM entries WHERE key = '0'") == 2, "entries already logged still count")
+        #expect(
+            try fixture.scalar("SELECT hits FROM entries WHERE key = '0'") == 2, "entries already logged still count")
     }
 }

@@ -1,7 +1,8 @@
-@testable import CacheCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CacheCore
 
 /// Several processes on one file, processes killed mid-write, and racing creators, driven
 /// through the `cachedeck-testhelper` executable. Synchronisation is by the helpers' output
