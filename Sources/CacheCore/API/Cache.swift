@@ -26,12 +26,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard let (canonical, entry) = try lookup(key) else { return nil }
         let now = store.now()
-        if entry.isExpired(at: now) {
-            if entry.isPurgeable(at: now) && !store.isReadOnly { store.accessLog.recordExpired(entry.id) }
-            return nil
-        }
         if let maxAge, now - entry.createdAt >= maxAge.milliseconds { return nil }
-        store.recordHit(entry, now: now)
+        store.recordRead(entry, now: now)
+        if entry.isExpired(at: now) { return nil }
         return decoded(entry, key: canonical)
     }
 

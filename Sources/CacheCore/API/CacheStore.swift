@@ -125,7 +125,7 @@ public final class CacheStore: Sendable {
 
     /// Writes the reads recorded in memory (access times, hit counts, lazy deletions).
     public func flush() throws {
-        guard !database.isReadOnly else { return }
+        guard !database.isReadOnly, !accessLog.isEmpty else { return }
         let now = now()
         try database.write { connection in
             try connection.writeTransaction { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
@@ -191,10 +191,15 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Records a read hit in memory (never a write).
-    func recordHit(_ entry: StoredEntry, now: Int64) {
+    /// Records a read in memory (never a write): a hit, or an entry found past its stale
+    /// window, to be deleted lazily. Read-only stores record nothing.
+    func recordRead(_ entry: StoredEntry, now: Int64) {
         guard !database.isReadOnly else { return }
-        accessLog.recordHit(entry.id, at: now)
+        if entry.isPurgeable(at: now) {
+            accessLog.recordExpired(entry.id)
+        } else if !entry.isExpired(at: now) {
+            accessLog.recordHit(entry.id, at: now)
+        }
     }
 
     // MARK: Namespaces

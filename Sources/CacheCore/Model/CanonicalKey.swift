@@ -37,10 +37,15 @@ extension UUID: CanonicalCacheKey {
 enum CanonicalKey {
     /// The canonical text of `key`: its ``CanonicalCacheKey`` form, else sorted-key JSON
     /// (a bare JSON string or number is stored without quotes).
-    static func make<Key: Encodable>(_ key: Key, namespace: String) throws -> String {
-        if let key = key as? any CanonicalCacheKey { return key.canonicalCacheKey }
+    /// Sorted keys make struct keys independent of field order.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func make<Key: Encodable>(_ key: Key, namespace: String) throws -> String {
+        if let key = key as? any CanonicalCacheKey { return key.canonicalCacheKey }
         do {
             let json = try encoder.encode(key)
             if json.first == UInt8(ascii: "\"") {

@@ -120,15 +120,11 @@ final class SQLiteStatement {
 
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
-
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     func blob(_ column: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(handle, column))

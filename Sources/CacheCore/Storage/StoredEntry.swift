@@ -32,9 +32,11 @@ struct WriteAttributes: Sendable {
     init(expiration: Expiration, policy: NamespacePolicy, tags: [String], now: Int64) {
         expiresAt = expiration.expiresAt(now: now)
         staleUntil = expiresAt.map { $0 + policy.staleWindow.milliseconds }
-        let unique = Array(Set(tags)).sorted()
-        tagsJSON =
-            unique.isEmpty
-            ? nil : String(decoding: (try? JSONEncoder().encode(unique)) ?? Data("[]".utf8), as: UTF8.self)
+        if tags.isEmpty {
+            tagsJSON = nil
+        } else {
+            let unique = Array(Set(tags)).sorted()
+            tagsJSON = String(decoding: (try? JSONEncoder().encode(unique)) ?? Data("[]".utf8), as: UTF8.self)
+        }
     }
 }
