@@ -4,15 +4,34 @@ import Testing
 @testable import CacheCore
 
 @Suite struct FileTests {
-    @Test func aNewFileIsCreatedWithMode0600AndFormatV1() throws {
+    @Test func aNewFileIsCreatedWithMode0600AndTheCurrentFormat() throws {
         let fixture = try TestStore()
         let attributes = try FileManager.default.attributesOfItem(atPath: fixture.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect(try fixture.scalar("PRAGMA user_version") == 1)
+        #expect(try fixture.scalar("PRAGMA user_version") == Int64(Schema.currentVersion))
         #expect(try fixture.scalar("PRAGMA application_id") == Schema.applicationID)
         #expect(
             try rawScalar(path: fixture.path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'")
                 == 1)
+    }
+
+    @Test func aVersion1FileIsMigratedForwardKeepingItsEntries() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        try rawExecute(
+            path: path,
+            """
+            PRAGMA application_id = \(Schema.applicationID);
+            \(Schema.version1)
+            INSERT INTO namespaces (name, policy, created_at, updated_at) VALUES ('colors', '{}', 0, 0);
+            INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at)
+            VALUES (1, '10', CAST('"red"' AS BLOB), 7, 0, 0);
+            PRAGMA user_version = 1;
+            """)
+        let store = try CacheStore(path: path, options: StoreOptions(defaultPolicy: .default.expiring(.never)))
+        #expect(try store.cache("colors", key: Int.self, value: String.self).get(10) == "red")
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
+        #expect(try rawScalar(path: path, "SELECT count(*) FROM invalidations") == 0)
     }
 
     @Test func namedStoresLiveInTheUserCacheFolder() {
@@ -33,7 +52,9 @@ import Testing
         try CacheStore(path: path).close()
         try rawExecute(path: path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = 99")
         let before = fileBytes(path)
-        #expect(throws: CacheError.newerFormat(path: path, found: 99, supported: 1)) { try CacheStore(path: path) }
+        #expect(throws: CacheError.newerFormat(path: path, found: 99, supported: Schema.currentVersion)) {
+            try CacheStore(path: path)
+        }
         #expect(fileBytes(path) == before)
         #expect("\(CacheError.newerFormat(path: path, found: 99, supported: 1))".contains("upgrade CacheDeck"))
     }

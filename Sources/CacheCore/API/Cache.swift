@@ -11,122 +11,207 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// The policy this handle writes with.
     public var policy: NamespacePolicy { record.policy }
 
-    private let store: CacheStore
-    private let record: NamespaceRecord
+    let store: CacheStore
+    let record: NamespaceRecord
+    let runtime: NamespaceRuntime
     private let coder: any CacheValueCoder<Value>
 
-    init(store: CacheStore, namespace: NamespaceRecord, coder: any CacheValueCoder<Value>) {
+    init(store: CacheStore, namespace: NamespaceRecord, runtime: NamespaceRuntime, coder: any CacheValueCoder<Value>) {
         self.store = store
         self.record = namespace
+        self.runtime = runtime
         self.coder = coder
     }
 
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
     /// version, older than `maxAge`, or no longer decodes (logged and counted, never thrown).
+    /// Reads try memory, then the file; a file hit is copied into memory with its expiry.
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
-        guard let (canonical, entry) = try lookup(key) else { return nil }
+        guard record.policy.isEnabled else { return nil }
         let now = store.now()
-        if let maxAge, now - entry.createdAt >= maxAge.milliseconds { return nil }
-        store.recordRead(entry, now: now)
-        if entry.isExpired(at: now) { return nil }
-        return decoded(entry, key: canonical)
+        guard let found = try find(try canonicalKey(key), now: now, allowStale: false) else { return nil }
+        if let maxAge, now - found.writtenAt >= maxAge.milliseconds { return nil }
+        return found.value
     }
 
     /// The stored value for `key` even if it has expired (for stale-if-error), flagged as
     /// stale with its expiry. Entries past their stale window are not returned. Deletes nothing.
     public func getStale(_ key: Key) throws -> StaleRead<Value>? {
-        guard let (canonical, entry) = try lookup(key) else { return nil }
+        guard record.policy.isEnabled else { return nil }
         let now = store.now()
-        guard !entry.isPurgeable(at: now), let value = decoded(entry, key: canonical) else { return nil }
-        return StaleRead(
-            value: value, isStale: entry.isExpired(at: now),
-            expiresAt: entry.expiresAt.map(Date.init(millisecondsSince1970:)))
+        return try find(try canonicalKey(key), now: now, allowStale: true)?.read(at: now)
     }
 
     /// Whether a live value exists for `key` (without counting as a read).
     public func contains(_ key: Key) throws -> Bool {
-        guard let (_, entry) = try lookup(key) else { return false }
-        return !entry.isExpired(at: store.now())
+        guard record.policy.isEnabled else { return false }
+        let canonical = try canonicalKey(key)
+        let now = store.now()
+        if let entry = runtime.memory?.get(canonical, now: now), !entry.isExpired(at: now) { return true }
+        if let write = runtime.pending.value(for: canonical) { return !write.attributes.isExpired(at: now) }
+        guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return false }
+        let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
+        guard let entry, entry.version == record.policy.version else { return false }
+        return !entry.isExpired(at: now)
     }
 
     /// Stores `value` for `key`. `expiration` defaults to the policy's; `tags` label the entry
-    /// for invalidation. Durable when it returns.
+    /// for invalidation. Durable when it returns, unless the policy writes behind.
     public func set(_ value: Value, for key: Key, expiration: Expiration? = nil, tags: [String] = []) throws {
         try set([(key, value)], expiration: expiration, tags: tags)
     }
 
     /// Stores many values in one transaction (much faster than one `set` each).
     public func set(_ items: [(key: Key, value: Value)], expiration: Expiration? = nil, tags: [String] = []) throws {
-        guard record.policy.isEnabled, !items.isEmpty else { return }
-        let rows = try items.map { item in
+        let policy = record.policy
+        guard policy.isEnabled, !items.isEmpty else { return }
+        let now = store.now()
+        let attributes = WriteAttributes(expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
+        let measured = policy.tiers.usesDisk || policy.memoryMaxBytes != nil
+        let writes = try items.map { item in
             let canonical = try canonicalKey(item.key)
-            do {
-                return (key: canonical, value: try coder.encode(item.value))
-            } catch {
-                throw CacheError.encodingFailed(namespace: namespace, key: canonical, reason: "\(error)")
+            return EntryWrite(
+                key: canonical, value: measured ? try encoded(item.value, key: canonical) : Data(),
+                attributes: attributes, writtenAt: now)
+        }
+        let remember = {
+            guard let memory = runtime.memory else { return }
+            for (write, item) in zip(writes, items) {
+                let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
+                memory.set(
+                    write.key,
+                    MemoryEntry(
+                        box: ValueBox(item.value), writtenAt: now, expiresAt: attributes.expiresAt,
+                        staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
             }
         }
-        let now = store.now()
-        let attributes = WriteAttributes(
-            expiration: expiration ?? record.policy.expiration, policy: record.policy, tags: tags, now: now)
-        try store.write(rows, in: record, attributes: attributes, now: now)
+        if !policy.tiers.usesDisk {
+            remember()
+        } else if runtime.writeBehind != nil {
+            remember()
+            for write in writes { runtime.pending.add(write) }
+        } else {
+            try store.write(writes, in: record, committed: remember)
+        }
     }
 
-    /// Removes `key`; returns whether an entry was there.
+    /// Removes `key` (and what dependency rules add); returns whether an entry was there.
     @discardableResult
     public func remove(_ key: Key) throws -> Bool {
-        guard let namespaceID = try writableNamespaceID() else { return false }
-        let canonical = try canonicalKey(key)
-        return try store.database.write { try $0.deleteEntry(namespaceID: namespaceID, key: canonical) }
+        guard record.policy.isEnabled else { return false }
+        let result = try store.invalidate(.key(namespace: namespace, key: try canonicalKey(key)))
+        return (result.removals.first?.removed ?? 0) > 0
     }
 
-    /// Removes every entry of this namespace (in batches; other namespaces are untouched).
-    /// Returns how many were removed.
+    /// Removes every entry of this namespace (in batches; other namespaces are untouched
+    /// unless dependency rules say so). Returns how many this namespace lost.
     @discardableResult
     public func removeAll() throws -> Int {
-        guard let namespaceID = try writableNamespaceID() else { return 0 }
-        return try store.deleteInBatches { connection in
-            try connection.deleteEntries(namespaceID: namespaceID, limit: CacheStore.batchSize)
-        }
+        guard record.policy.isEnabled else { return 0 }
+        return try store.invalidate(.namespace(namespace)).removals.first?.removed ?? 0
+    }
+
+    /// Removes `keys` (and what dependency rules add).
+    @discardableResult
+    public func invalidate(_ keys: [Key]) throws -> InvalidationResult {
+        try store.invalidate(.keys(namespace: namespace, keys: try keys.map(canonicalKey)))
+    }
+
+    /// Removes every key starting with `prefix` (canonical key text).
+    @discardableResult
+    public func invalidate(prefix: String) throws -> InvalidationResult {
+        try store.invalidate(.prefix(namespace: namespace, prefix: prefix))
+    }
+
+    /// Removes every entry of this namespace tagged `tag`.
+    @discardableResult
+    public func invalidate(tag: String) throws -> InvalidationResult {
+        try store.invalidate(.tag(tag, namespace: namespace))
     }
 
     /// The number of live (unexpired) entries.
     public func count() throws -> Int {
-        guard record.policy.isEnabled, let namespaceID = record.id else { return 0 }
+        guard record.policy.isEnabled else { return 0 }
         let now = store.now()
+        guard record.policy.tiers.usesDisk, let namespaceID = record.id else {
+            return runtime.memory?.liveCount(at: now) ?? 0
+        }
+        try store.flushPendingWrites(force: true)
         return try store.database.read { connection in
             let totals = try connection.namespaceTotals(namespaceID: namespaceID)
             return totals.entries - (try connection.countExpired(namespaceID: namespaceID, now: now))
         }
     }
 
+    // MARK: Reading through the tiers
+
+    /// A value found by ``find(_:now:allowStale:)`` and what its entry says.
+    struct Found {
+        let value: Value
+        let writtenAt: Int64
+        let expiresAt: Int64?
+
+        func read(at now: Int64) -> StaleRead<Value> {
+            StaleRead(
+                value: value, isStale: expiresAt.map { now >= $0 } ?? false,
+                expiresAt: expiresAt.map(Date.init(millisecondsSince1970:)))
+        }
+    }
+
+    /// Looks in memory, then in the sets waiting for the file, then in the file. A live
+    /// memory entry wins; an expired one is only used (when `allowStale`) if the file has
+    /// nothing newer. A file hit is copied into memory unless a write raced it.
+    func find(_ key: String, now: Int64, allowStale: Bool) throws -> Found? {
+        var stale: Found?
+        if let entry = runtime.memory?.get(key, now: now), let value = entry.value(as: Value.self) {
+            let found = Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt)
+            if !entry.isExpired(at: now) { return found }
+            stale = found
+        }
+        if let write = runtime.pending.value(for: key), !write.attributes.isPurgeable(at: now),
+            let value = decoded(write.value, key: key)
+        {
+            let found = Found(value: value, writtenAt: write.writtenAt, expiresAt: write.attributes.expiresAt)
+            return write.attributes.isExpired(at: now) && !allowStale ? nil : found
+        }
+        guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return allowStale ? stale : nil }
+        let epoch = runtime.memory?.epoch ?? 0
+        let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: key) }
+        guard let entry, entry.version == record.policy.version else { return allowStale ? stale : nil }
+        store.recordRead(entry, now: now)
+        guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),
+            let value = decoded(entry.value, key: key)
+        else { return allowStale ? stale : nil }
+        runtime.memory?.promote(
+            key,
+            MemoryEntry(
+                box: ValueBox(value), writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
+                staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
+            ifUnchangedSince: epoch)
+        return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt)
+    }
+
     // MARK: Private
 
-    private func canonicalKey(_ key: Key) throws -> String {
+    func canonicalKey(_ key: Key) throws -> String {
         try CanonicalKey.make(key, namespace: namespace)
     }
 
-    private func lookup(_ key: Key) throws -> (String, StoredEntry)? {
-        guard record.policy.isEnabled, let namespaceID = record.id else { return nil }
-        let canonical = try canonicalKey(key)
-        let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
-        guard let entry, entry.version == record.policy.version else { return nil }
-        return (canonical, entry)
+    private func encoded(_ value: Value, key: String) throws -> Data {
+        do {
+            return try coder.encode(value)
+        } catch {
+            throw CacheError.encodingFailed(namespace: namespace, key: key, reason: "\(error)")
+        }
     }
 
-    private func decoded(_ entry: StoredEntry, key: String) -> Value? {
+    private func decoded(_ data: Data, key: String) -> Value? {
         do {
-            return try coder.decode(entry.value)
+            return try coder.decode(data)
         } catch {
             store.noteDecodeFailure(namespace: namespace, key: key, error: error)
             return nil
         }
-    }
-
-    private func writableNamespaceID() throws -> Int64? {
-        guard record.policy.isEnabled else { return nil }
-        guard let namespaceID = record.id, !store.isReadOnly else { throw CacheError.readOnly(path: store.path) }
-        return namespaceID
     }
 }
 

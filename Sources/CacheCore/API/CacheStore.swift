@@ -25,6 +25,10 @@ public final class CacheStore: Sendable {
     let database: Database
     let options: StoreOptions
     let accessLog = AccessLog()
+    /// Names this store instance in the invalidation journal: `pid@host#random`.
+    let origin: String
+    let runtimes = Mutex<[String: NamespaceRuntime]>([:])
+    let background = Mutex<Background?>(nil)
     private let decodeFailures = Atomic(0)
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
@@ -32,11 +36,14 @@ public final class CacheStore: Sendable {
 
     /// Opens (or creates) the cache file at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        try options.invalidationRules.validate()
         let opened = try StoreFile.open(path: path, options: options)
         self.path = path
         self.options = options
         self.database = opened.database
         self.quarantinedFile = opened.quarantined
+        let instance = UInt32.random(in: 0...UInt32.max)
+        self.origin = "\(getpid())@\(ProcessInfo.processInfo.hostName)#\(String(instance, radix: 16))"
     }
 
     /// Opens (or creates) the store called `name` in the user cache directory:
@@ -83,7 +90,8 @@ public final class CacheStore: Sendable {
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
         let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
-        return Cache(store: self, namespace: try register(namespace, policy: resolved), coder: coder)
+        let record = try register(namespace, policy: resolved)
+        return Cache(store: self, namespace: record, runtime: try runtime(for: record), coder: coder)
     }
 
     /// A handle on `namespace` that stores `Data` values as raw bytes.
@@ -109,7 +117,7 @@ public final class CacheStore: Sendable {
     public func sweepExpired(namespace: String? = nil) throws -> Int {
         let ids: [Int64]
         if let namespace {
-            guard let id = try namespaceID(namespace) else { return 0 }
+            guard let id = try namespaceRowID(namespace) else { return 0 }
             ids = [id]
         } else {
             ids = try database.read { try $0.namespaceIDs() }
@@ -123,8 +131,10 @@ public final class CacheStore: Sendable {
         return removed
     }
 
-    /// Writes the reads recorded in memory (access times, hit counts, lazy deletions).
+    /// Writes the sets waiting in write-behind namespaces and the reads recorded in memory
+    /// (access times, hit counts, lazy deletions).
     public func flush() throws {
+        try flushPendingWrites(force: true)
         guard !database.isReadOnly, !accessLog.isEmpty else { return }
         let now = now()
         try database.write { connection in
@@ -135,6 +145,7 @@ public final class CacheStore: Sendable {
     /// Flushes and closes the store; later calls throw ``CacheError/cannotOpen(path:reason:)``.
     public func close() throws {
         defer { database.close() }
+        stopBackground()
         try flush()
     }
 
@@ -161,9 +172,9 @@ public final class CacheStore: Sendable {
 
     /// Writes `rows` into the namespace in one transaction with a slice of the access log,
     /// then enforces size limits (after writing the whole log, so recency is current).
-    func write(
-        _ rows: [(key: String, value: Data)], in namespace: NamespaceRecord, attributes: WriteAttributes, now: Int64
-    ) throws {
+    /// `committed` runs under the writer lock once the rows are durable, so memory copies
+    /// are updated in the same order as the file.
+    func write(_ rows: [EntryWrite], in namespace: NamespaceRecord, committed: () -> Void = {}) throws {
         guard let namespaceID = namespace.id else { throw CacheError.readOnly(path: path) }
         let policy = namespace.policy
         let limited =
@@ -171,23 +182,20 @@ public final class CacheStore: Sendable {
         let carrying = limited || !accessLog.isEmpty
         try database.write { connection in
             if rows.count == 1 && !carrying {
-                try connection.upsertEntry(
-                    namespaceID: namespaceID, key: rows[0].key, value: rows[0].value, version: policy.version,
-                    attributes: attributes, now: now)
+                try connection.upsertEntry(namespaceID: namespaceID, rows[0], version: policy.version)
+                committed()
                 return
             }
+            let now = now()
             try connection.writeTransaction {
-                for row in rows {
-                    try connection.upsertEntry(
-                        namespaceID: namespaceID, key: row.key, value: row.value, version: policy.version,
-                        attributes: attributes, now: now)
-                }
+                for row in rows { try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version) }
                 let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
                 try AccessLog.write(slice, to: connection, now: now)
                 try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
                 try Eviction.enforceStore(
                     maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
             }
+            committed()
         }
     }
 
@@ -204,14 +212,14 @@ public final class CacheStore: Sendable {
 
     // MARK: Namespaces
 
-    private func namespaceID(_ name: String) throws -> Int64? {
+    func namespaceRowID(_ name: String) throws -> Int64? {
         try database.read { try $0.namespaceRow(name: name)?.id }
     }
 
     /// Finds or creates the namespace row, records the policy, and applies a version change.
     /// Opening a namespace whose recorded policy is unchanged writes nothing.
     private func register(_ name: String, policy: NamespacePolicy) throws -> NamespaceRecord {
-        if database.isReadOnly { return NamespaceRecord(id: try namespaceID(name), name: name, policy: policy) }
+        if database.isReadOnly { return NamespaceRecord(id: try namespaceRowID(name), name: name, policy: policy) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let policyJSON = String(decoding: (try? encoder.encode(policy)) ?? Data("{}".utf8), as: UTF8.self)

@@ -30,6 +30,14 @@ public struct StoreOptions: Sendable {
     public var busyTimeout: Duration
     /// Where CacheCore logs quarantines and undecodable values.
     public var logger: Logger
+    /// Dependency rules and domain events for ``CacheStore/invalidate(_:)``; checked on open.
+    public var invalidationRules: InvalidationRules
+    /// How often a store with a memory tier looks for other processes' invalidations and
+    /// writes (a cheap `PRAGMA data_version` when nothing changed) and flushes write-behind
+    /// sets. A copy another process replaced or removed is dropped within this interval.
+    public var coherenceInterval: Duration
+    /// How long loaders wait before retrying a key whose load failed.
+    public var loadBackoff: LoadBackoff
 
     /// Creates options; the defaults suit an app's own cache.
     public init(
@@ -42,7 +50,10 @@ public struct StoreOptions: Sendable {
         maxEntries: Int? = nil,
         maxBytes: Int? = nil,
         busyTimeout: Duration = .seconds(5),
-        logger: Logger = Logger(label: "CacheCore")
+        logger: Logger = Logger(label: "CacheCore"),
+        invalidationRules: InvalidationRules = InvalidationRules(),
+        coherenceInterval: Duration = .milliseconds(250),
+        loadBackoff: LoadBackoff = LoadBackoff()
     ) {
         self.clock = clock
         self.readOnly = readOnly
@@ -54,6 +65,9 @@ public struct StoreOptions: Sendable {
         self.maxBytes = maxBytes
         self.busyTimeout = busyTimeout
         self.logger = logger
+        self.invalidationRules = invalidationRules
+        self.coherenceInterval = coherenceInterval
+        self.loadBackoff = loadBackoff
     }
 
     /// Options for tools that inspect a file someone else owns: no creation, no quarantine,

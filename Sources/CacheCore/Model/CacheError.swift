@@ -18,6 +18,8 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// Any other SQLite failure, with its result code and message.
     case sqlite(code: Int32, message: String)
+    /// An invalidation rule or event is unsafe or unknown, or an event lacks a parameter.
+    case invalidRule(reason: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -32,6 +34,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy(let path): "\(path) stayed locked by another connection past the busy timeout"
         case .diskFull(let path): "disk full while writing \(path); nothing stored was lost"
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
+        case .invalidRule(let reason): "invalid invalidation rule: \(reason)"
         }
     }
 }

@@ -1,4 +1,5 @@
-/// How a namespace stores its entries: default expiry, version, size limits and eviction.
+/// How a namespace stores its entries: its tiers, default expiry, version, size limits and
+/// eviction.
 ///
 /// It is recorded in the file as JSON (durations in integer milliseconds) so other tools can
 /// show it.
@@ -11,6 +12,8 @@ public struct NamespacePolicy: Sendable, Hashable {
         case oldestCreated
     }
 
+    /// Where entries live: memory, the file, or memory in front of the file.
+    public var tiers: CacheTiers
     /// The expiry applied when a write does not give its own.
     public var expiration: Expiration
     /// The namespace version; changing it discards every entry written under another version.
@@ -26,17 +29,31 @@ public struct NamespacePolicy: Sendable, Hashable {
     public var staleWindow: Duration
     /// `false` makes the namespace store nothing and read nothing.
     public var isEnabled: Bool
+    /// The memory tier's entry limit (least recently used entries leave first).
+    public var memoryMaxEntries: Int
+    /// The memory tier's byte limit (encoded value plus key bytes), if any.
+    public var memoryMaxBytes: Int?
+    /// `nil` writes every set to the file before it returns (write-through). A duration
+    /// batches file writes and flushes them at that interval (write-behind): sets are
+    /// faster, and a crash loses at most the last interval's sets. ``CacheStore/flush()``
+    /// and ``CacheStore/close()`` write them at once. Needs the memory tier.
+    public var writeBehind: Duration?
 
     /// Creates a policy; every parameter has the ``default`` preset's value.
     public init(
+        tiers: CacheTiers = .disk,
         expiration: Expiration = .after(.seconds(24 * 3600)),
         version: String = "",
         maxEntries: Int? = nil,
         maxBytes: Int? = nil,
         eviction: Eviction = .leastRecentlyUsed,
         staleWindow: Duration = .zero,
-        isEnabled: Bool = true
+        isEnabled: Bool = true,
+        memoryMaxEntries: Int = 10_000,
+        memoryMaxBytes: Int? = nil,
+        writeBehind: Duration? = nil
     ) {
+        self.tiers = tiers
         self.expiration = expiration
         self.version = version
         self.maxEntries = maxEntries
@@ -44,6 +61,9 @@ public struct NamespacePolicy: Sendable, Hashable {
         self.eviction = eviction
         self.staleWindow = staleWindow
         self.isEnabled = isEnabled
+        self.memoryMaxEntries = memoryMaxEntries
+        self.memoryMaxBytes = memoryMaxBytes
+        self.writeBehind = writeBehind
     }
 
     /// Entries live 24 hours.
@@ -54,11 +74,26 @@ public struct NamespacePolicy: Sendable, Hashable {
     public static let shortTerm = NamespacePolicy(expiration: .after(.seconds(3600)))
     /// Stores nothing and reads nothing.
     public static let disabled = NamespacePolicy(isEnabled: false)
+    /// Entries live 24 hours in the file only (the same as ``default``).
+    public static let databaseOnly = NamespacePolicy()
+    /// Entries live 24 hours in this process's memory only; nothing reaches the file.
+    public static let memoryOnly = NamespacePolicy(tiers: .memory)
+    /// Entries live 24 hours in the file with the hottest 10,000 in memory in front.
+    public static let hybrid = NamespacePolicy(tiers: .memoryAndDisk)
+    /// ``hybrid`` with write-behind: file writes are batched every second.
+    public static let performance = NamespacePolicy(tiers: .memoryAndDisk, writeBehind: .seconds(1))
 
     /// A copy with `version` replaced.
     public func version(_ version: String) -> NamespacePolicy {
         var copy = self
         copy.version = version
+        return copy
+    }
+
+    /// A copy with `expiration` replaced.
+    public func expiring(_ expiration: Expiration) -> NamespacePolicy {
+        var copy = self
+        copy.expiration = expiration
         return copy
     }
 
@@ -73,7 +108,8 @@ public struct NamespacePolicy: Sendable, Hashable {
 
 extension NamespacePolicy: Codable {
     private enum CodingKeys: String, CodingKey {
-        case expiration, version, maxEntries, maxBytes, eviction, staleWindowMilliseconds, isEnabled
+        case tiers, expiration, version, maxEntries, maxBytes, eviction, staleWindowMilliseconds, isEnabled
+        case memoryMaxEntries, memoryMaxBytes, writeBehindMilliseconds
     }
 
     /// Decodes the recorded JSON; missing fields take the ``default`` preset's values.
@@ -81,6 +117,7 @@ extension NamespacePolicy: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = NamespacePolicy()
         self.init(
+            tiers: try container.decodeIfPresent(CacheTiers.self, forKey: .tiers) ?? defaults.tiers,
             expiration: try container.decodeIfPresent(Expiration.self, forKey: .expiration) ?? defaults.expiration,
             version: try container.decodeIfPresent(String.self, forKey: .version) ?? defaults.version,
             maxEntries: try container.decodeIfPresent(Int.self, forKey: .maxEntries),
@@ -88,12 +125,19 @@ extension NamespacePolicy: Codable {
             eviction: try container.decodeIfPresent(Eviction.self, forKey: .eviction) ?? defaults.eviction,
             staleWindow: .milliseconds(
                 try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds) ?? 0),
-            isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true)
+            isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true,
+            memoryMaxEntries: try container.decodeIfPresent(Int.self, forKey: .memoryMaxEntries)
+                ?? defaults.memoryMaxEntries,
+            memoryMaxBytes: try container.decodeIfPresent(Int.self, forKey: .memoryMaxBytes),
+            writeBehind: try container.decodeIfPresent(Int64.self, forKey: .writeBehindMilliseconds).map {
+                .milliseconds($0)
+            })
     }
 
     /// Encodes every field, durations as integer milliseconds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tiers, forKey: .tiers)
         try container.encode(expiration, forKey: .expiration)
         try container.encode(version, forKey: .version)
         try container.encodeIfPresent(maxEntries, forKey: .maxEntries)
@@ -101,5 +145,24 @@ extension NamespacePolicy: Codable {
         try container.encode(eviction, forKey: .eviction)
         try container.encode(staleWindow.milliseconds, forKey: .staleWindowMilliseconds)
         try container.encode(isEnabled, forKey: .isEnabled)
+        try container.encode(memoryMaxEntries, forKey: .memoryMaxEntries)
+        try container.encodeIfPresent(memoryMaxBytes, forKey: .memoryMaxBytes)
+        try container.encodeIfPresent(writeBehind?.milliseconds, forKey: .writeBehindMilliseconds)
     }
+}
+
+/// The tiers a namespace keeps its entries in.
+public enum CacheTiers: String, Sendable, Hashable, Codable {
+    /// This process's memory only: fastest, lost on exit, invisible to other processes.
+    case memory
+    /// The cache file only: shared by every process and kept across launches.
+    case disk
+    /// Memory in front of the file: reads try memory first; a file hit is copied into memory
+    /// with its original expiry; writes go to both.
+    case memoryAndDisk
+
+    /// Whether entries are kept in memory.
+    public var usesMemory: Bool { self != .disk }
+    /// Whether entries are kept in the file.
+    public var usesDisk: Bool { self != .memory }
 }

@@ -5,7 +5,7 @@ extension SQLiteConnection {
     func lookupEntry(namespaceID: Int64, key: String) throws -> StoredEntry? {
         try withStatement(
             """
-            SELECT id, value, created_at, expires_at, stale_until, version
+            SELECT id, value, created_at, expires_at, stale_until, version, tags
             FROM entries WHERE namespace_id = ?1 AND key = ?2
             """
         ) { statement in
@@ -13,14 +13,13 @@ extension SQLiteConnection {
             return try statement.firstRow { row in
                 StoredEntry(
                     id: row.int64(0), value: row.blob(1), createdAt: row.int64(2), expiresAt: row.optionalInt64(3),
-                    staleUntil: row.optionalInt64(4), version: row.text(5))
+                    staleUntil: row.optionalInt64(4), version: row.text(5),
+                    tagsJSON: row.isNull(6) ? nil : row.text(6))
             }
         }
     }
 
-    func upsertEntry(
-        namespaceID: Int64, key: String, value: Data, version: String, attributes: WriteAttributes, now: Int64
-    ) throws {
+    func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String) throws {
         try run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
@@ -30,8 +29,8 @@ extension SQLiteConnection {
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """,
-            namespaceID, key, value, value.count + key.utf8.count, now, attributes.expiresAt, attributes.staleUntil,
-            version, attributes.tagsJSON)
+            namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
+            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON)
     }
 
     func deleteEntry(namespaceID: Int64, key: String) throws -> Bool {
@@ -87,5 +86,31 @@ extension SQLiteConnection {
 
     func namespaceIDs() throws -> [Int64] {
         try withStatement("SELECT id FROM namespaces ORDER BY id") { try $0.rows { $0.int64(0) } }
+    }
+}
+
+/// The SQL that invalidation selectors run, in bounded batches.
+extension SQLiteConnection {
+    /// Deletes up to `limit` entries of the namespace whose key starts with `prefix` (a range
+    /// on the unique key index: every UTF-8 continuation of `prefix` sorts below `prefix || x'FF'`).
+    func deleteEntries(namespaceID: Int64, prefix: String, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM entries WHERE id IN (
+                SELECT id FROM entries
+                WHERE namespace_id = ?1 AND key >= ?2 AND key < (?2 || CAST(x'ff' AS TEXT)) LIMIT ?3)
+            """,
+            namespaceID, prefix, limit)
+    }
+
+    /// Deletes up to `limit` entries carrying `tag`, in one namespace or all.
+    func deleteEntries(tag: String, namespaceID: Int64?, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM entries WHERE id IN (
+                SELECT t.entry_id FROM entry_tags t JOIN entries e ON e.id = t.entry_id
+                WHERE t.tag = ?1 AND (?2 IS NULL OR e.namespace_id = ?2) LIMIT ?3)
+            """,
+            tag, namespaceID, limit)
     }
 }

@@ -11,7 +11,10 @@ enum Schema {
     static var currentVersion: Int { migrations.count }
 
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
-    static let migrations: [String] = [version1]
+    static let migrations: [String] = [version1, version2]
+
+    /// Format v2: the invalidation journal.
+    static let version2 = invalidationJournal
 
     /// Format v1: namespaces, entries, tags, and the triggers that keep counters and tags exact.
     ///

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// The per-namespace runtimes, and the background work a memory tier needs: coherence with
+/// other processes and write-behind flushes.
+extension CacheStore {
+    /// What runs while a namespace with a memory tier is open.
+    final class Background: Sendable {
+        let monitor: CoherenceMonitor
+        let task: Task<Void, Never>
+
+        init(monitor: CoherenceMonitor, task: Task<Void, Never>) {
+            self.monitor = monitor
+            self.task = task
+        }
+    }
+
+    /// Applies other processes' invalidations and rewrites to this process's memory tiers
+    /// now. It also happens every ``StoreOptions/coherenceInterval`` in the background.
+    public func synchronize() throws {
+        guard let monitor = background.withLock({ $0?.monitor }) else { return }
+        try monitor.synchronize(allRuntimes, now: now())
+    }
+
+    var allRuntimes: [NamespaceRuntime] { runtimes.withLock { Array($0.values) } }
+
+    /// The runtime shared by handles on `namespace`, made (or remade, when its tiers changed)
+    /// on demand. The first namespace with a memory tier starts the background work.
+    func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
+        let runtime = runtimes.withLock { runtimes in
+            if let existing = runtimes[namespace.name], existing.fits(namespace) {
+                existing.adopt(namespace)
+                return existing
+            }
+            let made = NamespaceRuntime(namespace)
+            runtimes[namespace.name] = made
+            return made
+        }
+        if runtime.memory != nil { try startBackground() }
+        return runtime
+    }
+
+    /// Writes the sets waiting in write-behind namespaces: all of them when `force`, else
+    /// those whose flush interval has passed. A failed flush keeps the sets for the next try.
+    func flushPendingWrites(force: Bool) throws {
+        let now = now()
+        for runtime in allRuntimes {
+            guard let interval = runtime.writeBehind, !runtime.pending.isEmpty else { continue }
+            let writes = runtime.pending.take(now: now, interval: interval.milliseconds, force: force)
+            guard !writes.isEmpty else { continue }
+            do {
+                try write(writes, in: runtime.record)
+            } catch {
+                runtime.pending.restore(writes)
+                throw error
+            }
+        }
+    }
+
+    func stopBackground() {
+        background.withLock { $0?.task.cancel() }
+    }
+
+    private func startBackground() throws {
+        try background.withLock { background in
+            guard background == nil else { return }
+            let monitor = try CoherenceMonitor(
+                path: path, origin: origin, busyTimeout: options.busyTimeout, now: now())
+            let interval = options.coherenceInterval
+            let task = Task.detached { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self, !Task.isCancelled else { return }
+                    self.tick()
+                }
+            }
+            background = Background(monitor: monitor, task: task)
+        }
+    }
+
+    private func tick() {
+        do {
+            try synchronize()
+            if !isReadOnly { try flushPendingWrites(force: false) }
+        } catch {
+            options.logger.warning("background cache work failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

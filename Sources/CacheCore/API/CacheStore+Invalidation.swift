@@ -1,0 +1,106 @@
+/// Invalidation: by key, key set, prefix, tag, namespace or everything, with dependency rules
+/// and domain events, journaled so other processes drop their memory copies.
+extension CacheStore {
+    /// Removes what `selector` selects, and what the dependency rules add, from the file and
+    /// from this process's memory. Other processes drop their memory copies within their
+    /// ``StoreOptions/coherenceInterval``. Bulk removals run in batches of ``batchSize``.
+    @discardableResult
+    public func invalidate(_ selector: InvalidationSelector) throws -> InvalidationResult {
+        try invalidate([selector])
+    }
+
+    /// Removes what each selector selects (and what the rules add); see ``invalidate(_:)-selector``.
+    @discardableResult
+    public func invalidate(_ selectors: [InvalidationSelector]) throws -> InvalidationResult {
+        guard !isReadOnly else { throw CacheError.readOnly(path: path) }
+        let removals = try options.invalidationRules.expand(selectors).map { selector, cause in
+            InvalidationResult.Removal(selector: selector, removed: try apply(selector), cause: cause)
+        }
+        return InvalidationResult(removals: removals)
+    }
+
+    /// Runs the domain event `name` declared in ``StoreOptions/invalidationRules`` with its
+    /// parameters, e.g. `invalidate(event: "guestCreated", parameters: ["tenant": "acme"])`.
+    @discardableResult
+    public func invalidate(event name: String, parameters: [String: String] = [:]) throws -> InvalidationResult {
+        try invalidate(try options.invalidationRules.selectors(forEvent: name, parameters: parameters))
+    }
+
+    /// Removes `selector`'s entries from the file, then from memory (after the file, so a
+    /// concurrent read cannot copy a removed row back), and journals it. Returns the entries
+    /// removed from the file, plus those of memory-only namespaces.
+    private func apply(_ selector: InvalidationSelector) throws -> Int {
+        let now = now()
+        let fileRemoved: Int
+        switch selector {
+        case .key(let namespace, let key):
+            fileRemoved = try removeKeys([key], in: namespace, journaling: selector, now: now)
+        case .keys(let namespace, let keys):
+            fileRemoved = try removeKeys(keys, in: namespace, journaling: selector, now: now)
+        default:
+            fileRemoved = try removeInBatches(selector, now: now)
+            try database.write { try $0.appendInvalidation(selector, removed: fileRemoved, origin: origin, now: now) }
+        }
+        var memoryRemoved = 0
+        for runtime in allRuntimes {
+            let dropped = runtime.drop(selector)
+            if runtime.record.policy.tiers == .memory { memoryRemoved += dropped }
+        }
+        return fileRemoved + memoryRemoved
+    }
+
+    /// Deletes `keys` and journals `selector` in one transaction per thousand keys.
+    private func removeKeys(
+        _ keys: [String], in namespace: String, journaling selector: InvalidationSelector, now: Int64
+    ) throws -> Int {
+        let namespaceID = try namespaceRowID(namespace)
+        var removed = 0
+        for chunk in stride(from: 0, to: max(keys.count, 1), by: Self.batchSize) {
+            let slice = keys[chunk..<min(chunk + Self.batchSize, keys.count)]
+            let isLast = chunk + Self.batchSize >= keys.count
+            removed += try database.write { connection in
+                try connection.writeTransaction {
+                    var count = 0
+                    if let namespaceID {
+                        for key in slice where try connection.deleteEntry(namespaceID: namespaceID, key: key) {
+                            count += 1
+                        }
+                    }
+                    if isLast {
+                        try connection.appendInvalidation(
+                            selector, removed: removed + count, origin: origin, now: now)
+                    }
+                    return count
+                }
+            }
+        }
+        return removed
+    }
+
+    /// Deletes a prefix, tag, namespace or everything in batches.
+    private func removeInBatches(_ selector: InvalidationSelector, now: Int64) throws -> Int {
+        switch selector {
+        case .prefix(let namespace, let prefix):
+            guard let id = try namespaceRowID(namespace) else { return 0 }
+            return try deleteInBatches { try $0.deleteEntries(namespaceID: id, prefix: prefix, limit: Self.batchSize) }
+        case .tag(let tag, let namespace):
+            var id: Int64?
+            if let namespace {
+                guard let found = try namespaceRowID(namespace) else { return 0 }
+                id = found
+            }
+            return try deleteInBatches { try $0.deleteEntries(tag: tag, namespaceID: id, limit: Self.batchSize) }
+        case .namespace(let namespace):
+            guard let id = try namespaceRowID(namespace) else { return 0 }
+            return try deleteInBatches { try $0.deleteEntries(namespaceID: id, limit: Self.batchSize) }
+        case .all:
+            var removed = 0
+            for id in try database.read({ try $0.namespaceIDs() }) {
+                removed += try deleteInBatches { try $0.deleteEntries(namespaceID: id, limit: Self.batchSize) }
+            }
+            return removed
+        case .key, .keys:
+            return 0
+        }
+    }
+}

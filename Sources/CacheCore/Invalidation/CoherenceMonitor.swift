@@ -1,0 +1,78 @@
+import Synchronization
+
+/// Keeps this process's memory tiers coherent with the file: when `PRAGMA data_version` says
+/// another connection committed, it applies new invalidation-journal rows from other store
+/// instances and drops memory copies whose file row was rewritten since the last check.
+///
+/// It owns one read-only connection (`data_version` is per connection) and never holds a read
+/// transaction between checks.
+final class CoherenceMonitor: Sendable {
+    private struct State {
+        let connection: SQLiteConnection
+        var dataVersion: Int64
+        var journalSeq: Int64
+        var lastCheck: Int64
+    }
+
+    /// Rows written up to this long before the previous check are looked at again (writers
+    /// stamp a row before they commit it).
+    static let writeStampMargin: Int64 = 2_000
+
+    private let state: Mutex<State>
+    private let origin: String
+
+    init(path: String, origin: String, busyTimeout: Duration, now: Int64) throws {
+        let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+        let dataVersion = try connection.scalar("PRAGMA data_version") ?? 0
+        let journalSeq = try connection.latestInvalidation()
+        state = Mutex(State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, lastCheck: now))
+        self.origin = origin
+    }
+
+    /// Applies what other connections committed since the last call to `runtimes`' memory
+    /// tiers. Costs one `PRAGMA data_version` when nothing changed.
+    func synchronize(_ runtimes: [NamespaceRuntime], now: Int64) throws {
+        try state.withLock { state in
+            let version = try state.connection.scalar("PRAGMA data_version") ?? 0
+            guard version != state.dataVersion else { return }
+            state.dataVersion = version
+            try applyJournal(&state, runtimes)
+            let since = state.lastCheck - Self.writeStampMargin
+            state.lastCheck = now
+            try dropReplaced(state.connection, runtimes, since: since)
+        }
+    }
+
+    private func applyJournal(_ state: inout State, _ runtimes: [NamespaceRuntime]) throws {
+        let records = try state.connection.invalidations(after: state.journalSeq)
+        let oldest = try state.connection.oldestInvalidation()
+        if oldest > state.journalSeq + 1 {
+            // Rows this process never saw were trimmed: nothing in memory can be trusted.
+            for runtime in runtimes { runtime.memory?.removeAll { _, _ in true } }
+        }
+        for record in records where record.origin != origin {
+            for runtime in runtimes {
+                runtime.drop(record.selector)
+            }
+        }
+        state.journalSeq = max(state.journalSeq, records.last?.seq ?? state.journalSeq)
+    }
+
+    private func dropReplaced(_ connection: SQLiteConnection, _ runtimes: [NamespaceRuntime], since: Int64) throws {
+        for runtime in runtimes {
+            guard let memory = runtime.memory, let namespaceID = runtime.namespaceID, memory.count > 0 else {
+                continue
+            }
+            let written = try connection.withStatement(
+                """
+                SELECT key, created_at FROM entries
+                WHERE namespace_id = ?1 AND accessed_at >= ?2 AND created_at >= ?2
+                """
+            ) { statement in
+                statement.bind(namespaceID, since)
+                return try statement.rows { ($0.text(0), $0.int64(1)) }
+            }
+            for (key, writtenAt) in written { _ = memory.dropIfReplaced(key, writtenAt: writtenAt) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// Dependency rules and domain events, declared once in ``StoreOptions/invalidationRules``.
+///
+/// ```swift
+/// var rules = InvalidationRules()
+/// rules.rule(
+///     when: .key(namespace: "planner", key: "guests_{tenant}"),
+///     invalidate: [
+///         .key(namespace: "planner", key: "guest_stats_{tenant}"),
+///         .key(namespace: "planner", key: "seating_chart_{tenant}"),
+///     ])
+/// rules.event("guestCreated", invalidates: [.key(namespace: "planner", key: "guests_{tenant}")])
+/// // later: try store.invalidate(event: "guestCreated", parameters: ["tenant": "acme"])
+/// ```
+///
+/// A rule fires when an invalidation of the same kind matches its `when` selector; the
+/// parameters it captures fill the targets, so a rule for tenant `acme` only reaches
+/// `acme`'s keys. Rules fire transitively; each selector is applied once per call.
+public struct InvalidationRules: Sendable {
+    /// One rule: when `trigger` matches, invalidate `targets` too.
+    public struct Rule: Sendable {
+        /// The selector (with placeholders) that fires the rule.
+        public let trigger: InvalidationSelector
+        /// The selectors (with the trigger's placeholders) invalidated when it fires.
+        public let targets: [InvalidationSelector]
+    }
+
+    /// The rules, in declaration order.
+    public private(set) var rules: [Rule] = []
+    /// Domain events by name, each mapped to the selectors (with placeholders) it invalidates.
+    public private(set) var events: [String: [InvalidationSelector]] = [:]
+
+    /// No rules and no events.
+    public init() {}
+
+    /// Adds a rule. Targets may use only the trigger's parameters, and a prefix target may
+    /// not end with a parameter (it would reach other values: `a_1` is a prefix of `a_10`);
+    /// ``CacheStore`` refuses such rules when it opens.
+    public mutating func rule(when trigger: InvalidationSelector, invalidate targets: [InvalidationSelector]) {
+        rules.append(Rule(trigger: trigger, targets: targets))
+    }
+
+    /// Declares a domain event that invalidates `selectors` (filled with the event's parameters).
+    public mutating func event(_ name: String, invalidates selectors: [InvalidationSelector]) {
+        events[name] = selectors
+    }
+}
+
+extension InvalidationRules {
+    /// Throws ``CacheError/invalidRule(reason:)`` for the first rule or event that is unsafe.
+    func validate() throws {
+        for rule in rules {
+            let available = Set(try SelectorTemplate(rule.trigger).parameters)
+            for target in rule.targets {
+                let template = try SelectorTemplate(target)
+                if let missing = template.parameters.first(where: { !available.contains($0) }) {
+                    throw CacheError.invalidRule(
+                        reason: "target '\(target)' uses {\(missing)}, which trigger '\(rule.trigger)' does not capture")
+                }
+                try template.checkPrefixSafety()
+            }
+        }
+        for (name, selectors) in events {
+            for selector in selectors {
+                do {
+                    try SelectorTemplate(selector).checkPrefixSafety()
+                } catch {
+                    throw CacheError.invalidRule(reason: "event '\(name)': \(error)")
+                }
+            }
+        }
+    }
+
+    /// `selectors` plus everything the rules add, each once, with the selector that caused it.
+    func expand(_ selectors: [InvalidationSelector]) throws -> [(InvalidationSelector, cause: InvalidationSelector?)] {
+        let compiled = try rules.map { rule in
+            (trigger: try SelectorTemplate(rule.trigger), targets: try rule.targets.map(SelectorTemplate.init))
+        }
+        var seen = Set<InvalidationSelector>()
+        var queue: [(InvalidationSelector, cause: InvalidationSelector?)] = []
+        for selector in selectors where seen.insert(selector).inserted { queue.append((selector, nil)) }
+        var next = 0
+        while next < queue.count {
+            let fired = queue[next].0
+            next += 1
+            for rule in compiled {
+                for values in rule.trigger.matches(fired) {
+                    for target in rule.targets {
+                        guard let selector = target.fill(values), seen.insert(selector).inserted else { continue }
+                        queue.append((selector, fired))
+                    }
+                }
+            }
+        }
+        return queue
+    }
+
+    /// The selectors of event `name` filled with `parameters`.
+    func selectors(forEvent name: String, parameters: [String: String]) throws -> [InvalidationSelector] {
+        guard let templates = events[name] else {
+            throw CacheError.invalidRule(reason: "no event named '\(name)' is declared")
+        }
+        return try templates.map { selector in
+            let template = try SelectorTemplate(selector)
+            guard let filled = template.fill(parameters) else {
+                let missing = template.parameters.first { parameters[$0] == nil } ?? "?"
+                throw CacheError.invalidRule(reason: "event '\(name)' needs the parameter '\(missing)'")
+            }
+            return filled
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// What an invalidation removes. Keys are canonical key text (as ``Cache`` stores them).
+///
+/// In ``InvalidationRule``s and events, names, keys, prefixes and tags may hold `{parameter}`
+/// placeholders.
+public enum InvalidationSelector: Sendable, Hashable, Codable {
+    /// One key of a namespace.
+    case key(namespace: String, key: String)
+    /// An explicit set of keys of a namespace.
+    case keys(namespace: String, keys: [String])
+    /// Every key of a namespace that starts with `prefix`.
+    case prefix(namespace: String, prefix: String)
+    /// Every entry carrying `tag`, in one namespace or (when `namespace` is `nil`) in all.
+    case tag(String, namespace: String? = nil)
+    /// Every entry of a namespace.
+    case namespace(String)
+    /// Every entry of every namespace.
+    case all
+
+    /// The namespace the selector is limited to, if it is.
+    public var namespace: String? {
+        switch self {
+        case .key(let namespace, _), .keys(let namespace, _), .prefix(let namespace, _): namespace
+        case .tag(_, let namespace): namespace
+        case .namespace(let name): name
+        case .all: nil
+        }
+    }
+
+    /// Whether a memory entry with `key` and `tags` in `namespace` is selected.
+    func selects(namespace candidate: String, key: String, tags: [String]) -> Bool {
+        switch self {
+        case .key(let namespace, let selected): namespace == candidate && key == selected
+        case .keys(let namespace, let selected): namespace == candidate && selected.contains(key)
+        case .prefix(let namespace, let prefix): namespace == candidate && key.hasPrefix(prefix)
+        case .tag(let tag, let namespace): (namespace == nil || namespace == candidate) && tags.contains(tag)
+        case .namespace(let namespace): namespace == candidate
+        case .all: true
+        }
+    }
+}
+
+extension InvalidationSelector: CustomStringConvertible {
+    /// `key colors/10`, `prefix planner/guests_`, `tag tenant:7`, `namespace colors`, `all`.
+    public var description: String {
+        switch self {
+        case .key(let namespace, let key): "key \(namespace)/\(key)"
+        case .keys(let namespace, let keys): "keys \(namespace)/{\(keys.joined(separator: ","))}"
+        case .prefix(let namespace, let prefix): "prefix \(namespace)/\(prefix)"
+        case .tag(let tag, let namespace): namespace.map { "tag \(tag) in \($0)" } ?? "tag \(tag)"
+        case .namespace(let namespace): "namespace \(namespace)"
+        case .all: "all"
+        }
+    }
+}
+
+/// What an invalidation removed: one line per selector applied, the requested ones first,
+/// then those that dependency rules added.
+public struct InvalidationResult: Sendable, Hashable {
+    /// One selector applied and what it removed.
+    public struct Removal: Sendable, Hashable {
+        /// The selector applied.
+        public let selector: InvalidationSelector
+        /// Entries removed from the file (or, for memory-only namespaces, from memory).
+        public let removed: Int
+        /// The selector whose rule added this one; `nil` when it was requested.
+        public let cause: InvalidationSelector?
+    }
+
+    /// Every selector applied, in order.
+    public let removals: [Removal]
+
+    /// Entries removed in all.
+    public var totalRemoved: Int { removals.reduce(0) { $0 + $1.removed } }
+}

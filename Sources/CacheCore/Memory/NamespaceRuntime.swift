@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// What one store keeps per namespace in this process, shared by every handle on it: the
+/// memory tier, loads in flight, load back-off, and sets waiting to be written (write-behind).
+final class NamespaceRuntime: Sendable {
+    let name: String
+    /// The namespace's row id; `nil` when a read-only store has never seen it.
+    let namespaceID: Int64?
+    private let current: Mutex<NamespaceRecord>
+    /// `nil` when the namespace keeps nothing in memory.
+    let memory: MemoryTier?
+    let loads = SingleFlight()
+    let backoff = LoadBackoffTable()
+    let pending = PendingWrites()
+
+    init(_ namespace: NamespaceRecord) {
+        let policy = namespace.policy
+        name = namespace.name
+        namespaceID = namespace.id
+        current = Mutex(namespace)
+        memory =
+            policy.tiers.usesMemory
+            ? MemoryTier(maxEntries: policy.memoryMaxEntries, maxBytes: policy.memoryMaxBytes) : nil
+    }
+
+    /// Whether a handle on `namespace` can share this runtime (same row, same tiers).
+    func fits(_ namespace: NamespaceRecord) -> Bool {
+        namespaceID == namespace.id && (memory != nil) == namespace.policy.tiers.usesMemory
+    }
+
+    /// The namespace as the latest handle opened it (write-behind flushes write with it).
+    var record: NamespaceRecord { current.withLock { $0 } }
+
+    /// The write-behind interval, when the namespace batches its file writes.
+    var writeBehind: Duration? {
+        let policy = record.policy
+        return policy.tiers == .memoryAndDisk ? policy.writeBehind : nil
+    }
+
+    /// Adopts the policy of a newer handle on the same namespace.
+    func adopt(_ namespace: NamespaceRecord) {
+        current.withLock { $0 = namespace }
+        memory?.setLimits(maxEntries: namespace.policy.memoryMaxEntries, maxBytes: namespace.policy.memoryMaxBytes)
+    }
+
+    /// Drops what `selector` selects from memory and from the sets waiting for the file;
+    /// returns how many memory entries it dropped.
+    @discardableResult
+    func drop(_ selector: InvalidationSelector) -> Int {
+        guard selector.namespace == nil || selector.namespace == name else { return 0 }
+        if case .key(_, let key) = selector {
+            pending.discard(key)
+            return memory?.remove(key) == true ? 1 : 0
+        }
+        pending.discardAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
+        guard let memory else { return 0 }
+        return memory.removeAll { selector.selects(namespace: name, key: $0, tags: $1.tags) }
+    }
+}
+
+/// One set of one key, on its way to the file (now, or later with write-behind).
+struct EntryWrite: Sendable {
+    let key: String
+    let value: Data
+    let attributes: WriteAttributes
+    /// When the set happened; the file row is stamped with it.
+    let writtenAt: Int64
+
+    var tags: [String] { attributes.tags }
+}
+
+/// Sets waiting for the file, newest per key, in a namespace with write-behind.
+final class PendingWrites: Sendable {
+    private let state = Mutex<(writes: [String: EntryWrite], lastFlush: Int64)>(([:], 0))
+
+    func add(_ write: EntryWrite) {
+        state.withLock { $0.writes[write.key] = write }
+    }
+
+    func value(for key: String) -> EntryWrite? { state.withLock { $0.writes[key] } }
+
+    /// Forgets `key` (it was removed); returns whether a write was waiting.
+    @discardableResult
+    func discard(_ key: String) -> Bool { state.withLock { $0.writes.removeValue(forKey: key) != nil } }
+
+    /// Forgets every waiting write matching `matches`.
+    func discardAll(where matches: (EntryWrite) -> Bool) {
+        state.withLock { $0.writes = $0.writes.filter { !matches($0.value) } }
+    }
+
+    var isEmpty: Bool { state.withLock { $0.writes.isEmpty } }
+
+    /// Takes every waiting write when `force` or when `interval` has passed since the last take.
+    func take(now: Int64, interval: Int64, force: Bool) -> [EntryWrite] {
+        state.withLock { state in
+            guard force || now - state.lastFlush >= interval else { return [] }
+            state.lastFlush = now
+            defer { state.writes.removeAll(keepingCapacity: true) }
+            return Array(state.writes.values)
+        }
+    }
+
+    /// Puts back writes that could not be flushed, unless newer ones arrived meanwhile.
+    func restore(_ writes: [EntryWrite]) {
+        state.withLock { state in
+            for write in writes where state.writes[write.key] == nil { state.writes[write.key] = write }
+        }
+    }
+}
