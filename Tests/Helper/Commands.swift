@@ -66,3 +66,46 @@ struct OpenCommand {
         Output.say("ok")
     }
 }
+
+/// `set PATH NAMESPACE KEY VALUE`
+struct SetCommand {
+    let path: String
+    let namespace: String
+    let key: String
+    let value: String
+
+    init(_ arguments: inout Arguments) throws {
+        path = try arguments.next("PATH")
+        namespace = try arguments.next("NAMESPACE")
+        key = try arguments.next("KEY")
+        value = try arguments.next("VALUE")
+    }
+
+    func run() throws {
+        let store = try CacheStore(path: path)
+        let cache = try store.cache(namespace, key: String.self, value: String.self, policy: .hybrid.expiring(.never))
+        try cache.set(value, for: key)
+        try store.close()
+        Output.say("ok")
+    }
+}
+
+/// `invalidate PATH NAMESPACE KEY`
+struct InvalidateCommand {
+    let path: String
+    let namespace: String
+    let key: String
+
+    init(_ arguments: inout Arguments) throws {
+        path = try arguments.next("PATH")
+        namespace = try arguments.next("NAMESPACE")
+        key = try arguments.next("KEY")
+    }
+
+    func run() throws {
+        let store = try CacheStore(path: path, options: .inspection(writable: true))
+        let result = try store.invalidate(.key(namespace: namespace, key: key))
+        try store.close()
+        Output.say("removed \(result.totalRemoved)")
+    }
+}

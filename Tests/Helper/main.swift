@@ -5,6 +5,10 @@
 //       has returned; reads keys back as it goes and fails on a wrong value.
 //   open PATH ID [--barrier]
 //       Opens (or creates) the store, sets and gets `open-ID` in namespace "open", prints `ok`.
+//   set PATH NAMESPACE KEY VALUE
+//       Sets one string value (never expires) and prints `ok`.
+//   invalidate PATH NAMESPACE KEY
+//       Invalidates one key and prints `removed N`.
 //
 // `--barrier` prints `ready` and waits until stdin closes before touching the file, so a
 // test can start several helpers at the same moment. Errors go to stderr with exit code 1.
@@ -17,6 +21,8 @@ do {
     switch try arguments.next("command") {
     case "write": try WriteCommand(&arguments).run()
     case "open": try OpenCommand(&arguments).run()
+    case "set": try SetCommand(&arguments).run()
+    case "invalidate": try InvalidateCommand(&arguments).run()
     case let other: throw HelperError("unknown command '\(other)'")
     }
 } catch {

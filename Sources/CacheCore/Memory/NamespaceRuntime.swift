@@ -70,19 +70,29 @@ struct EntryWrite: Sendable {
     var tags: [String] { attributes.tags }
 }
 
-/// Sets waiting for the file, newest per key, in a namespace with write-behind.
+/// Sets waiting for the file, newest per key, in a namespace with write-behind. A set waits
+/// at most one flush interval (measured from the oldest waiting set).
 final class PendingWrites: Sendable {
-    private let state = Mutex<(writes: [String: EntryWrite], lastFlush: Int64)>(([:], 0))
+    private struct State {
+        var writes: [String: EntryWrite] = [:]
+        var oldest: Int64?
+    }
+
+    private let state = Mutex(State())
 
     func add(_ write: EntryWrite) {
-        state.withLock { $0.writes[write.key] = write }
+        state.withLock { state in
+            state.writes[write.key] = write
+            state.oldest = min(state.oldest ?? write.writtenAt, write.writtenAt)
+        }
     }
 
     func value(for key: String) -> EntryWrite? { state.withLock { $0.writes[key] } }
 
-    /// Forgets `key` (it was removed); returns whether a write was waiting.
-    @discardableResult
-    func discard(_ key: String) -> Bool { state.withLock { $0.writes.removeValue(forKey: key) != nil } }
+    /// Forgets `key` (it was removed).
+    func discard(_ key: String) {
+        _ = state.withLock { $0.writes.removeValue(forKey: key) }
+    }
 
     /// Forgets every waiting write matching `matches`.
     func discardAll(where matches: (EntryWrite) -> Bool) {
@@ -91,20 +101,24 @@ final class PendingWrites: Sendable {
 
     var isEmpty: Bool { state.withLock { $0.writes.isEmpty } }
 
-    /// Takes every waiting write when `force` or when `interval` has passed since the last take.
+    /// Takes every waiting write when `force` or once the oldest has waited `interval`.
     func take(now: Int64, interval: Int64, force: Bool) -> [EntryWrite] {
         state.withLock { state in
-            guard force || now - state.lastFlush >= interval else { return [] }
-            state.lastFlush = now
-            defer { state.writes.removeAll(keepingCapacity: true) }
-            return Array(state.writes.values)
+            guard force || state.oldest.map({ now - $0 >= interval }) == true else { return [] }
+            let writes = Array(state.writes.values)
+            state = State()
+            return writes
         }
     }
 
     /// Puts back writes that could not be flushed, unless newer ones arrived meanwhile.
     func restore(_ writes: [EntryWrite]) {
-        state.withLock { state in
-            for write in writes where state.writes[write.key] == nil { state.writes[write.key] = write }
+        for write in writes {
+            state.withLock { state in
+                guard state.writes[write.key] == nil else { return }
+                state.writes[write.key] = write
+                state.oldest = min(state.oldest ?? write.writtenAt, write.writtenAt)
+            }
         }
     }
 }

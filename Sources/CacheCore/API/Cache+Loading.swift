@@ -1,0 +1,131 @@
+/// Loaders: read-through with one load per key, stale-while-revalidate, stale-if-error with
+/// back-off, and warming.
+extension Cache {
+    /// The value for `key`: the cached one if live, else the loader's result, which is stored
+    /// with the namespace policy. However many callers wait on the same key, the loader runs
+    /// once. See ``read(_:refreshAfter:orLoad:)`` for the details.
+    public func value(
+        for key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
+    ) async throws -> Value {
+        try await read(key, refreshAfter: refreshAfter, orLoad: loader).value
+    }
+
+    /// The value for `key`, flagged stale when it came from the stale window:
+    /// - a live cached value is returned at once; if it is older than `refreshAfter`, a
+    ///   background load refreshes it (stale-while-revalidate);
+    /// - on a miss, the loader runs once per key however many callers wait (single flight) and
+    ///   its result is stored;
+    /// - when the loader throws, a value within its stale window is returned with `isStale`
+    ///   (stale-if-error), else the loader's error is thrown;
+    /// - after a failure the key backs off (``StoreOptions/loadBackoff``): until the retry time
+    ///   callers get the stale value or the last error without calling the loader.
+    public func read(
+        _ key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
+    ) async throws -> StaleRead<Value> {
+        guard record.policy.isEnabled else { return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil) }
+        let canonical = try canonicalKey(key)
+        let now = store.now()
+        if let found = try find(canonical, now: now, allowStale: false) {
+            if let refreshAfter, now - found.writtenAt >= refreshAfter.milliseconds,
+                runtime.backoff.blockingError(for: canonical, now: now) == nil
+            {
+                _ = startLoad(key, canonical: canonical, loader: loader)
+            }
+            return found.read(at: now)
+        }
+        if let error = runtime.backoff.blockingError(for: canonical, now: now) {
+            return try staleOrThrow(canonical, error)
+        }
+        do {
+            guard let value = try await startLoad(key, canonical: canonical, loader: loader).value as? Value else {
+                // Another handle on this namespace with another value type loaded the key.
+                return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil)
+            }
+            return StaleRead(value: value, isStale: false, expiresAt: nil)
+        } catch {
+            return try staleOrThrow(canonical, error)
+        }
+    }
+
+    /// Loads `keys` that are not cached, at most `concurrency` at a time, and reports what
+    /// happened. Failures are counted, not thrown.
+    public func warm(
+        _ keys: [Key], concurrency: Int = 4, using loader: @escaping @Sendable (Key) async throws -> Value
+    ) async -> WarmingReport {
+        var report = WarmingReport()
+        await withTaskGroup(of: WarmingReport.self) { group in
+            var next = keys.startIndex
+            func addNext() {
+                guard next < keys.endIndex else { return }
+                let key = keys[next]
+                next += 1
+                group.addTask { await warmOne(key, loader: loader) }
+            }
+            for _ in 0..<max(1, concurrency) { addNext() }
+            for await outcome in group {
+                report.add(outcome)
+                addNext()
+            }
+        }
+        return report
+    }
+
+    // MARK: Private
+
+    private func warmOne(_ key: Key, loader: @escaping @Sendable (Key) async throws -> Value) async -> WarmingReport {
+        do {
+            if try contains(key) { return WarmingReport(alreadyCached: 1) }
+            let read = try await read(key, orLoad: loader)
+            return read.isStale ? WarmingReport(failed: 1) : WarmingReport(loaded: 1)
+        } catch {
+            return WarmingReport(failed: 1)
+        }
+    }
+
+    /// The single-flight task loading `key`: it calls the loader, stores the value, and keeps
+    /// the key's back-off up to date.
+    private func startLoad(
+        _ key: Key, canonical: String, loader: @escaping @Sendable (Key) async throws -> Value
+    ) -> Task<any Sendable, any Error> {
+        runtime.loads.task(for: canonical) { [self] in
+            let value: Value
+            do {
+                value = try await loader(key)
+            } catch {
+                runtime.backoff.recordFailure(canonical, error: error, now: store.now(), backoff: store.options.loadBackoff)
+                throw error
+            }
+            runtime.backoff.recordSuccess(canonical)
+            do {
+                try set(value, for: key)
+            } catch {
+                store.options.logger.warning(
+                    "a loaded value could not be cached",
+                    metadata: ["namespace": "\(namespace)", "key": "\(canonical)", "error": "\(error)"])
+            }
+            return value
+        }
+    }
+
+    private func staleOrThrow(_ canonical: String, _ error: any Error) throws -> StaleRead<Value> {
+        let now = store.now()
+        guard let found = try find(canonical, now: now, allowStale: true) else { throw error }
+        return found.read(at: now)
+    }
+}
+
+/// What ``Cache/warm(_:concurrency:using:)`` did.
+public struct WarmingReport: Sendable, Hashable {
+    /// Keys loaded and stored.
+    public var loaded = 0
+    /// Keys that were already cached (not loaded).
+    public var alreadyCached = 0
+    /// Keys whose load failed.
+    public var failed = 0
+
+    mutating func add(_ other: WarmingReport) {
+        loaded += other.loaded
+        alreadyCached += other.alreadyCached
+        failed += other.failed
+    }
+}
