@@ -87,7 +87,8 @@ import Testing
         #expect(throws: CacheError.self) { _ = try TestStore { $0.invalidationRules = leaky } }
 
         var unbound = InvalidationRules()
-        unbound.rule(when: .key(namespace: "p", key: "guests_{tenant}"), invalidate: [.key(namespace: "p", key: "{user}")])
+        unbound.rule(
+            when: .key(namespace: "p", key: "guests_{tenant}"), invalidate: [.key(namespace: "p", key: "{user}")])
         do {
             _ = try TestStore { $0.invalidationRules = unbound }
             Issue.record("an unbound parameter was accepted")

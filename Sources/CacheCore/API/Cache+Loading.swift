@@ -22,7 +22,9 @@ extension Cache {
     public func read(
         _ key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
     ) async throws -> StaleRead<Value> {
-        guard record.policy.isEnabled else { return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil) }
+        guard record.policy.isEnabled else {
+            return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil)
+        }
         let canonical = try canonicalKey(key)
         let now = store.now()
         if let found = try find(canonical, now: now, allowStale: false) {
@@ -92,7 +94,8 @@ extension Cache {
             do {
                 value = try await loader(key)
             } catch {
-                runtime.backoff.recordFailure(canonical, error: error, now: store.now(), backoff: store.options.loadBackoff)
+                runtime.backoff.recordFailure(
+                    canonical, error: error, now: store.now(), backoff: store.options.loadBackoff)
                 throw error
             }
             runtime.backoff.recordSuccess(canonical)

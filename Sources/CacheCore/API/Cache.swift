@@ -66,7 +66,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let policy = record.policy
         guard policy.isEnabled, !items.isEmpty else { return }
         let now = store.now()
-        let attributes = WriteAttributes(expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
+        let attributes = WriteAttributes(
+            expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
         let measured = policy.tiers.usesDisk || policy.memoryMaxBytes != nil
         let writes = try items.map { item in
             let canonical = try canonicalKey(item.key)

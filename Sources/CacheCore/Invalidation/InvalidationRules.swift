@@ -54,7 +54,8 @@ extension InvalidationRules {
                 let template = try SelectorTemplate(target)
                 if let missing = template.parameters.first(where: { !available.contains($0) }) {
                     throw CacheError.invalidRule(
-                        reason: "target '\(target)' uses {\(missing)}, which trigger '\(rule.trigger)' does not capture")
+                        reason: "target '\(target)' uses {\(missing)}, which trigger '\(rule.trigger)' does not capture"
+                    )
                 }
                 try template.checkPrefixSafety()
             }

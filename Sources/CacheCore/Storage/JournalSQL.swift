@@ -56,7 +56,10 @@ extension SQLiteConnection {
             statement in
             statement.bind(seq)
             return try statement.rows { row in
-                (row.int64(0), row.text(1), try? decoder.decode(InvalidationSelector.self, from: Data(row.text(2).utf8)))
+                (
+                    row.int64(0), row.text(1),
+                    try? decoder.decode(InvalidationSelector.self, from: Data(row.text(2).utf8))
+                )
             }
         }.compactMap { seq, origin, selector in selector.map { JournalRecord(seq: seq, origin: origin, selector: $0) } }
     }

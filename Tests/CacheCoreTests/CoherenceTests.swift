@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+/// Memory tiers follow what other store instances (and processes) did to the file.
+@Suite struct CoherenceTests {
+    private let policy = NamespacePolicy.hybrid.expiring(.never)
+
+    @Test func anInvalidationElsewhereDropsTheMemoryCopyOnTheNextCheck() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try app.set("blue", for: 1)
+        let console = try fixture.reopen()
+        #expect(try console.invalidate(.key(namespace: "colors", key: "4")).totalRemoved == 1)
+        #expect(try app.get(4) == "red")  // not checked yet: served from memory
+        try fixture.store.synchronize()
+        #expect(try app.get(4) == nil)
+        #expect(try app.get(1) == "blue")
+    }
+
+    @Test func aRewriteElsewhereDropsTheMemoryCopy() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        let other = try fixture.reopen().cache("colors", key: Int.self, value: String.self, policy: policy)
+        fixture.clock.advance(by: .milliseconds(1))
+        try other.set("crimson", for: 4)
+        try fixture.store.synchronize()
+        #expect(try app.get(4) == "crimson")
+    }
+
+    @Test func ownWritesAndReadsKeepTheirCopies() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try app.remove(9)
+        try fixture.store.synchronize()
+        #expect(app.runtime.memory?.count == 1)
+    }
+
+    @Test func aProcessThatFellBehindTheJournalClearsItsMemory() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try rawExecute(
+            path: fixture.path,
+            """
+            INSERT INTO invalidations (seq, at, origin, selector, removed) VALUES (100000, 0, 'x', '{"all":{}}', 0);
+            DELETE FROM invalidations WHERE seq < 100000;
+            INSERT INTO invalidations (at, origin, selector, removed) VALUES (0, 'x', 'not json', 0);
+            """)
+        try fixture.store.synchronize()
+        #expect(app.runtime.memory?.count == 0)
+    }
+
+    @Test func theBackgroundCheckRunsWithinTheInterval() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .milliseconds(20) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try fixture.reopen().invalidate(.key(namespace: "colors", key: "4"))
+        let deadline = Date().addingTimeInterval(10)
+        while app.runtime.memory?.count != 0 && Date() < deadline { usleep(5_000) }
+        #expect(app.runtime.memory?.count == 0)
+    }
+
+    @Test func anotherProcessPurgingAKeyReachesThisProcessesMemory() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        let store = try CacheStore(path: path, options: StoreOptions(coherenceInterval: .seconds(3600)))
+        let app = try store.cache("colors", key: String.self, value: String.self, policy: policy)
+        try app.set("red", for: "4")
+        try app.set("blue", for: "1")
+
+        let purge = try HelperProcess(["invalidate", path, "colors", "4"])
+        try purge.waitForLine("removed 1")
+        #expect(try purge.waitForExit().succeeded)
+        let rewrite = try HelperProcess(["set", path, "colors", "1", "navy"])
+        try rewrite.waitForLine("ok")
+        #expect(try rewrite.waitForExit().succeeded)
+
+        #expect(try app.get("4") == "red")
+        try store.synchronize()
+        #expect(try app.get("4") == nil)
+        #expect(try app.get("1") == "navy")
+    }
+}
