@@ -4,11 +4,13 @@ import Foundation
 enum Budget {
     /// Time ratio at most `limit`; `label` states it the way DESIGN.md does.
     case atMost(Double, label: String)
+    /// CacheCore's own time per operation at most `nanoseconds` (the baseline is shown beside it).
+    case absolute(nanoseconds: Double, label: String)
     case informational
 
     var label: String {
         switch self {
-        case .atMost(_, let label): label
+        case .atMost(_, let label), .absolute(_, let label): label
         case .informational: "—"
         }
     }
@@ -26,6 +28,7 @@ struct ReportRow {
     var verdict: String {
         switch budget {
         case .atMost(let limit, _): ratio <= limit ? "PASS" : "FAIL"
+        case .absolute(let limit, _): cacheCore <= limit ? "PASS" : "FAIL"
         case .informational: "info"
         }
     }

@@ -4,59 +4,60 @@ import Testing
 
 @Suite struct MemoryTierTests {
     private func entry(
-        _ value: Int, size: Int = 1, expiresAt: Int64? = nil, staleUntil: Int64? = nil, writtenAt: Int64 = 0
+        _ key: String, _ value: Int, size: Int = 1, expiresAt: Int64? = nil, staleUntil: Int64? = nil,
+        writtenAt: Int64 = 0
     ) -> MemoryEntry {
-        MemoryEntry(
-            box: ValueBox(value), writtenAt: writtenAt, expiresAt: expiresAt, staleUntil: staleUntil ?? expiresAt,
+        TypedMemoryEntry(
+            value, key: key, writtenAt: writtenAt, expiresAt: expiresAt, staleUntil: staleUntil ?? expiresAt,
             size: size, tags: [])
     }
 
     @Test func theLeastRecentlyUsedEntryLeavesFirst() {
         let tier = MemoryTier(maxEntries: 3, maxBytes: nil)
-        for key in ["a", "b", "c"] { tier.set(key, entry(1)) }
+        for key in ["a", "b", "c"] { tier.set(entry(key, 1)) }
         _ = tier.get("a", now: 0)
-        #expect(tier.set("d", entry(1)) == 1)
+        #expect(tier.set(entry("d", 1)) == 1)
         #expect(tier.keysByRecency == ["d", "a", "c"])
         #expect(tier.get("b", now: 0) == nil)
     }
 
     @Test func theByteLimitEvictsUntilTheNewEntryFits() {
         let tier = MemoryTier(maxEntries: 100, maxBytes: 10)
-        tier.set("a", entry(1, size: 4))
-        tier.set("b", entry(2, size: 4))
-        #expect(tier.set("c", entry(3, size: 5)) == 1)
+        tier.set(entry("a", 1, size: 4))
+        tier.set(entry("b", 2, size: 4))
+        #expect(tier.set(entry("c", 3, size: 5)) == 1)
         #expect(tier.bytes == 9)
         #expect(tier.keysByRecency == ["c", "b"])
-        tier.set("b", entry(2, size: 1))
+        tier.set(entry("b", 2, size: 1))
         #expect(tier.bytes == 6)
     }
 
     @Test func expiredEntriesStayForStaleReadsUntilTheirWindowEnds() {
         let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
-        tier.set("k", entry(7, expiresAt: 100, staleUntil: 200))
+        tier.set(entry("k", 7, expiresAt: 100, staleUntil: 200))
         #expect(tier.get("k", now: 99)?.isExpired(at: 99) == false)
         #expect(tier.get("k", now: 100)?.isExpired(at: 100) == true)
         #expect(tier.get("k", now: 200) == nil)
         #expect(tier.count == 0)
-        tier.set("live", entry(1, expiresAt: 50))
-        tier.set("forever", entry(1))
+        tier.set(entry("live", 1, expiresAt: 50))
+        tier.set(entry("forever", 1))
         #expect(tier.liveCount(at: 50) == 1)
     }
 
     @Test func aCopyFromTheFileLosesToAWriteThatRacedIt() {
         let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
         let before = tier.epoch
-        tier.set("k", entry(2))
-        tier.promote("k", entry(1), ifUnchangedSince: before)
+        tier.set(entry("k", 2))
+        tier.promote(entry("k", 1), ifUnchangedSince: before)
         #expect(tier.get("k", now: 0)?.value(as: Int.self) == 2)
         let now = tier.epoch
-        tier.promote("other", entry(3), ifUnchangedSince: now)
+        tier.promote(entry("other", 3), ifUnchangedSince: now)
         #expect(tier.get("other", now: 0)?.value(as: Int.self) == 3)
     }
 
     @Test func replacedCopiesAreDroppedAndCurrentOnesKept() {
         let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
-        tier.set("k", entry(1, writtenAt: 10))
+        tier.set(entry("k", 1, writtenAt: 10))
         #expect(!tier.dropIfReplaced("k", writtenAt: 10))
         #expect(tier.dropIfReplaced("k", writtenAt: 11))
         #expect(tier.count == 0)
@@ -64,7 +65,7 @@ import Testing
 
     @Test func aValueOfAnotherTypeIsNotReturned() {
         let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
-        tier.set("k", entry(1))
+        tier.set(entry("k", 1))
         #expect(tier.get("k", now: 0)?.value(as: String.self) == nil)
     }
 }

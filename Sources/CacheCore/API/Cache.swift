@@ -11,9 +11,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// The policy this handle writes with.
     public var policy: NamespacePolicy { record.policy }
 
-    let store: CacheStore
-    let record: NamespaceRecord
-    let runtime: NamespaceRuntime
+    @usableFromInline let store: CacheStore
+    @usableFromInline let record: NamespaceRecord
+    @usableFromInline let runtime: NamespaceRuntime
     private let coder: any CacheValueCoder<Value>
 
     init(store: CacheStore, namespace: NamespaceRecord, runtime: NamespaceRuntime, coder: any CacheValueCoder<Value>) {
@@ -26,10 +26,25 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
     /// version, older than `maxAge`, or no longer decodes (logged and counted, never thrown).
     /// Reads try memory, then the file; a file hit is copied into memory with its expiry.
+    ///
+    /// A memory hit is inlined into the caller and specialized for its types (no run-time
+    /// generic lookups), which keeps it near a dictionary lookup behind a lock.
+    @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
         let now = store.now()
-        guard let found = try find(try canonicalKey(key), now: now, allowStale: false) else { return nil }
+        let canonical = try canonicalKey(key)
+        if let hit = runtime.memory?.liveEntry(canonical, now: now) as? TypedMemoryEntry<Value>,
+            maxAge.map({ now - hit.writtenAt < $0.milliseconds }) ?? true
+        {
+            return hit.value
+        }
+        return try getBeyondMemory(canonical, now: now, maxAge: maxAge)
+    }
+
+    /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.
+    @usableFromInline func getBeyondMemory(_ key: String, now: Int64, maxAge: Duration?) throws -> Value? {
+        guard let found = try find(key, now: now, allowStale: false) else { return nil }
         if let maxAge, now - found.writtenAt >= maxAge.milliseconds { return nil }
         return found.value
     }
@@ -80,9 +95,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             for (write, item) in zip(writes, items) {
                 let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
                 memory.set(
-                    write.key,
-                    MemoryEntry(
-                        box: ValueBox(item.value), writtenAt: now, expiresAt: attributes.expiresAt,
+                    TypedMemoryEntry(
+                        item.value, key: write.key, writtenAt: now, expiresAt: attributes.expiresAt,
                         staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
             }
         }
@@ -184,9 +198,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             let value = decoded(entry.value, key: key)
         else { return allowStale ? stale : nil }
         runtime.memory?.promote(
-            key,
-            MemoryEntry(
-                box: ValueBox(value), writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
+            TypedMemoryEntry(
+                value, key: key, writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
                 staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
             ifUnchangedSince: epoch)
         return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt)
@@ -194,8 +207,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
 
     // MARK: Private
 
-    func canonicalKey(_ key: Key) throws -> String {
-        try CanonicalKey.make(key, namespace: namespace)
+    /// The key's canonical text; strings and integers skip the generic conversion.
+    @inlinable func canonicalKey(_ key: Key) throws -> String {
+        if let string = key as? String { return string }
+        if let integer = key as? Int { return String(integer) }
+        return try CanonicalKey.make(key, namespace: namespace)
     }
 
     private func encoded(_ value: Value, key: String) throws -> Data {

@@ -151,7 +151,7 @@ public final class CacheStore: Sendable {
 
     // MARK: Internals shared by handles
 
-    func now() -> Int64 { options.clock.nowMilliseconds() }
+    @usableFromInline func now() -> Int64 { options.clock.nowMilliseconds() }
 
     func noteDecodeFailure(namespace: String, key: String, error: any Error) {
         decodeFailures.add(1, ordering: .relaxed)

@@ -48,7 +48,7 @@ final class CoherenceMonitor: Sendable {
         let oldest = try state.connection.oldestInvalidation()
         if oldest > state.journalSeq + 1 {
             // Rows this process never saw were trimmed: nothing in memory can be trusted.
-            for runtime in runtimes { runtime.memory?.removeAll { _, _ in true } }
+            for runtime in runtimes { runtime.memory?.removeAll { _ in true } }
         }
         for record in records where record.origin != origin {
             for runtime in runtimes {

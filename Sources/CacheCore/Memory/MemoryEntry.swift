@@ -1,23 +1,25 @@
-/// A value held by the memory tier, boxed so a typed read can recover it with one class cast.
-protocol MemoryValue: AnyObject, Sendable {}
-
-/// The box around a typed value in memory.
-final class ValueBox<Value: Sendable>: MemoryValue {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// One entry of the memory tier, with what its file row said (if it mirrors one).
-struct MemoryEntry: Sendable {
-    let box: any MemoryValue
+///
+/// The typed value lives in the ``TypedMemoryEntry`` subclass, so a typed read recovers it
+/// with one class cast. Entries are immutable; replacing a value makes a new entry.
+@usableFromInline class MemoryEntry: @unchecked Sendable {
+    let key: String
     /// When the value was written (the file row's `created_at`): another process's write of
     /// the same key shows up as a different time, and the copy is dropped.
-    let writtenAt: Int64
-    let expiresAt: Int64?
+    @usableFromInline let writtenAt: Int64
+    @usableFromInline let expiresAt: Int64?
     let staleUntil: Int64?
     /// Bytes counted against the tier's byte limit.
     let size: Int
     let tags: [String]
+    init(key: String, writtenAt: Int64, expiresAt: Int64?, staleUntil: Int64?, size: Int, tags: [String]) {
+        self.key = key
+        self.writtenAt = writtenAt
+        self.expiresAt = expiresAt
+        self.staleUntil = staleUntil
+        self.size = size
+        self.tags = tags
+    }
 
     func isExpired(at now: Int64) -> Bool { expiresAt.map { now >= $0 } ?? false }
 
@@ -25,5 +27,19 @@ struct MemoryEntry: Sendable {
     func isPurgeable(at now: Int64) -> Bool { staleUntil.map { now >= $0 } ?? false }
 
     /// The value, if it is a `Value` (another handle may have stored another type).
-    func value<Value: Sendable>(as type: Value.Type) -> Value? { (box as? ValueBox<Value>)?.value }
+    func value<Value: Sendable>(as type: Value.Type) -> Value? { (self as? TypedMemoryEntry<Value>)?.value }
+}
+
+/// A memory entry holding a `Value`.
+@usableFromInline final class TypedMemoryEntry<Value: Sendable>: MemoryEntry, @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    init(
+        _ value: Value, key: String, writtenAt: Int64, expiresAt: Int64?, staleUntil: Int64?, size: Int,
+        tags: [String]
+    ) {
+        self.value = value
+        super.init(
+            key: key, writtenAt: writtenAt, expiresAt: expiresAt, staleUntil: staleUntil, size: size, tags: tags)
+    }
 }

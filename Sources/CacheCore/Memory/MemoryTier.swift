@@ -3,21 +3,31 @@ import Synchronization
 /// A bounded, TTL-aware, least-recently-used map from canonical keys to values, safe from
 /// many threads.
 ///
-/// Entries live in a slot array linked most-recent-first, so a hit is one hash lookup and
-/// two link updates under a lock. Expired entries are kept until their stale window ends
-/// (for stale reads) and are dropped when met.
-final class MemoryTier: Sendable {
+/// Entries sit in slots linked most-recent-first, so a hit is one hash lookup and a relink
+/// of integer links under a lock. Expired entries are kept until their stale
+/// window ends (for stale reads) and are dropped when met.
+@usableFromInline final class MemoryTier: Sendable {
     private let state: Mutex<State>
 
     init(maxEntries: Int, maxBytes: Int?) {
         state = Mutex(State(maxEntries: max(1, maxEntries), maxBytes: maxBytes))
     }
 
+    /// The entry for `key` if it is live at `now`, marked as just used. The hit path of typed
+    /// reads: no generics, so nothing is looked up at run time.
+    @usableFromInline func liveEntry(_ key: String, now: Int64) -> MemoryEntry? {
+        state.withLock { state in
+            guard let (slot, entry) = state.entry(key) else { return nil }
+            if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
+            state.moveToFront(slot)
+            return entry
+        }
+    }
+
     /// The entry for `key`, marked as just used; `nil` when absent or past its stale window.
     func get(_ key: String, now: Int64) -> MemoryEntry? {
         state.withLock { state in
-            guard let slot = state.index[key] else { return nil }
-            let entry = state.slots[slot].entry
+            guard let (slot, entry) = state.entry(key) else { return nil }
             if entry.isPurgeable(at: now) {
                 state.remove(slot: slot)
                 return nil
@@ -30,22 +40,22 @@ final class MemoryTier: Sendable {
     /// Stores `entry` (replacing any), then evicts least recently used entries over the
     /// limits. Returns how many it evicted.
     @discardableResult
-    func set(_ key: String, _ entry: MemoryEntry) -> Int {
+    func set(_ entry: MemoryEntry) -> Int {
         state.withLock { state in
             state.epoch &+= 1
-            return state.insert(key, entry)
+            return state.insert(entry)
         }
     }
 
-    /// A number that changes with every write and removal; see ``promote(_:_:ifUnchangedSince:)``.
+    /// A number that changes with every write and removal; see ``promote(_:ifUnchangedSince:)``.
     var epoch: UInt64 { state.withLock { $0.epoch } }
 
     /// Stores a copy read from the file unless a write or removal happened since `epoch`
     /// was read (the copy might then be older than what was written).
-    func promote(_ key: String, _ entry: MemoryEntry, ifUnchangedSince epoch: UInt64) {
+    func promote(_ entry: MemoryEntry, ifUnchangedSince epoch: UInt64) {
         state.withLock { state in
-            guard state.epoch == epoch, state.index[key] == nil else { return }
-            _ = state.insert(key, entry)
+            guard state.epoch == epoch, state.index[entry.key] == nil else { return }
+            _ = state.insert(entry)
         }
     }
 
@@ -62,11 +72,11 @@ final class MemoryTier: Sendable {
 
     /// Removes every entry for which `matches` is true; returns how many.
     @discardableResult
-    func removeAll(where matches: (String, MemoryEntry) -> Bool) -> Int {
+    func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
         state.withLock { state in
             state.epoch &+= 1
-            let doomed = state.index.filter { matches($0.key, state.slots[$0.value].entry) }
-            for slot in doomed.values { state.remove(slot: slot) }
+            let doomed = state.index.values.filter { state.slots[$0].entry.map(matches) == true }
+            for slot in doomed { state.remove(slot: slot) }
             return doomed.count
         }
     }
@@ -74,7 +84,7 @@ final class MemoryTier: Sendable {
     /// Removes the entry for `key` if it mirrors a write other than the one at `writtenAt`.
     func dropIfReplaced(_ key: String, writtenAt: Int64) -> Bool {
         state.withLock { state in
-            guard let slot = state.index[key], state.slots[slot].entry.writtenAt != writtenAt else { return false }
+            guard let (slot, entry) = state.entry(key), entry.writtenAt != writtenAt else { return false }
             state.epoch &+= 1
             state.remove(slot: slot)
             return true
@@ -92,7 +102,7 @@ final class MemoryTier: Sendable {
 
     /// How many unexpired entries are held.
     func liveCount(at now: Int64) -> Int {
-        state.withLock { state in state.index.values.count { !state.slots[$0].entry.isExpired(at: now) } }
+        state.withLock { state in state.entries.count { !$0.isExpired(at: now) } }
     }
 
     /// How many entries are held (expired ones included until met).
@@ -101,26 +111,17 @@ final class MemoryTier: Sendable {
     /// The bytes held, as counted against the byte limit.
     var bytes: Int { state.withLock { $0.bytes } }
 
-    /// The keys held, least recently used last (for tests and inspection).
-    var keysByRecency: [String] {
-        state.withLock { state in
-            var keys: [String] = []
-            var slot = state.head
-            while slot >= 0 {
-                keys.append(state.slots[slot].key)
-                slot = state.slots[slot].next
-            }
-            return keys
-        }
-    }
+    /// The keys held, most recently used first (for tests and inspection).
+    var keysByRecency: [String] { state.withLock { $0.keysByRecency } }
 }
 
 extension MemoryTier {
+    /// A slot of the recency list. Links are slot numbers, not references, so relinking on a
+    /// hit is a few integer stores with no reference counting.
     fileprivate struct Slot {
-        var key: String
-        var entry: MemoryEntry
-        var previous: Int
-        var next: Int
+        var entry: MemoryEntry?
+        var newer = -1
+        var older = -1
     }
 
     fileprivate struct State {
@@ -129,36 +130,48 @@ extension MemoryTier {
         var index: [String: Int] = [:]
         var slots: [Slot] = []
         var freeSlots: [Int] = []
-        var head = -1
-        var tail = -1
+        var newest = -1
+        var oldest = -1
         var bytes = 0
         var epoch: UInt64 = 0
 
-        mutating func insert(_ key: String, _ entry: MemoryEntry) -> Int {
-            if let slot = index[key] {
-                bytes += entry.size - slots[slot].entry.size
+        func entry(_ key: String) -> (slot: Int, entry: MemoryEntry)? {
+            guard let slot = index[key], let entry = slots[slot].entry else { return nil }
+            return (slot, entry)
+        }
+
+        var entries: [MemoryEntry] { index.values.compactMap { slots[$0].entry } }
+
+        var keysByRecency: [String] {
+            var keys: [String] = []
+            var slot = newest
+            while slot >= 0 {
+                if let entry = slots[slot].entry { keys.append(entry.key) }
+                slot = slots[slot].older
+            }
+            return keys
+        }
+
+        mutating func insert(_ entry: MemoryEntry) -> Int {
+            if let slot = index[entry.key] {
+                bytes += entry.size - (slots[slot].entry?.size ?? 0)
                 slots[slot].entry = entry
                 moveToFront(slot)
             } else {
-                let slot: Int
-                if let free = freeSlots.popLast() {
-                    slot = free
-                    slots[slot] = Slot(key: key, entry: entry, previous: -1, next: -1)
-                } else {
-                    slot = slots.count
-                    slots.append(Slot(key: key, entry: entry, previous: -1, next: -1))
-                }
-                index[key] = slot
+                let slot = freeSlots.popLast() ?? slots.count
+                if slot == slots.count { slots.append(Slot()) }
+                slots[slot].entry = entry
+                index[entry.key] = slot
                 bytes += entry.size
-                linkAtFront(slot)
+                linkAsNewest(slot)
             }
             return evictOverLimits()
         }
 
         mutating func evictOverLimits() -> Int {
             var evicted = 0
-            while tail >= 0, index.count > maxEntries || maxBytes.map({ bytes > $0 }) == true {
-                remove(slot: tail)
+            while oldest >= 0, index.count > maxEntries || maxBytes.map({ bytes > $0 }) == true {
+                remove(slot: oldest)
                 evicted += 1
             }
             return evicted
@@ -166,40 +179,35 @@ extension MemoryTier {
 
         mutating func remove(slot: Int) {
             unlink(slot)
-            index[slots[slot].key] = nil
-            bytes -= slots[slot].entry.size
-            slots[slot].key = ""
-            slots[slot].entry = MemoryEntry(
-                box: Tombstone.shared, writtenAt: 0, expiresAt: nil, staleUntil: nil, size: 0, tags: [])
+            if let entry = slots[slot].entry {
+                index[entry.key] = nil
+                bytes -= entry.size
+            }
+            slots[slot].entry = nil
             freeSlots.append(slot)
         }
 
         mutating func moveToFront(_ slot: Int) {
-            guard head != slot else { return }
+            guard newest != slot else { return }
             unlink(slot)
-            linkAtFront(slot)
+            linkAsNewest(slot)
         }
 
-        private mutating func linkAtFront(_ slot: Int) {
-            slots[slot].previous = -1
-            slots[slot].next = head
-            if head >= 0 { slots[head].previous = slot }
-            head = slot
-            if tail < 0 { tail = slot }
+        private mutating func linkAsNewest(_ slot: Int) {
+            slots[slot].newer = -1
+            slots[slot].older = newest
+            if newest >= 0 { slots[newest].newer = slot }
+            newest = slot
+            if oldest < 0 { oldest = slot }
         }
 
         private mutating func unlink(_ slot: Int) {
-            let previous = slots[slot].previous
-            let next = slots[slot].next
-            if previous >= 0 { slots[previous].next = next } else { head = next }
-            if next >= 0 { slots[next].previous = previous } else { tail = previous }
-            slots[slot].previous = -1
-            slots[slot].next = -1
+            let newer = slots[slot].newer
+            let older = slots[slot].older
+            if newer >= 0 { slots[newer].older = older } else { newest = older }
+            if older >= 0 { slots[older].newer = newer } else { oldest = newer }
+            slots[slot].newer = -1
+            slots[slot].older = -1
         }
-    }
-
-    /// What a freed slot holds, so it keeps no value alive.
-    private final class Tombstone: MemoryValue {
-        static let shared = Tombstone()
     }
 }

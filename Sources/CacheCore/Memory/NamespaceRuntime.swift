@@ -3,13 +3,13 @@ import Synchronization
 
 /// What one store keeps per namespace in this process, shared by every handle on it: the
 /// memory tier, loads in flight, load back-off, and sets waiting to be written (write-behind).
-final class NamespaceRuntime: Sendable {
+@usableFromInline final class NamespaceRuntime: Sendable {
     let name: String
     /// The namespace's row id; `nil` when a read-only store has never seen it.
     let namespaceID: Int64?
     private let current: Mutex<NamespaceRecord>
     /// `nil` when the namespace keeps nothing in memory.
-    let memory: MemoryTier?
+    @usableFromInline let memory: MemoryTier?
     let loads = SingleFlight()
     let backoff = LoadBackoffTable()
     let pending = PendingWrites()
@@ -55,7 +55,7 @@ final class NamespaceRuntime: Sendable {
         }
         pending.discardAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
         guard let memory else { return 0 }
-        return memory.removeAll { selector.selects(namespace: name, key: $0, tags: $1.tags) }
+        return memory.removeAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
     }
 }
 

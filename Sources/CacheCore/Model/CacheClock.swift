@@ -47,7 +47,7 @@ public final class ManualClock: CacheClock {
 
 extension Duration {
     /// The duration in whole milliseconds, rounded toward zero.
-    var milliseconds: Int64 {
+    @usableFromInline var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

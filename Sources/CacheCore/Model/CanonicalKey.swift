@@ -34,7 +34,7 @@ extension UUID: CanonicalCacheKey {
     public var canonicalCacheKey: String { uuidString }
 }
 
-enum CanonicalKey {
+@usableFromInline enum CanonicalKey {
     /// The canonical text of `key`: its ``CanonicalCacheKey`` form, else sorted-key JSON
     /// (a bare JSON string or number is stored without quotes).
     /// Sorted keys make struct keys independent of field order.
@@ -44,7 +44,7 @@ enum CanonicalKey {
         return encoder
     }()
 
-    static func make<Key: Encodable>(_ key: Key, namespace: String) throws -> String {
+    @usableFromInline static func make<Key: Encodable>(_ key: Key, namespace: String) throws -> String {
         if let key = key as? any CanonicalCacheKey { return key.canonicalCacheKey }
         do {
             let json = try encoder.encode(key)

@@ -24,10 +24,10 @@ struct StoredEntry: Sendable {
 
 /// A namespace as a handle knows it: its row id (nil when a read-only store has never seen
 /// it) and the policy in force.
-struct NamespaceRecord: Sendable {
+@usableFromInline struct NamespaceRecord: Sendable {
     let id: Int64?
     let name: String
-    let policy: NamespacePolicy
+    @usableFromInline let policy: NamespacePolicy
 }
 
 /// What a write stores besides the key and value.
