@@ -20,6 +20,8 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String)
     /// An invalidation rule or event is unsafe or unknown, or an event lacks a parameter.
     case invalidRule(reason: String)
+    /// A restore was asked for an action that cannot be undone.
+    case nothingToRestore(reason: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -35,6 +37,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .diskFull(let path): "disk full while writing \(path); nothing stored was lost"
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
         case .invalidRule(let reason): "invalid invalidation rule: \(reason)"
+        case .nothingToRestore(let reason): "cannot restore: \(reason)"
         }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What an action would remove, measured at one moment (a dry run).
+public struct ActionImpact: Sendable, Hashable, Codable {
+    /// Entries it would remove.
+    public let entries: Int
+    /// Their bytes (value plus key).
+    public let bytes: Int
+    /// Their share of the hits recorded on the namespace (or store) in the last hour, 0…1.
+    public let recentHitShare: Double
+    /// Up to ten of the keys, as `namespace/key`.
+    public let sampleKeys: [String]
+}
+
+/// Who ran an action: recorded in the audit log.
+public struct ActionOrigin: Sendable, Hashable, Codable {
+    /// The login name.
+    public let user: String
+    /// The machine.
+    public let host: String
+    /// The process.
+    public let pid: Int32
+    /// The program's name.
+    public let program: String
+
+    /// Creates an origin.
+    public init(user: String, host: String, pid: Int32, program: String) {
+        self.user = user
+        self.host = host
+        self.pid = pid
+        self.program = program
+    }
+
+    /// This process, run by the current user.
+    public static var current: ActionOrigin {
+        let environment = ProcessInfo.processInfo.environment
+        return ActionOrigin(
+            user: environment["USER"] ?? environment["LOGNAME"] ?? "uid \(getuid())",
+            host: ProcessInfo.processInfo.hostName, pid: getpid(), program: ProcessInfo.processInfo.processName)
+    }
+}
+
+/// What an action did.
+public struct ActionOutcome: Sendable, Hashable, Codable {
+    /// The audit row; pass it to ``Admin/restore(_:origin:)`` to undo the action.
+    public let auditID: Int64
+    /// Entries removed.
+    public let removed: Int
+    /// Their bytes.
+    public let bytes: Int
+    /// Whether the removed rows are in the trash (so the action can be undone).
+    public let isUndoable: Bool
+}
+
+/// One row of the audit log.
+public struct AuditRecord: Sendable, Hashable, Codable {
+    /// The row id.
+    public let id: Int64
+    /// When the action ran (ms since the epoch).
+    public let at: Int64
+    /// Who ran it.
+    public let origin: ActionOrigin
+    /// What it removed; `nil` for a restore.
+    public let target: AdminTarget?
+    /// The action it undid, for a restore.
+    public let restoredAuditID: Int64?
+    /// Entries removed (or, for a restore, brought back).
+    public let entries: Int
+    /// Their bytes.
+    public let bytes: Int
+    /// When it was undone, if it was.
+    public let undoneAt: Int64?
+    /// Whether its rows are still in the trash, so it can be undone now.
+    public let canUndo: Bool
+}
