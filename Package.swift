@@ -42,6 +42,14 @@ let package = Package(
             name: "CacheCoreTests",
             dependencies: ["CacheCore"]
         ),
+        .target(
+            name: "CacheConsole",
+            dependencies: ["CacheCore"]
+        ),
+        .testTarget(
+            name: "CacheConsoleTests",
+            dependencies: ["CacheConsole", "CacheCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

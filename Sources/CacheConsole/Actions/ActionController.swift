@@ -1,0 +1,117 @@
+import CacheCore
+
+/// The one path every destructive action takes, from the CLI and from the console: build the
+/// preview, ask for confirmation under a fixed policy, run, and hand back the undo handle.
+///
+/// It does no terminal I/O and no SQL: callers show ``PendingAction/prompt`` their own way
+/// and pass back what the operator typed.
+public struct ActionController: Sendable {
+    private let admin: Admin
+    private let isReadOnly: Bool
+    private let path: String
+
+    /// A controller acting on `store`.
+    public init(store: CacheStore) {
+        admin = store.admin
+        isReadOnly = store.isReadOnly
+        path = store.path
+    }
+
+    /// Measures what `target` would remove and captures it: the pending action runs exactly
+    /// this target, whatever the caller's selection becomes while the question is open.
+    /// Throws ``CacheError/readOnly(path:)`` on a read-only store.
+    public func prepare(_ target: AdminTarget) throws -> PendingAction {
+        guard !isReadOnly else { throw CacheError.readOnly(path: path) }
+        return PendingAction(target: target, impact: try admin.preview(target))
+    }
+
+    /// Runs `pending` if `answer` confirms it (see ``PendingAction/accepts(_:)``); returns
+    /// `nil` when it does not, and nothing is changed.
+    public func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+        guard pending.accepts(answer) else { return nil }
+        return try run(confirmed: pending)
+    }
+
+    /// Runs `pending` without asking (for `--yes` and scripts).
+    public func run(confirmed pending: PendingAction) throws -> ActionResult {
+        let outcome = try admin.run(pending.target)
+        return ActionResult(
+            target: pending.target, outcome: outcome,
+            undo: outcome.isUndoable ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
+    }
+
+    /// Undoes an action; returns how many entries came back.
+    public func undo(_ handle: UndoHandle) throws -> Int {
+        try admin.restore(handle.auditID)
+    }
+}
+
+/// An action measured and waiting for confirmation.
+public struct PendingAction: Sendable, Hashable {
+    /// What it will remove (captured when it was prepared).
+    public let target: AdminTarget
+    /// What it would remove when it was prepared.
+    public let impact: ActionImpact
+
+    /// How the operator must confirm it.
+    public var confirmation: Confirmation {
+        switch target {
+        case .clear(let namespace), .invalidate(.namespace(let namespace)): .typeName(namespace)
+        case .clearAll, .invalidate(.all): .typeName("all")
+        default: .yesOrNo
+        }
+    }
+
+    /// The question to show, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34% of recent hits.
+    /// Type the namespace name to confirm:`.
+    public var prompt: String {
+        let share = Int((impact.recentHitShare * 100).rounded())
+        let summary =
+            "\(target.description.capitalizedFirst): \(Formatting.count(impact.entries)) "
+            + "\(impact.entries == 1 ? "entry" : "entries"), \(Formatting.bytes(impact.bytes)), \(share)% of recent hits."
+        switch confirmation {
+        case .yesOrNo: return summary + " Proceed? [y/N]"
+        case .typeName(let name): return summary + " Type '\(name)' to confirm (anything else cancels):"
+        }
+    }
+
+    /// Whether `answer` confirms: `y` or `yes` (any case) for a yes/no question, the exact
+    /// name when a name is asked. Anything else, including an empty answer, is No.
+    public func accepts(_ answer: String) -> Bool {
+        let trimmed = answer.trimmingCharacters(in: .whitespaces)
+        switch confirmation {
+        case .yesOrNo: return ["y", "yes"].contains(trimmed.lowercased())
+        case .typeName(let name): return trimmed == name
+        }
+    }
+}
+
+/// How an action must be confirmed.
+public enum Confirmation: Sendable, Hashable {
+    /// A yes/no question whose default is No.
+    case yesOrNo
+    /// The operator must type this name (clearing a namespace or everything).
+    case typeName(String)
+}
+
+/// What a confirmed action did, and how to undo it.
+public struct ActionResult: Sendable, Hashable {
+    /// What it removed.
+    public let target: AdminTarget
+    /// The counts and the audit row.
+    public let outcome: ActionOutcome
+    /// The handle for ``ActionController/undo(_:)``; `nil` when nothing was kept (sweeps).
+    public let undo: UndoHandle?
+}
+
+/// Undoes one action (within the trash retention).
+public struct UndoHandle: Sendable, Hashable {
+    /// The audit row of the action.
+    public let auditID: Int64
+    /// What the action was, for display.
+    public let summary: String
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
