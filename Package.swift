@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -41,6 +42,32 @@ let package = Package(
         .testTarget(
             name: "CacheCoreTests",
             dependencies: ["CacheCore"]
+        ),
+        // The console: CNCurses ◄── CursesTerminal ──► CacheConsole (no terminal I/O, no SQL).
+        .systemLibrary(
+            name: "CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
+        ),
+        .target(
+            name: "CacheConsole",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(
+            name: "CursesTerminal",
+            dependencies: ["CNCurses", "CacheConsole"]
+        ),
+        .executableTarget(
+            name: "cachedeck-terminalprobe",
+            dependencies: ["CursesTerminal", "CacheConsole"],
+            path: "Tests/TerminalProbe"
+        ),
+        .testTarget(
+            name: "CacheConsoleTests",
+            dependencies: ["CacheConsole"]
+        ),
+        .testTarget(
+            name: "CursesTerminalTests"
         ),
     ],
     swiftLanguageModes: [.v6]
