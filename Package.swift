@@ -43,10 +43,12 @@ let package = Package(
             name: "CacheCoreTests",
             dependencies: ["CacheCore"]
         ),
-        // The console: CNCurses ◄── CursesTerminal ──► CacheConsole (no terminal I/O, no SQL).
+        // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
+        // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.
+        // Linked by its module map (ncursesw, tinfo): ncursesw.pc's cflags (-D_XOPEN_SOURCE=600,
+        // -D_DEFAULT_SOURCE) are flags SwiftPM refuses with a warning; the shim defines them.
         .systemLibrary(
             name: "CNCurses",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(

@@ -14,6 +14,13 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 600
+#endif
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
+
 #include <locale.h>
 #include <langinfo.h>
 #include <wchar.h>
@@ -66,6 +73,9 @@ static inline int cn_draw_cell(int y, int x, const wchar_t *text, attr_t attrs, 
     }
     return mvwadd_wch(stdscr, y, x, &cell);
 }
+
+/// Cells the C library (and so curses) gives a character: 0, 1, 2, or -1 if unprintable.
+static inline int cn_wcwidth(wchar_t c) { return wcwidth(c); }
 
 /// The most characters one cell can hold (spacing character plus combining characters).
 static inline int cn_cell_capacity(void) { return CCHARW_MAX; }
