@@ -9,7 +9,10 @@ public struct KeyMap: Hashable, Sendable {
     /// PgUp/PgDn (and Ctrl-B/Ctrl-F), `/` filter, `:` command, `?` help, `p` pause, `+`/`_`
     /// refresh faster/slower (`-` is taken by the previous view; `_` is its shifted key),
     /// Space mark, Ctrl-L redraw, `q` quit.
-    public static let defaults = KeyMap(checkedBindings: [
+    public static let defaults = KeyMap(checkedBindings: defaultBindings)
+
+    /// The bindings of ``defaults`` (a test checks that no key appears twice).
+    static let defaultBindings: [KeyAction: [Key]] = [
         .moveUp: [.up, .character("k")],
         .moveDown: [.down, .character("j")],
         .pageUp: [.pageUp, .control("b")],
@@ -30,7 +33,7 @@ public struct KeyMap: Hashable, Sendable {
         .toggleMark: [.character(" ")],
         .redraw: [.control("l")],
         .quit: [.character("q")],
-    ])
+    ]
 
     /// A map of exactly `bindings`; throws when a key is bound to two actions.
     public init(bindings: [KeyAction: [Key]]) throws(KeyMapError) {

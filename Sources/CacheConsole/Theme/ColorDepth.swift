@@ -84,7 +84,7 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
         let red = Int(first.red) - Int(second.red)
         let green = Int(first.green) - Int(second.green)
         let blue = Int(first.blue) - Int(second.blue)
-        return ((512 + meanRed) * red * red >> 8) + 4 * green * green + ((767 - meanRed) * blue * blue >> 8)
+        return (((512 + meanRed) * red * red) >> 8) + 4 * green * green + (((767 - meanRed) * blue * blue) >> 8)
     }
 }
 
