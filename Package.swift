@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,13 +43,33 @@ let package = Package(
             name: "CacheCoreTests",
             dependencies: ["CacheCore"]
         ),
+        // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
+        // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.
+        // Linked by its module map (ncursesw, tinfo): ncursesw.pc's cflags (-D_XOPEN_SOURCE=600,
+        // -D_DEFAULT_SOURCE) are flags SwiftPM refuses with a warning; the shim defines them.
+        .systemLibrary(
+            name: "CNCurses",
+            providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
+        ),
         .target(
             name: "CacheConsole",
-            dependencies: ["CacheCore"]
+            dependencies: ["CacheCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(
+            name: "CursesTerminal",
+            dependencies: ["CNCurses", "CacheConsole"]
+        ),
+        .executableTarget(
+            name: "cachedeck-terminalprobe",
+            dependencies: ["CursesTerminal", "CacheConsole"],
+            path: "Tests/TerminalProbe"
         ),
         .testTarget(
             name: "CacheConsoleTests",
             dependencies: ["CacheConsole", "CacheCore"]
+        ),
+        .testTarget(
+            name: "CursesTerminalTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,43 @@
+/// Why key bindings could not be loaded, as one line naming the file and the line or action.
+public struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Hashable, Sendable {
+        /// The file exists but cannot be read, or is not UTF-8.
+        case unreadable
+        /// The file is not valid TOML.
+        case syntax
+        /// A key in the file is not the name of a ``KeyAction``.
+        case unknownAction
+        /// A value is not a key notation (or a list of them).
+        case invalidKey
+        /// One key is bound to two actions.
+        case duplicateKey
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The file the error is about.
+    public let source: String
+    /// `line 3, column 9` for syntax errors, otherwise the action name.
+    public let location: String?
+    /// The problem.
+    public let message: String
+
+    /// An error of `kind` in `source` at `location`.
+    public init(_ kind: Kind, source: String, location: String? = nil, message: String) {
+        self.kind = kind
+        self.source = source
+        self.location = location
+        self.message = message
+    }
+
+    /// `source: location: message`.
+    public var description: String {
+        ([source] + (location.map { [$0] } ?? []) + [message]).joined(separator: ": ")
+    }
+
+    /// This error reported against `source` instead.
+    func located(in source: String) -> KeyMapError {
+        KeyMapError(kind, source: source, location: location, message: message)
+    }
+}

@@ -1,0 +1,97 @@
+/// How many colours a terminal shows, and how theme colours map onto them. Themes are never
+/// allowed to redefine the terminal's palette, so exact colours are matched to the nearest
+/// colour the terminal already has.
+public enum ColorDepth: Hashable, Sendable, CaseIterable {
+    /// No colours: attributes only (also chosen when `NO_COLOR` is set).
+    case monochrome
+    /// The 8 basic ANSI colours.
+    case ansi8
+    /// The 16 ANSI colours.
+    case ansi16
+    /// The xterm 256-colour palette.
+    case xterm256
+
+    /// The depth for a terminal reporting `colorCount` colours (terminfo `colors`).
+    public init(colorCount: Int) {
+        switch colorCount {
+        case 256...: self = .xterm256
+        case 16..<256: self = .ansi16
+        case 8..<16: self = .ansi8
+        default: self = .monochrome
+        }
+    }
+
+    /// `color` as this terminal can draw it: ANSI colours keep their number (folded onto
+    /// 0–7 with 8 colours); exact colours become the nearest of the 6×6×6 cube and grey ramp
+    /// (16–255) with 256 colours, whose values are standard, or of the xterm default ANSI
+    /// colours with 16 or 8; everything is the default in monochrome.
+    public func terminalColor(for color: ThemeColor) -> TerminalColor {
+        switch (self, color) {
+        case (.monochrome, _), (_, .terminalDefault):
+            return .terminalDefault
+        case (.ansi8, .ansi(let ansi)):
+            return .indexed(ansi.index % 8)
+        case (_, .ansi(let ansi)):
+            return .indexed(ansi.index)
+        case (.ansi8, .rgb(let rgb)):
+            return .indexed(Self.nearest(rgb, among: 0..<8))
+        case (.ansi16, .rgb(let rgb)):
+            return .indexed(Self.nearest(rgb, among: 0..<16))
+        case (.xterm256, .rgb(let rgb)):
+            return .indexed(Self.nearest(rgb, among: 16..<256))
+        }
+    }
+
+    /// The palette entry in `indices` closest to `color` (weighted "redmean" distance, which
+    /// tracks perceived difference far better than plain RGB distance at no cost).
+    static func nearest(_ color: RGBColor, among indices: Range<Int>) -> Int {
+        var best = indices.lowerBound
+        var bestDistance = Int.max
+        for index in indices {
+            let distance = Self.distance(color, xtermColor(index))
+            if distance < bestDistance {
+                best = index
+                bestDistance = distance
+            }
+        }
+        return best
+    }
+
+    /// The colour xterm shows for palette entry `index` by default (0–255).
+    static func xtermColor(_ index: Int) -> RGBColor {
+        switch index {
+        case 0..<16:
+            let (red, green, blue) = ansiDefaults[index]
+            return RGBColor(red: red, green: green, blue: blue)
+        case 16..<232:
+            let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
+            let cube = index - 16
+            return RGBColor(red: levels[cube / 36], green: levels[cube / 6 % 6], blue: levels[cube % 6])
+        default:
+            let grey = UInt8(8 + 10 * (min(255, index) - 232))
+            return RGBColor(red: grey, green: grey, blue: grey)
+        }
+    }
+
+    private static let ansiDefaults: [(UInt8, UInt8, UInt8)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+        (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255),
+        (0, 255, 255), (255, 255, 255),
+    ]
+
+    private static func distance(_ first: RGBColor, _ second: RGBColor) -> Int {
+        let meanRed = (Int(first.red) + Int(second.red)) / 2
+        let red = Int(first.red) - Int(second.red)
+        let green = Int(first.green) - Int(second.green)
+        let blue = Int(first.blue) - Int(second.blue)
+        return (((512 + meanRed) * red * red) >> 8) + 4 * green * green + (((767 - meanRed) * blue * blue) >> 8)
+    }
+}
+
+/// A colour as the terminal draws it.
+public enum TerminalColor: Hashable, Sendable {
+    /// The terminal's default foreground or background.
+    case terminalDefault
+    /// A palette entry: 0–15 ANSI, 16–231 colour cube, 232–255 greys.
+    case indexed(Int)
+}
