@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CacheCore", targets: ["CacheCore"]),
+        .executable(name: "cachedeck", targets: ["cachedeck"]),
         .executable(name: "cachedeck-bench", targets: ["cachedeck-bench"]),
     ],
     dependencies: [
@@ -24,6 +25,14 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "cachedeck",
+            dependencies: [
+                "CacheCore",
+                "CacheConsole",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

@@ -62,16 +62,18 @@ public struct PendingAction: Sendable, Hashable {
         }
     }
 
-    /// The question to show, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34% of recent hits.
-    /// Type the namespace name to confirm:`.
-    public var prompt: String {
+    /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34% of recent hits.`
+    public var summary: String {
         let share = Int((impact.recentHitShare * 100).rounded())
-        let summary =
-            "\(target.description.capitalizedFirst): \(Formatting.count(impact.entries)) "
+        return "\(target.description.capitalizedFirst): \(Formatting.count(impact.entries)) "
             + "\(impact.entries == 1 ? "entry" : "entries"), \(Formatting.bytes(impact.bytes)), \(share)% of recent hits."
+    }
+
+    /// The question to show: the ``summary`` and how to confirm.
+    public var prompt: String {
         switch confirmation {
-        case .yesOrNo: return summary + " Proceed? [y/N]"
-        case .typeName(let name): return summary + " Type '\(name)' to confirm (anything else cancels):"
+        case .yesOrNo: summary + " Proceed? [y/N]"
+        case .typeName(let name): summary + " Type '\(name)' to confirm (anything else cancels):"
         }
     }
 

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// `cachedeck`: inspect, watch and purge CacheDeck cache files.
+struct CacheDeck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cachedeck",
+        abstract: "Inspect, watch and safely purge CacheDeck cache files.",
+        discussion: """
+            Read commands print a table, or JSON with --json. Destructive commands show what they \
+            would remove, ask on a terminal, and need --yes otherwise; --dry-run only shows it. \
+            Exit codes: 0 success, 1 failure, 2 usage.
+            """,
+        subcommands: [
+            SweepCommand.self, ClearCommand.self, InvalidateCommand.self, RestoreCommand.self, AuditCommand.self,
+            DemoCommand.self,
+        ]
+    )
+}
+
+/// Runs the command line: usage errors exit 2, failures exit 1 with one line on stderr.
+@main
+enum Main {
+    static func main() async {
+        do {
+            var command = try CacheDeck.parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = CacheDeck.exitCode(for: error)
+            if code == .success {
+                CacheDeck.exit(withError: error)
+            }
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((CacheDeck.fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            FileHandle.standardError.write(Data("cachedeck: \(Failure.describe(error))\n".utf8))
+            Foundation.exit(1)
+        }
+    }
+}

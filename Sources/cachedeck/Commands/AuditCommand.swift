@@ -1,0 +1,30 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// `cachedeck audit FILE`
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "List the actions taken on the file, newest first.")
+
+    @OptionGroup var store: StoreArguments
+    @Option(name: .shortAndLong, help: "How many actions to list.") var limit = 50
+    @OptionGroup var output: OutputArguments
+
+    func run() throws {
+        let records = try store.openForReading().admin.auditLog(limit: limit)
+        if output.json { return try JSONOutput.print(records) }
+        let rows = records.map { record in
+            [
+                "#\(record.id)", Date(timeIntervalSince1970: Double(record.at) / 1000).formatted(.iso8601),
+                "\(record.origin.user)@\(record.origin.host)",
+                record.target.map { "\($0)" }
+                    ?? "restore #\(record.restoredAuditID ?? 0)",
+                Formatting.count(record.entries), Formatting.bytes(record.bytes),
+                record.undoneAt != nil ? "undone" : record.canUndo ? "restore \(record.id)" : "—",
+            ]
+        }
+        print(Table(headers: ["id", "when", "who", "action", "entries", "bytes", "undo"], rows: rows).rendered)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import CacheCore
+import Foundation
+
+/// The cache file a command works on.
+struct StoreArguments: ParsableArguments {
+    @Argument(help: "The cache file (.sqlite).", completion: .file())
+    var file: String
+
+    /// Opens the file for reading only: never created, moved or changed.
+    func openForReading() throws -> CacheStore {
+        try CacheStore(path: file, options: .inspection())
+    }
+
+    /// Opens the file to run actions on it: never created or moved aside.
+    func openForActions() throws -> CacheStore {
+        try CacheStore(path: file, options: .inspection(writable: true))
+    }
+}
+
+/// `--json` for read commands.
+struct OutputArguments: ParsableArguments {
+    @Flag(help: "Print JSON (a stable, documented shape) instead of a table.")
+    var json = false
+}
+
+/// `--yes` and `--dry-run` for destructive commands.
+struct ConfirmationArguments: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Do not ask; required when stdin is not a terminal.")
+    var yes = false
+
+    @Flag(help: "Show what would be removed, change nothing.")
+    var dryRun = false
+}
