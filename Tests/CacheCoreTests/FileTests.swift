@@ -4,11 +4,11 @@ import Testing
 @testable import CacheCore
 
 @Suite struct FileTests {
-    @Test func aNewFileIsCreatedWithMode0600AndFormatV1() throws {
+    @Test func aNewFileIsCreatedWithMode0600AndTheCurrentFormat() throws {
         let fixture = try TestStore()
         let attributes = try FileManager.default.attributesOfItem(atPath: fixture.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect(try fixture.scalar("PRAGMA user_version") == 1)
+        #expect(try fixture.scalar("PRAGMA user_version") == Int64(Schema.currentVersion))
         #expect(try fixture.scalar("PRAGMA application_id") == Schema.applicationID)
         #expect(
             try rawScalar(path: fixture.path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'")
@@ -33,7 +33,9 @@ import Testing
         try CacheStore(path: path).close()
         try rawExecute(path: path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = 99")
         let before = fileBytes(path)
-        #expect(throws: CacheError.newerFormat(path: path, found: 99, supported: 1)) { try CacheStore(path: path) }
+        #expect(throws: CacheError.newerFormat(path: path, found: 99, supported: Schema.currentVersion)) {
+            try CacheStore(path: path)
+        }
         #expect(fileBytes(path) == before)
         #expect("\(CacheError.newerFormat(path: path, found: 99, supported: 1))".contains("upgrade CacheDeck"))
     }

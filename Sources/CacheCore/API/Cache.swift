@@ -14,30 +14,35 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     private let store: CacheStore
     private let record: NamespaceRecord
     private let coder: any CacheValueCoder<Value>
+    let counters: NamespaceCounters
 
     init(store: CacheStore, namespace: NamespaceRecord, coder: any CacheValueCoder<Value>) {
         self.store = store
         self.record = namespace
         self.coder = coder
+        self.counters = store.services.statistics.counters(for: namespace)
     }
 
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
     /// version, older than `maxAge`, or no longer decodes (logged and counted, never thrown).
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
-        guard let (canonical, entry) = try lookup(key) else { return nil }
+        guard let (canonical, entry) = try lookup(key) else { return counters.diskRead(nil) }
         let now = store.now()
-        if let maxAge, now - entry.createdAt >= maxAge.milliseconds { return nil }
+        if let maxAge, now - entry.createdAt >= maxAge.milliseconds { return counters.diskRead(nil) }
         store.recordRead(entry, now: now)
-        if entry.isExpired(at: now) { return nil }
-        return decoded(entry, key: canonical)
+        if entry.isExpired(at: now) { return counters.diskRead(nil) }
+        return counters.diskRead(decoded(entry, key: canonical))
     }
 
     /// The stored value for `key` even if it has expired (for stale-if-error), flagged as
     /// stale with its expiry. Entries past their stale window are not returned. Deletes nothing.
     public func getStale(_ key: Key) throws -> StaleRead<Value>? {
-        guard let (canonical, entry) = try lookup(key) else { return nil }
+        guard let (canonical, entry) = try lookup(key) else { return counters.diskRead(nil) }
         let now = store.now()
-        guard !entry.isPurgeable(at: now), let value = decoded(entry, key: canonical) else { return nil }
+        guard !entry.isPurgeable(at: now), let value = decoded(entry, key: canonical) else {
+            return counters.diskRead(nil)
+        }
+        counters.diskHit(stale: entry.isExpired(at: now))
         return StaleRead(
             value: value, isStale: entry.isExpired(at: now),
             expiresAt: entry.expiresAt.map(Date.init(millisecondsSince1970:)))
@@ -70,6 +75,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let attributes = WriteAttributes(
             expiration: expiration ?? record.policy.expiration, policy: record.policy, tags: tags, now: now)
         try store.write(rows, in: record, attributes: attributes, now: now)
+        counters.stored(count: rows.count)
     }
 
     /// Removes `key`; returns whether an entry was there.
@@ -77,7 +83,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func remove(_ key: Key) throws -> Bool {
         guard let namespaceID = try writableNamespaceID() else { return false }
         let canonical = try canonicalKey(key)
-        return try store.database.write { try $0.deleteEntry(namespaceID: namespaceID, key: canonical) }
+        return counters.removed(
+            try store.database.write { try $0.deleteEntry(namespaceID: namespaceID, key: canonical) })
     }
 
     /// Removes every entry of this namespace (in batches; other namespaces are untouched).
@@ -85,9 +92,10 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @discardableResult
     public func removeAll() throws -> Int {
         guard let namespaceID = try writableNamespaceID() else { return 0 }
-        return try store.deleteInBatches { connection in
-            try connection.deleteEntries(namespaceID: namespaceID, limit: CacheStore.batchSize)
-        }
+        return counters.removed(
+            count: try store.deleteInBatches { connection in
+                try connection.deleteEntries(namespaceID: namespaceID, limit: CacheStore.batchSize)
+            })
     }
 
     /// The number of live (unexpired) entries.

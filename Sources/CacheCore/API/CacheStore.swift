@@ -25,6 +25,7 @@ public final class CacheStore: Sendable {
     let database: Database
     let options: StoreOptions
     let accessLog = AccessLog()
+    let services: StoreServices
     private let decodeFailures = Atomic(0)
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
@@ -37,6 +38,7 @@ public final class CacheStore: Sendable {
         self.options = options
         self.database = opened.database
         self.quarantinedFile = opened.quarantined
+        self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
     }
 
     /// Opens (or creates) the store called `name` in the user cache directory:
@@ -103,24 +105,11 @@ public final class CacheStore: Sendable {
 
     // MARK: Maintenance
 
-    /// Deletes entries past their expiry (and stale window), in batches of a thousand so other
-    /// readers and writers interleave. Returns how many it removed.
+    /// Deletes entries past their expiry (and stale window), in batches sized to take about
+    /// 25 ms each so other readers and writers interleave. Returns how many it removed.
     @discardableResult
     public func sweepExpired(namespace: String? = nil) throws -> Int {
-        let ids: [Int64]
-        if let namespace {
-            guard let id = try namespaceID(namespace) else { return 0 }
-            ids = [id]
-        } else {
-            ids = try database.read { try $0.namespaceIDs() }
-        }
-        var removed = 0
-        for id in ids {
-            removed += try deleteInBatches { connection in
-                try connection.deletePurgeable(namespaceID: id, now: now(), limit: Self.batchSize)
-            }
-        }
-        return removed
+        try services.maintenance.sweepExpired(namespace: namespace)
     }
 
     /// Writes the reads recorded in memory (access times, hit counts, lazy deletions).
@@ -135,6 +124,7 @@ public final class CacheStore: Sendable {
     /// Flushes and closes the store; later calls throw ``CacheError/cannotOpen(path:reason:)``.
     public func close() throws {
         defer { database.close() }
+        services.shutDown()
         try flush()
     }
 
@@ -184,9 +174,10 @@ public final class CacheStore: Sendable {
                 }
                 let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
                 try AccessLog.write(slice, to: connection, now: now)
-                try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
-                try Eviction.enforceStore(
+                let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                let storeEvicted = try Eviction.enforceStore(
                     maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
+                try services.statistics.record(evicted + storeEvicted, on: connection)
             }
         }
     }

@@ -11,7 +11,7 @@ enum Schema {
     static var currentVersion: Int { migrations.count }
 
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
-    static let migrations: [String] = [version1]
+    static let migrations: [String] = [version1, telemetryTables]
 
     /// Format v1: namespaces, entries, tags, and the triggers that keep counters and tags exact.
     ///

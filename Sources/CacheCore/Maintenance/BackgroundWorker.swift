@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// A thread of its own that runs a body again and again — sleeping the delay the body
+/// returns in between — until stopped. Stopping wakes it from its sleep at once.
+///
+/// A dedicated thread, not a task: the body blocks on SQLite, which must not hold up the
+/// Swift concurrency pool.
+final class BackgroundWorker: Sendable {
+    private let isStopping = Atomic(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Starts the thread, which calls `body` at once.
+    init(name: String, body: @escaping @Sendable () -> Duration) {
+        let thread = Thread { [self] in
+            while !isStopping.load(ordering: .acquiring) {
+                let delay = body()
+                if isStopping.load(ordering: .acquiring) { break }
+                let nanoseconds = Int(min(max(delay.nanosecondCount, 0), 3_600_000_000_000))
+                _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+            }
+            exited.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Stops the thread and waits for the body to return (if it is running). Only the first
+    /// call waits; later calls return at once.
+    func stop() {
+        guard signalStop() else { return }
+        exited.wait()
+    }
+
+    /// Asks the thread to stop without waiting; `true` for the first request.
+    @discardableResult
+    func signalStop() -> Bool {
+        guard isStopping.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return false }
+        wake.signal()
+        return true
+    }
+}
