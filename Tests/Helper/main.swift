@@ -5,6 +5,10 @@
 //       has returned; reads keys back as it goes and fails on a wrong value.
 //   open PATH ID [--barrier]
 //       Opens (or creates) the store, sets and gets `open-ID` in namespace "open", prints `ok`.
+//   telemetry PATH NAMESPACE COUNT [--hold]
+//       Sets keys 0 … COUNT-1 in one batch, reads each (a hit) and COUNT … 2·COUNT-1 (misses),
+//       flushes telemetry and prints `flushed CLIENT-ID`; with `--hold` it then prints `ready`
+//       and waits for stdin to close; closes the store and prints `closed`.
 //
 // `--barrier` prints `ready` and waits until stdin closes before touching the file, so a
 // test can start several helpers at the same moment. Errors go to stderr with exit code 1.
@@ -17,6 +21,7 @@ do {
     switch try arguments.next("command") {
     case "write": try WriteCommand(&arguments).run()
     case "open": try OpenCommand(&arguments).run()
+    case "telemetry": try TelemetryCommand(&arguments).run()
     case let other: throw HelperError("unknown command '\(other)'")
     }
 } catch {

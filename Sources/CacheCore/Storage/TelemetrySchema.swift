@@ -3,7 +3,8 @@ extension Schema {
     ///
     /// `clients` has one row per attached store (process), with a heartbeat every telemetry
     /// interval; `heartbeat_interval` (ms) lets a reader judge whether `last_seen` is recent
-    /// enough to call it live, and `stopped_at` is set by a clean close.
+    /// enough to call it live, and `stopped_at` is set by a clean close. Ids are never reused
+    /// (`AUTOINCREMENT`), so a new process is never mistaken for a removed one in `stats`.
     ///
     /// `stats` holds the counters each client flushed, per namespace (by name, so rows stay
     /// readable whatever happens to the namespace) and per client, in buckets of
@@ -13,7 +14,7 @@ extension Schema {
     /// one resolution, and the oldest bucket of a resolution.
     static let telemetryTables = """
         CREATE TABLE clients (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             pid INTEGER NOT NULL,
             host TEXT NOT NULL,
             program TEXT NOT NULL,
