@@ -8,6 +8,9 @@ public struct MaintenanceReport: Sendable, Hashable {
     public var sweepFinished = true
     /// The share of a sample of entries that was expired when the sweep ran out of budget.
     public var sampledExpiredShare: Double?
+    /// Whether the sweep ran out of budget with at least ``MaintenanceOptions/repeatThreshold``
+    /// of its sample expired, so the next pass follows after ``MaintenanceOptions/repeatDelay``.
+    public var repeatsSoon = false
     /// The sweep's batch size at the end of the pass (it adapts to the batch budget).
     public var sweepBatchSize = 0
     /// Telemetry rows rolled into coarser buckets.
@@ -25,9 +28,6 @@ public struct MaintenanceReport: Sendable, Hashable {
 
     /// Creates an empty report.
     public init() {}
-
-    /// Whether the sweep left much expired behind, so the next pass should come soon.
-    public var repeatsSoon: Bool { !sweepFinished && sampledExpiredShare != nil }
 }
 
 /// The outcome of a WAL checkpoint.

@@ -14,8 +14,8 @@ struct SweepJob: MaintenanceJob {
         report.sweepBatchSize = context.sweeper.sizer.size
         guard !outcome.finished else { return }
         report.sweepFinished = false
-        if let share = try context.sweeper.sampleExpiredShare(), share >= context.options.repeatThreshold {
-            report.sampledExpiredShare = share
-        }
+        let share = try context.sweeper.sampleExpiredShare()
+        report.sampledExpiredShare = share
+        report.repeatsSoon = (share ?? 0) >= context.options.repeatThreshold
     }
 }
