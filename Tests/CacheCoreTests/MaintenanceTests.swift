@@ -191,9 +191,10 @@ import Testing
         try fixture.store.close()
         #expect(!fixture.store.maintenanceStatus.isRunning, "closing stops it")
         let passes = fixture.store.maintenanceStatus.passes
-        #expect(throws: CacheError.cannotOpen(path: fixture.path, reason: "the store was closed")) {
-            try fixture.store.runMaintenance()
-        }
+        let closed = CacheError.cannotOpen(path: fixture.path, reason: "the store was closed")
+        #expect(throws: closed) { try fixture.store.runMaintenance() }
+        #expect(throws: closed) { try fixture.store.startMaintenance() }
+        #expect(!fixture.store.maintenanceStatus.isRunning)
         #expect(fixture.store.maintenanceStatus.passes == passes)
     }
 

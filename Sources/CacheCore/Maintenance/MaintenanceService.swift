@@ -45,7 +45,9 @@ final class MaintenanceService: Sendable {
     /// same options does nothing; with other options, it restarts with them.
     func start(_ options: MaintenanceOptions) throws {
         if database.isReadOnly { throw CacheError.readOnly(path: database.path) }
-        let replaced: BackgroundWorker? = state.withLock { state in
+        let replaced: BackgroundWorker? = try state.withLock { state in
+            // Checked under the lock ``close()`` sets it under, so no worker outlives a close.
+            try ensureOpen()
             if state.worker != nil && state.options == options { return nil }
             let previous = state.worker
             state.options = options
@@ -73,7 +75,7 @@ final class MaintenanceService: Sendable {
 
     /// Stops the passes for good and closes the checkpoint connection.
     func close() {
-        isClosed.store(true, ordering: .releasing)
+        state.withLock { _ in isClosed.store(true, ordering: .releasing) }
         stop()
         passLock.withLock { _ in checkpointConnection.withLock { $0 = nil } }
     }
@@ -84,9 +86,7 @@ final class MaintenanceService: Sendable {
     func run(_ options: MaintenanceOptions) throws -> MaintenanceReport {
         let started = ContinuousClock.now
         var report = try passLock.withLock { _ in
-            if isClosed.load(ordering: .acquiring) {
-                throw CacheError.cannotOpen(path: database.path, reason: "the store was closed")
-            }
+            try ensureOpen()
             let context = MaintenanceContext(
                 database: database, statistics: statistics, accessLog: accessLog, storeOptions: storeOptions,
                 options: options, sweeper: sweeper,
@@ -114,6 +114,12 @@ final class MaintenanceService: Sendable {
             state.lastReport = report
         }
         return report
+    }
+
+    private func ensureOpen() throws {
+        if isClosed.load(ordering: .acquiring) {
+            throw CacheError.cannotOpen(path: database.path, reason: "the store was closed")
+        }
     }
 
     /// The checkpoint connection (opened on first use), waiting at most `busyTimeout` for locks.

@@ -10,7 +10,6 @@ import Synchronization
 ///
 /// A store with statistics off hands out disabled counters, which record nothing.
 final class NamespaceCounters: Sendable {
-    let namespace: String
     let isEnabled: Bool
     private let baseline = Mutex(CacheStatistics.zero)
 
@@ -28,8 +27,7 @@ final class NamespaceCounters: Sendable {
     private let loadFailures = Atomic<Int>(0)
     private let loadNanoseconds = Atomic<Int>(0)
 
-    init(namespace: String, isEnabled: Bool = true) {
-        self.namespace = namespace
+    init(isEnabled: Bool = true) {
         self.isEnabled = isEnabled
     }
 

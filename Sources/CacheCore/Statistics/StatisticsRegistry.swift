@@ -18,7 +18,7 @@ final class StatisticsRegistry: Sendable {
 
     /// The counters of `namespace` (created on first use); disabled ones when statistics are off.
     func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
-        guard isEnabled else { return NamespaceCounters(namespace: namespace.name, isEnabled: false) }
+        guard isEnabled else { return NamespaceCounters(isEnabled: false) }
         return state.withLock { state in
             if let id = namespace.id { state.names[id] = namespace.name }
             return Self.counters(named: namespace.name, in: &state)
@@ -29,9 +29,8 @@ final class StatisticsRegistry: Sendable {
     /// store has not seen yet (it may have been opened only by another process).
     func counters(namespaceID id: Int64, name: (Int64) throws -> String?) rethrows -> NamespaceCounters? {
         guard isEnabled else { return nil }
-        if let known = state.withLock({ state in state.names[id].map { Self.counters(named: $0, in: &state) } }) {
-            return known
-        }
+        let known = state.withLock { state in state.names[id].map { Self.counters(named: $0, in: &state) } }
+        if let known { return known }
         guard let found = try name(id) else { return nil }
         return counters(for: NamespaceRecord(id: id, name: found, policy: .default))
     }
@@ -65,7 +64,7 @@ final class StatisticsRegistry: Sendable {
 
     private static func counters(named name: String, in state: inout State) -> NamespaceCounters {
         if let existing = state.counters[name] { return existing }
-        let created = NamespaceCounters(namespace: name)
+        let created = NamespaceCounters()
         state.counters[name] = created
         return created
     }
