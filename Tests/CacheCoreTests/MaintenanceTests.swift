@@ -83,6 +83,20 @@ import Testing
         #expect(limited.statistics().evictions == 30)
     }
 
+    @Test func evictionByMaintenanceSeesTheReadsRecordedInMemory() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
+        try cache.set((0..<30).map { (key: $0, value: $0) })
+        fixture.clock.advance(by: .seconds(1))
+        for key in 0..<10 { _ = try cache.get(key) }  // the oldest written, so only recency saves them
+        let limited = try fixture.store.cache(
+            "n", key: Int.self, value: Int.self, policy: NamespacePolicy(maxEntries: 10))
+
+        #expect(try fixture.store.runMaintenance(only(.enforceSizeLimits)).evicted == 20)
+        for key in 0..<10 { #expect(try limited.get(key) == key, "recently read \(key) was evicted") }
+        #expect(try limited.get(10) == nil)
+    }
+
     @Test func storeLimitsAreEnforcedAcrossNamespaces() throws {
         let fixture = try TestStore()
         let writer = try fixture.store.cache("n", key: Int.self, value: Int.self)

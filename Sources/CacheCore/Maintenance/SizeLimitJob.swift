@@ -16,9 +16,13 @@ struct SizeLimitJob: MaintenanceJob {
         let storeLimited = storeOptions.maxEntries != nil || storeOptions.maxBytes != nil
         guard !limited.isEmpty || storeLimited else { return }
         let batch = context.sweeper.sizer.size
-        // Recency must be current before least-recently-used eviction picks its victims.
-        try context.writeTransaction { connection in
-            try AccessLog.write(context.accessLog.drain(), to: connection, now: context.now)
+        // Recency must be current before least-recently-used eviction picks its victims; the
+        // log (at most `AccessLog.capacity` records) is written a slice per transaction.
+        let slice = 1024
+        for _ in 0...(AccessLog.capacity / slice) where !context.accessLog.isEmpty {
+            try context.writeTransaction { connection in
+                try AccessLog.write(context.accessLog.drain(limit: slice), to: connection, now: context.now)
+            }
         }
         for (namespaceID, policy) in limited {
             try repeatUntilWithin(batch: batch, context: context, report: &report) { connection in
