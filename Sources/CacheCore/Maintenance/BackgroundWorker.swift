@@ -11,14 +11,17 @@ final class BackgroundWorker: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the thread, which calls `body` at once.
-    init(name: String, body: @escaping @Sendable () -> Duration) {
+    /// Starts the thread, which calls `body` after `firstDelay`.
+    init(name: String, firstDelay: Duration = .zero, body: @escaping @Sendable () -> Duration) {
         let thread = Thread { [self] in
+            var delay = firstDelay
             while !isStopping.load(ordering: .acquiring) {
-                let delay = body()
-                if isStopping.load(ordering: .acquiring) { break }
-                let nanoseconds = Int(min(max(delay.nanosecondCount, 0), 3_600_000_000_000))
-                _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+                if delay > .zero {
+                    let nanoseconds = Int(min(delay.nanosecondCount, 3_600_000_000_000))
+                    _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+                    if isStopping.load(ordering: .acquiring) { break }
+                }
+                delay = body()
             }
             exited.signal()
         }

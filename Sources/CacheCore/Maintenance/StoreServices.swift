@@ -9,7 +9,8 @@ final class StoreServices: Sendable {
     let maintenance: MaintenanceService
     private let reporterThread: BackgroundWorker?
 
-    /// Starts the telemetry reporter when there is something to report.
+    /// Starts the telemetry reporter when there is something to report; its first report
+    /// comes one interval after opening.
     init(database: Database, accessLog: AccessLog, options: StoreOptions) {
         statistics = StatisticsRegistry(isEnabled: options.statistics.isEnabled)
         maintenance = MaintenanceService(
@@ -17,7 +18,7 @@ final class StoreServices: Sendable {
         let reporter = TelemetryReporter(database: database, registry: statistics, options: options)
         self.reporter = reporter
         reporterThread = reporter.map { reporter in
-            BackgroundWorker(name: "CacheCore telemetry") {
+            BackgroundWorker(name: "CacheCore telemetry", firstDelay: reporter.interval) {
                 reporter.reportLoggingFailures()
                 return reporter.interval
             }

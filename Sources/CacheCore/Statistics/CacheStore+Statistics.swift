@@ -14,7 +14,8 @@ extension CacheStore {
     }
 
     /// This store's id in ``clients()`` and telemetry's per-process series, once it has
-    /// written its first heartbeat (at once after opening, in the background).
+    /// written its first heartbeat (one telemetry interval after opening, or at the first
+    /// ``flushTelemetry()``).
     public var clientID: Int64? { services.reporter?.clientID }
 
     /// Writes what was counted since the last telemetry write, and the heartbeat, now
