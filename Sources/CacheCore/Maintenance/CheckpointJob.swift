@@ -8,13 +8,12 @@ struct CheckpointJob: MaintenanceJob {
     func run(in context: MaintenanceContext, report: inout MaintenanceReport) throws {
         let walPath = context.database.path + "-wal"
         let before = CacheSize.bytes(ofFileAt: walPath)
-        let connection = try context.checkpointer()
-        let passive = try connection.checkpoint(.passive)
+        let passive = try context.checkpointer.checkpoint(.passive, busyTimeout: context.options.batchBudget)
         var truncated = false
         if !passive.busy, passive.framesCheckpointed == passive.framesInLog,
             before >= context.options.walTruncateBytes
         {
-            truncated = try !connection.checkpoint(.truncate).busy
+            truncated = try !context.checkpointer.checkpoint(.truncate, busyTimeout: context.options.batchBudget).busy
         }
         report.checkpoint = WALCheckpoint(
             framesInLog: passive.framesInLog, framesCheckpointed: passive.framesCheckpointed, truncated: truncated,

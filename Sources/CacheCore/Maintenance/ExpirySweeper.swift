@@ -3,6 +3,11 @@ import Foundation
 /// Deletes entries past their stale window, one namespace at a time, in batches that each
 /// commit on their own (so the app's writes interleave) and are sized by a
 /// ``SweepBatchSizer``. Counts what it removes as expirations.
+///
+/// Between batches it checkpoints the WAL passively on maintenance's own connection, so the
+/// pages a long sweep writes are copied into the file outside the writer lock; otherwise the
+/// commit of some batch would run SQLite's automatic checkpoint (and its sync) while the
+/// app's writes wait.
 struct ExpirySweeper: Sendable {
     /// What a sweep did.
     struct Outcome {
@@ -15,6 +20,7 @@ struct ExpirySweeper: Sendable {
     let statistics: StatisticsRegistry
     let clock: any CacheClock
     let sizer: SweepBatchSizer
+    let checkpointer: Checkpointer
 
     /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
     func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
@@ -41,6 +47,7 @@ struct ExpirySweeper: Sendable {
                 if removed > 0 { counters?.expired(count: removed) }
                 outcome.removed += removed
                 if removed < requested { break }
+                _ = try? checkpointer.checkpoint(.passive, busyTimeout: batchBudget)
             }
         }
         return outcome

@@ -8,9 +8,7 @@ struct MaintenanceContext {
     let storeOptions: StoreOptions
     let options: MaintenanceOptions
     let sweeper: ExpirySweeper
-    /// A read-write connection of maintenance's own, for checkpoints (which then never wait
-    /// behind, or hold up, the store's writer).
-    let checkpointer: () throws -> SQLiteConnection
+    let checkpointer: Checkpointer
 
     /// The store's time, in milliseconds.
     var now: Int64 { storeOptions.clock.nowMilliseconds() }

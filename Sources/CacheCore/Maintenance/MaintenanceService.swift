@@ -20,8 +20,7 @@ final class MaintenanceService: Sendable {
     private let state = Mutex(State())
     /// Held for the whole of a pass, so passes never overlap.
     private let passLock = Mutex(())
-    /// Maintenance's own read-write connection, for checkpoints; opened on first use.
-    private let checkpointConnection = Mutex<SQLiteConnection?>(nil)
+    private let checkpointer: Checkpointer
     private let isClosed = Atomic(false)
 
     init(database: Database, statistics: StatisticsRegistry, accessLog: AccessLog, options: StoreOptions) {
@@ -29,8 +28,10 @@ final class MaintenanceService: Sendable {
         self.statistics = statistics
         self.accessLog = accessLog
         self.storeOptions = options
+        self.checkpointer = Checkpointer(path: database.path)
         self.sweeper = ExpirySweeper(
-            database: database, statistics: statistics, clock: options.clock, sizer: SweepBatchSizer())
+            database: database, statistics: statistics, clock: options.clock, sizer: SweepBatchSizer(),
+            checkpointer: checkpointer)
     }
 
     var status: MaintenanceStatus {
@@ -77,7 +78,7 @@ final class MaintenanceService: Sendable {
     func close() {
         state.withLock { _ in isClosed.store(true, ordering: .releasing) }
         stop()
-        passLock.withLock { _ in checkpointConnection.withLock { $0 = nil } }
+        checkpointer.close()
     }
 
     /// Runs one pass now (after any pass in progress) and returns what it did. A task that
@@ -89,8 +90,7 @@ final class MaintenanceService: Sendable {
             try ensureOpen()
             let context = MaintenanceContext(
                 database: database, statistics: statistics, accessLog: accessLog, storeOptions: storeOptions,
-                options: options, sweeper: sweeper,
-                checkpointer: { [self] in try checkpointer(busyTimeout: options.batchBudget) })
+                options: options, sweeper: sweeper, checkpointer: checkpointer)
             var report = MaintenanceReport()
             for job in MaintenanceJobs.all where options.tasks.contains(job.task) {
                 do {
@@ -120,19 +120,6 @@ final class MaintenanceService: Sendable {
         if isClosed.load(ordering: .acquiring) {
             throw CacheError.cannotOpen(path: database.path, reason: "the store was closed")
         }
-    }
-
-    /// The checkpoint connection (opened on first use), waiting at most `busyTimeout` for locks.
-    private func checkpointer(busyTimeout: Duration) throws -> SQLiteConnection {
-        let connection = try checkpointConnection.withLock { stored in
-            if let stored { return stored }
-            let opened = try SQLiteConnection(
-                path: database.path, readOnly: false, create: false, busyTimeout: busyTimeout)
-            stored = opened
-            return opened
-        }
-        try connection.execute("PRAGMA busy_timeout = \(max(busyTimeout.milliseconds, 1))")
-        return connection
     }
 
     /// Sweeps `namespace` (every namespace when `nil`) to the end; returns how many it removed.
