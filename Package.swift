@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +26,7 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .executableTarget(
@@ -50,7 +52,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheCoreTests",
-            dependencies: ["CacheCore"]
+            dependencies: [
+                "CacheCore",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
         // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.

@@ -9,6 +9,10 @@
 //       Sets one string value (never expires) and prints `ok`.
 //   invalidate PATH NAMESPACE KEY
 //       Invalidates one key and prints `removed N`.
+//   telemetry PATH NAMESPACE COUNT [--hold]
+//       Sets keys 0 … COUNT-1 in one batch, reads each (a hit) and COUNT … 2·COUNT-1 (misses),
+//       flushes telemetry and prints `flushed CLIENT-ID`; with `--hold` it then prints `ready`
+//       and waits for stdin to close; closes the store and prints `closed`.
 //
 // `--barrier` prints `ready` and waits until stdin closes before touching the file, so a
 // test can start several helpers at the same moment. Errors go to stderr with exit code 1.
@@ -23,6 +27,7 @@ do {
     case "open": try OpenCommand(&arguments).run()
     case "set": try SetCommand(&arguments).run()
     case "invalidate": try InvalidateCommand(&arguments).run()
+    case "telemetry": try TelemetryCommand(&arguments).run()
     case let other: throw HelperError("unknown command '\(other)'")
     }
 } catch {

@@ -91,13 +91,16 @@ extension Cache {
     ) -> Task<any Sendable, any Error> {
         runtime.loads.task(for: canonical) { [self] in
             let value: Value
+            let started = ContinuousClock.now
             do {
                 value = try await loader(key)
             } catch {
+                counters.loadFailed(milliseconds: Self.milliseconds(since: started))
                 runtime.backoff.recordFailure(
                     canonical, error: error, now: store.now(), backoff: store.options.loadBackoff)
                 throw error
             }
+            counters.loadSucceeded(milliseconds: Self.milliseconds(since: started))
             runtime.backoff.recordSuccess(canonical)
             do {
                 try set(value, for: key)
@@ -108,6 +111,11 @@ extension Cache {
             }
             return value
         }
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
     }
 
     private func staleOrThrow(_ canonical: String, _ error: any Error) throws -> StaleRead<Value> {

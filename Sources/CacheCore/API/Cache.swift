@@ -15,12 +15,14 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let record: NamespaceRecord
     @usableFromInline let runtime: NamespaceRuntime
     private let coder: any CacheValueCoder<Value>
+    @usableFromInline let counters: NamespaceCounters
 
     init(store: CacheStore, namespace: NamespaceRecord, runtime: NamespaceRuntime, coder: any CacheValueCoder<Value>) {
         self.store = store
         self.record = namespace
         self.runtime = runtime
         self.coder = coder
+        self.counters = store.services.statistics.counters(for: namespace)
     }
 
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
@@ -37,6 +39,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         if let hit = runtime.memory?.liveEntry(canonical, now: now) as? TypedMemoryEntry<Value>,
             maxAge.map({ now - hit.writtenAt < $0.milliseconds }) ?? true
         {
+            counters.memoryHit()
             return hit.value
         }
         return try getBeyondMemory(canonical, now: now, maxAge: maxAge)
@@ -44,8 +47,13 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
 
     /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.
     @usableFromInline func getBeyondMemory(_ key: String, now: Int64, maxAge: Duration?) throws -> Value? {
-        guard let found = try find(key, now: now, allowStale: false) else { return nil }
-        if let maxAge, now - found.writtenAt >= maxAge.milliseconds { return nil }
+        guard let found = try find(key, now: now, allowStale: false),
+            maxAge.map({ now - found.writtenAt < $0.milliseconds }) ?? true
+        else {
+            counters.miss()
+            return nil
+        }
+        found.count(in: counters, at: now)
         return found.value
     }
 
@@ -54,7 +62,12 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func getStale(_ key: Key) throws -> StaleRead<Value>? {
         guard record.policy.isEnabled else { return nil }
         let now = store.now()
-        return try find(try canonicalKey(key), now: now, allowStale: true)?.read(at: now)
+        guard let found = try find(try canonicalKey(key), now: now, allowStale: true) else {
+            counters.miss()
+            return nil
+        }
+        found.count(in: counters, at: now)
+        return found.read(at: now)
     }
 
     /// Whether a live value exists for `key` (without counting as a read).
@@ -100,6 +113,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
                         staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
             }
         }
+        defer { counters.stored(count: writes.count) }
         if !policy.tiers.usesDisk {
             remember()
         } else if runtime.writeBehind != nil {
@@ -114,7 +128,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @discardableResult
     public func remove(_ key: Key) throws -> Bool {
         guard record.policy.isEnabled else { return false }
-        let result = try store.invalidate(.key(namespace: namespace, key: try canonicalKey(key)))
+        let result = try store.invalidate([.key(namespace: namespace, key: try canonicalKey(key))], countedAs: .removes)
         return (result.removals.first?.removed ?? 0) > 0
     }
 
@@ -123,7 +137,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @discardableResult
     public func removeAll() throws -> Int {
         guard record.policy.isEnabled else { return 0 }
-        return try store.invalidate(.namespace(namespace)).removals.first?.removed ?? 0
+        return try store.invalidate([.namespace(namespace)], countedAs: .removes).removals.first?.removed ?? 0
     }
 
     /// Removes `keys` (and what dependency rules add).
@@ -165,6 +179,19 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let value: Value
         let writtenAt: Int64
         let expiresAt: Int64?
+        /// Whether it came from the file (else from memory or the write-behind queue).
+        let fromFile: Bool
+
+        /// Counts the read: a stale hit when expired, else a memory or file hit.
+        func count(in counters: NamespaceCounters, at now: Int64) {
+            if expiresAt.map({ now >= $0 }) == true {
+                counters.staleHit()
+            } else if fromFile {
+                counters.diskHit()
+            } else {
+                counters.memoryHit()
+            }
+        }
 
         func read(at now: Int64) -> StaleRead<Value> {
             StaleRead(
@@ -179,14 +206,15 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     func find(_ key: String, now: Int64, allowStale: Bool) throws -> Found? {
         var stale: Found?
         if let entry = runtime.memory?.get(key, now: now), let value = entry.value(as: Value.self) {
-            let found = Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt)
+            let found = Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt, fromFile: false)
             if !entry.isExpired(at: now) { return found }
             stale = found
         }
         if let write = runtime.pending.value(for: key), !write.attributes.isPurgeable(at: now),
             let value = decoded(write.value, key: key)
         {
-            let found = Found(value: value, writtenAt: write.writtenAt, expiresAt: write.attributes.expiresAt)
+            let found = Found(
+                value: value, writtenAt: write.writtenAt, expiresAt: write.attributes.expiresAt, fromFile: false)
             return write.attributes.isExpired(at: now) && !allowStale ? nil : found
         }
         guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return allowStale ? stale : nil }
@@ -202,7 +230,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
                 value, key: key, writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
                 staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
             ifUnchangedSince: epoch)
-        return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt)
+        return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt, fromFile: true)
     }
 
     // MARK: Private

@@ -12,9 +12,31 @@ extension CacheStore {
     /// Removes what each selector selects (and what the rules add); see ``invalidate(_:)-selector``.
     @discardableResult
     public func invalidate(_ selectors: [InvalidationSelector]) throws -> InvalidationResult {
+        try invalidate(selectors, countedAs: .invalidations)
+    }
+
+    /// Which statistics counter an invalidation's removals go to.
+    enum RemovalCounter {
+        case invalidations, removes
+    }
+
+    /// ``invalidate(_:)-([InvalidationSelector])`` counting what each named namespace lost as
+    /// `counter` (what a rule adds is always an invalidation).
+    func invalidate(_ selectors: [InvalidationSelector], countedAs counter: RemovalCounter) throws
+        -> InvalidationResult
+    {
         guard !isReadOnly else { throw CacheError.readOnly(path: path) }
         let removals = try options.invalidationRules.expand(selectors).map { selector, cause in
-            InvalidationResult.Removal(selector: selector, removed: try apply(selector), cause: cause)
+            let removal = InvalidationResult.Removal(selector: selector, removed: try apply(selector), cause: cause)
+            if let name = selector.namespace {
+                let counters = services.statistics.counters(for: NamespaceRecord(id: nil, name: name, policy: .default))
+                if counter == .removes && cause == nil {
+                    _ = counters.removed(count: removal.removed)
+                } else {
+                    counters.invalidated(count: removal.removed)
+                }
+            }
+            return removal
         }
         return InvalidationResult(removals: removals)
     }

@@ -29,6 +29,7 @@ public final class CacheStore: Sendable {
     let origin: String
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
     let background = Mutex<Background?>(nil)
+    let services: StoreServices
     private let decodeFailures = Atomic(0)
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
@@ -44,6 +45,7 @@ public final class CacheStore: Sendable {
         self.quarantinedFile = opened.quarantined
         let instance = UInt32.random(in: 0...UInt32.max)
         self.origin = "\(getpid())@\(ProcessInfo.processInfo.hostName)#\(String(instance, radix: 16))"
+        self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
     }
 
     /// Opens (or creates) the store called `name` in the user cache directory:
@@ -111,24 +113,11 @@ public final class CacheStore: Sendable {
 
     // MARK: Maintenance
 
-    /// Deletes entries past their expiry (and stale window), in batches of a thousand so other
-    /// readers and writers interleave. Returns how many it removed.
+    /// Deletes entries past their expiry (and stale window), in batches sized to take about
+    /// 25 ms each so other readers and writers interleave. Returns how many it removed.
     @discardableResult
     public func sweepExpired(namespace: String? = nil) throws -> Int {
-        let ids: [Int64]
-        if let namespace {
-            guard let id = try namespaceRowID(namespace) else { return 0 }
-            ids = [id]
-        } else {
-            ids = try database.read { try $0.namespaceIDs() }
-        }
-        var removed = 0
-        for id in ids {
-            removed += try deleteInBatches { connection in
-                try connection.deletePurgeable(namespaceID: id, now: now(), limit: Self.batchSize)
-            }
-        }
-        return removed
+        try services.maintenance.sweepExpired(namespace: namespace)
     }
 
     /// Writes the sets waiting in write-behind namespaces and the reads recorded in memory
@@ -146,6 +135,7 @@ public final class CacheStore: Sendable {
     public func close() throws {
         defer { database.close() }
         stopBackground()
+        services.shutDown()
         try flush()
     }
 
@@ -191,9 +181,10 @@ public final class CacheStore: Sendable {
                 for row in rows { try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version) }
                 let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
                 try AccessLog.write(slice, to: connection, now: now)
-                try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
-                try Eviction.enforceStore(
+                let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                let storeEvicted = try Eviction.enforceStore(
                     maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
+                try services.statistics.record(evicted + storeEvicted, on: connection)
             }
             committed()
         }

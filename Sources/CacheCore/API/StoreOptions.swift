@@ -38,6 +38,9 @@ public struct StoreOptions: Sendable {
     public var coherenceInterval: Duration
     /// How long loaders wait before retrying a key whose load failed.
     public var loadBackoff: LoadBackoff
+    /// What is counted, how often counters and a heartbeat go into the file, and whether
+    /// they are emitted through swift-metrics.
+    public var statistics = StatisticsOptions()
 
     /// Creates options; the defaults suit an app's own cache.
     public init(
@@ -71,8 +74,12 @@ public struct StoreOptions: Sendable {
     }
 
     /// Options for tools that inspect a file someone else owns: no creation, no quarantine,
-    /// and read-only unless `writable`.
+    /// read-only unless `writable`, and no telemetry or metrics of their own (the tool is not
+    /// one of the file's apps).
     public static func inspection(writable: Bool = false) -> StoreOptions {
-        StoreOptions(readOnly: !writable, createIfMissing: false, onDamagedFile: .fail)
+        var options = StoreOptions(readOnly: !writable, createIfMissing: false, onDamagedFile: .fail)
+        options.statistics.telemetryInterval = nil
+        options.statistics.metrics = .off
+        return options
     }
 }

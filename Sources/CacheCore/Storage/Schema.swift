@@ -13,8 +13,9 @@ enum Schema {
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
     static let migrations: [String] = [version1, version2]
 
-    /// Format v2: the invalidation journal, the audit log and the trash.
-    static let version2 = invalidationJournal + adminTables
+    /// Format v2: the invalidation journal, telemetry and attached clients, the audit log and
+    /// the trash.
+    static let version2 = invalidationJournal + telemetryTables + adminTables
 
     /// Format v1: namespaces, entries, tags, and the triggers that keep counters and tags exact.
     ///

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Deletes entries past their stale window, one namespace at a time, in batches that each
+/// commit on their own (so the app's writes interleave) and are sized by a
+/// ``SweepBatchSizer``. Counts what it removes as expirations.
+///
+/// Between batches it checkpoints the WAL passively on maintenance's own connection, so the
+/// pages a long sweep writes are copied into the file outside the writer lock; otherwise the
+/// commit of some batch would run SQLite's automatic checkpoint (and its sync) while the
+/// app's writes wait.
+struct ExpirySweeper: Sendable {
+    /// What a sweep did.
+    struct Outcome {
+        var removed = 0
+        /// `false` when the deadline came before everything expired was removed.
+        var finished = true
+    }
+
+    let database: Database
+    let statistics: StatisticsRegistry
+    let clock: any CacheClock
+    let sizer: SweepBatchSizer
+    let checkpointer: Checkpointer
+
+    /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
+    func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
+        -> Outcome
+    {
+        var outcome = Outcome()
+        for namespaceID in namespaceIDs {
+            let counters = try statistics.counters(namespaceID: namespaceID) { id in
+                try database.read { try $0.namespaceName(id: id) }
+            }
+            while true {
+                if let deadline, ContinuousClock.now >= deadline {
+                    outcome.finished = false
+                    return outcome
+                }
+                let requested = sizer.size
+                let (removed, elapsed) = try database.write { connection in
+                    let started = ContinuousClock.now
+                    let removed = try connection.deletePurgeable(
+                        namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: requested)
+                    return (removed, ContinuousClock.now - started)
+                }
+                sizer.learn(requested: requested, removed: removed, elapsed: elapsed, budget: batchBudget)
+                if removed > 0 { counters?.expired(count: removed) }
+                outcome.removed += removed
+                if removed < requested { break }
+                _ = try? checkpointer.checkpoint(.passive, busyTimeout: batchBudget)
+            }
+        }
+        return outcome
+    }
+
+    /// The share of expired entries among up to `sampleSize` consecutive entries from a
+    /// random position (two index seeks and a short range scan), or `nil` when there are none.
+    func sampleExpiredShare(sampleSize: Int = 256) throws -> Double? {
+        let now = clock.nowMilliseconds()
+        return try database.read { connection in
+            guard let range = try connection.entryIDRange() else { return nil }
+            let start = Int64.random(in: range)
+            let sample = try connection.purgeableSample(from: start, count: sampleSize, now: now)
+            guard sample.rows > 0 else { return nil }
+            return Double(sample.purgeable) / Double(sample.rows)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// How much space a cache file takes, in bytes.
+public struct CacheSize: Sendable, Hashable, Codable {
+    /// The database file.
+    public var fileBytes: Int
+    /// The write-ahead log (`-wal`) next to it; checkpoints move it into the file.
+    public var walBytes: Int
+    /// The keys and values of the stored entries (including expired entries not swept
+    /// yet), without SQLite's pages, indexes and free space.
+    public var payloadBytes: Int
+
+    /// Creates a size.
+    public init(fileBytes: Int, walBytes: Int, payloadBytes: Int) {
+        self.fileBytes = fileBytes
+        self.walBytes = walBytes
+        self.payloadBytes = payloadBytes
+    }
+
+    /// The file and its WAL together: what the cache takes on disk.
+    public var diskBytes: Int { fileBytes + walBytes }
+}
+
+extension CacheSize {
+    /// The size of the file at `path`, or 0 when there is none.
+    static func bytes(ofFileAt path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+}

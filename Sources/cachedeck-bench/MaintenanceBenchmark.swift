@@ -1,0 +1,55 @@
+import CacheCore
+import Foundation
+
+/// The `maintenance` rows: statistics on the read path, sweep batch sizing, and what a
+/// sweep costs the app's reads and writes while it runs.
+final class MaintenanceBenchmark {
+    let settings: MaintenanceSettings
+    let directory: TemporaryDirectory
+    var generator = SplitMix64(seed: 0x5EED_57A7)
+    private(set) var report = Report()
+
+    init(settings: MaintenanceSettings, directory: TemporaryDirectory) {
+        self.settings = settings
+        self.directory = directory
+    }
+
+    /// Runs every row and returns the table.
+    func run() throws -> Report {
+        try measureStatisticsOverhead()
+        try measureSweepTuning()
+        try measureSweepLatency()
+        return report
+    }
+
+    /// Adds `row` to the report and shows progress.
+    func record(_ row: ReportRow) {
+        report.add(row)
+        progress(
+            "  \(row.operation): \(Format.nanoseconds(row.cacheCore)) vs \(Format.nanoseconds(row.baseline)) ns/op")
+    }
+
+    func note(_ text: String) {
+        report.note(text)
+        progress("  \(text)")
+    }
+
+    /// Prints `line` at once, even when stdout is a pipe.
+    func progress(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
+
+    /// Registers `namespace` in the file at `path` and fills it with `count` rows through the
+    /// bulk filler, expiring at `expiresAt`; returns the namespace's row id.
+    func fill(
+        _ namespace: String, in store: CacheStore, path: String, prefix: String, count: Int, expiresAt: Date
+    ) throws -> Int64 {
+        _ = try store.dataCache(namespace, key: String.self)
+        let id = try RawEntryBaseline(path: path).namespaceID(namespace)
+        try BulkFiller(path: path).fill(
+            namespaceID: id, prefix: prefix, count: count, valueSize: settings.valueSize,
+            expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000))
+        return id
+    }
+}
