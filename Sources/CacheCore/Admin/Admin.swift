@@ -136,18 +136,11 @@ public struct Admin: Sendable {
     }
 
     /// Deletes trash rows of actions older than `age`; returns how many rows it deleted.
+    /// (The maintenance service does this on its own; see ``MaintenanceTask/purgeTrashAndAudit``.)
     @discardableResult
     public func purgeTrash(olderThan age: Duration = Admin.trashRetention) throws -> Int {
         let cutoff = store.now() - age.milliseconds
-        return try store.deleteInBatches { connection in
-            try connection.run(
-                """
-                DELETE FROM trash WHERE (audit_id, entry_id) IN (
-                    SELECT t.audit_id, t.entry_id FROM trash t JOIN audit a ON a.id = t.audit_id
-                    WHERE a.at < ?1 LIMIT ?2)
-                """,
-                cutoff, CacheStore.batchSize)
-        }
+        return try store.deleteInBatches { try $0.purgeTrash(before: cutoff, limit: CacheStore.batchSize) }
     }
 }
 

@@ -66,6 +66,24 @@ extension SQLiteConnection {
         return (taken, restored, Int(bytes))
     }
 
+    /// Deletes up to `limit` trash rows of actions run before `cutoff`; returns how many.
+    func purgeTrash(before cutoff: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM trash WHERE (audit_id, entry_id) IN (
+                SELECT t.audit_id, t.entry_id FROM trash t JOIN audit a ON a.id = t.audit_id
+                WHERE a.at < ?1 LIMIT ?2)
+            """,
+            cutoff, limit)
+    }
+
+    /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.
+    func purgeAudit(before cutoff: Int64) throws -> Int {
+        try run(
+            "DELETE FROM audit WHERE at < ?1 AND NOT EXISTS (SELECT 1 FROM trash t WHERE t.audit_id = audit.id)",
+            cutoff)
+    }
+
     /// Hits recorded since `since` on the namespace (or the store), through the access index.
     func recentHits(since: Int64, namespace: String?) throws -> Int {
         if let namespace {

@@ -1,8 +1,7 @@
 /// One task of a maintenance pass. A pass runs each enabled job in turn; one that throws is
 /// recorded in the report and the others still run.
 ///
-/// To add a task (purging old trash or audit rows, trimming the invalidation journal):
-/// add a ``MaintenanceTask`` case, a type conforming to this protocol, and an entry in
+/// To add a task: add a ``MaintenanceTask`` case, a type conforming to this protocol, and an entry in
 /// ``MaintenanceJobs/all``. A job holds the writer for one bounded batch at a time.
 protocol MaintenanceJob: Sendable {
     /// Which task this is (what options enable and reports name).
@@ -16,6 +15,6 @@ protocol MaintenanceJob: Sendable {
 /// moves their pages into the file.
 enum MaintenanceJobs {
     static let all: [any MaintenanceJob] = [
-        SweepJob(), SizeLimitJob(), TelemetryDownsamplingJob(), StaleClientsJob(), CheckpointJob(),
+        SweepJob(), SizeLimitJob(), TelemetryDownsamplingJob(), StaleClientsJob(), TrashPurgeJob(), CheckpointJob(),
     ]
 }

@@ -19,6 +19,10 @@ public struct MaintenanceOptions: Sendable, Hashable {
     public var walTruncateBytes: Int
     /// Client rows whose last heartbeat is older than this are removed.
     public var clientRetention: Duration
+    /// Rows removed by admin actions stay in the trash (restorable) this long.
+    public var trashRetention: Duration
+    /// Audit rows older than this are removed.
+    public var auditRetention: Duration
 
     /// Creates options; the defaults run every task every minute, sweeping for up to 200 ms
     /// per pass in batches of about 25 ms.
@@ -30,7 +34,9 @@ public struct MaintenanceOptions: Sendable, Hashable {
         repeatThreshold: Double = 0.25,
         repeatDelay: Duration = .milliseconds(10),
         walTruncateBytes: Int = 16 << 20,
-        clientRetention: Duration = .seconds(3600)
+        clientRetention: Duration = .seconds(3600),
+        trashRetention: Duration = .seconds(7 * 86_400),
+        auditRetention: Duration = .seconds(90 * 86_400)
     ) {
         self.tasks = tasks
         self.interval = interval
@@ -40,6 +46,8 @@ public struct MaintenanceOptions: Sendable, Hashable {
         self.repeatDelay = repeatDelay
         self.walTruncateBytes = walTruncateBytes
         self.clientRetention = clientRetention
+        self.trashRetention = trashRetention
+        self.auditRetention = auditRetention
     }
 }
 
@@ -53,6 +61,9 @@ public enum MaintenanceTask: String, Sendable, Hashable, CaseIterable, Codable {
     case downsampleTelemetry
     /// Remove client rows without a recent heartbeat.
     case removeStaleClients
+    /// Delete trash rows past ``MaintenanceOptions/trashRetention`` and audit rows past
+    /// ``MaintenanceOptions/auditRetention``.
+    case purgeTrashAndAudit
     /// Checkpoint the WAL into the file (passive), truncating it once it caught up and is large.
     case checkpointWAL
 }

@@ -19,6 +19,10 @@ public struct MaintenanceReport: Sendable, Hashable {
     public var telemetryRowsDeleted = 0
     /// Client rows removed for want of a heartbeat.
     public var staleClientsRemoved = 0
+    /// Trash rows deleted (past their retention).
+    public var trashRowsPurged = 0
+    /// Audit rows deleted (past their retention).
+    public var auditRowsPurged = 0
     /// The WAL checkpoint, when one ran.
     public var checkpoint: WALCheckpoint?
     /// Tasks that failed, with the error (the other tasks still ran).
