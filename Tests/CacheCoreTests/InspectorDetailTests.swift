@@ -43,7 +43,8 @@ import Testing
     }
 
     @Test func numbersStringsAndDuplicateKeysAreShownExactlyAsStored() throws {
-        let stored = #"{"é":1,"z":[],"\u0062":1.50,"a":12345678901234567890123e-3,"e":"\u001b[31m","e":null, "a2" : -0}"#
+        let stored =
+            #"{"é":1,"z":[],"\u0062":1.50,"a":12345678901234567890123e-3,"e":"\u001b[31m","e":null, "a2" : -0}"#
         let detail = try Self.detail(of: Data(stored.utf8))
         #expect(
             detail.value
@@ -76,7 +77,11 @@ import Testing
         #expect(lines[2].hex.count == lines[0].hex.count, "the last line is padded to full width")
         #expect(lines[2].ascii == "+ bytes..")
         let json = try Self.detail(of: Data("[1]".utf8), options: EntryDetailOptions(format: .hexDump))
-        #expect(json.value == .hexDump([HexDumpLine(offset: 0, hex: "5b 31 5d" + String(repeating: " ", count: 40), ascii: "[1]")], isTruncated: false))
+        #expect(
+            json.value
+                == .hexDump(
+                    [HexDumpLine(offset: 0, hex: "5b 31 5d" + String(repeating: " ", count: 40), ascii: "[1]")],
+                    isTruncated: false))
     }
 
     @Test func largeValuesAreCutAtTheLimitAndSaySo() throws {
@@ -95,7 +100,8 @@ import Testing
         #expect(cut && lines.count == 64 * 1024 / 16)
         #expect(binary.entry.valueBytes == 200_000 && binary.entry.preview.count == 64)
         let accented = try Self.detail(of: Data("[[\"ééééé\"]]".utf8), options: EntryDetailOptions(maxBytes: 16))
-        #expect(accented.value == .json("[\n  [\n    \"éé", isTruncated: true), "cut between characters, not inside one")
+        #expect(
+            accented.value == .json("[\n  [\n    \"éé", isTruncated: true), "cut between characters, not inside one")
     }
 
     @Test func hostileValuesFallBackToHexWithoutCrashing() throws {
@@ -112,7 +118,8 @@ import Testing
                 Issue.record("\(value.prefix(20)) rendered as JSON")
                 continue
             }
-            #expect(lines.allSatisfy { line in line.ascii.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) } })
+            #expect(
+                lines.allSatisfy { line in line.ascii.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) } })
         }
         let deep = String(repeating: "[", count: 99) + String(repeating: "]", count: 99)
         guard case .json = try Self.detail(of: Data(deep.utf8)).value else {

@@ -108,7 +108,8 @@ import Testing
         try cache.set(Data(count: 10), for: "user_2", expiration: .after(.seconds(7200)), tags: ["x"])
         try cache.set(Data(count: 500), for: "user_3", expiration: .never)
         for key in ["a%b", "a_b", "axb", "'; DROP TABLE entries; --"] { try cache.set(Data(), for: key) }
-        try fixture.execute("UPDATE entries SET hits = 5 WHERE key = 'user_2'; UPDATE entries SET hits = 20 WHERE key = 'user_3'")
+        try fixture.execute(
+            "UPDATE entries SET hits = 5 WHERE key = 'user_2'; UPDATE entries SET hits = 20 WHERE key = 'user_3'")
         return fixture
     }
 

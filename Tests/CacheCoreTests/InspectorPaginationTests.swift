@@ -99,7 +99,8 @@ import Testing
     func rankingBeyondTheScanLimitPagesExactlyThroughTheNewestRows(field: EntrySortField, descending: Bool) throws {
         let fixture = try Self.fixture()
         let sort = EntrySort(field, descending: descending)
-        let pages = try fixture.store.inspector.allPages(EntryQuery(namespace: "n", sort: sort, limit: 6, scanLimit: 40))
+        let pages = try fixture.store.inspector.allPages(
+            EntryQuery(namespace: "n", sort: sort, limit: 6, scanLimit: 40))
         let lastID = try #require(try fixture.scalar("SELECT max(id) FROM entries"))
         let window = lastID - 40 + 1
         #expect(pages.allSatisfy { $0.rankedFromRowID == window && !$0.isRankingComplete })

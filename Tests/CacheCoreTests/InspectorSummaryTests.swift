@@ -79,7 +79,8 @@ import Testing
         try b.set(Data(count: 500), for: "b-big")
         try a.set(Data(count: 5), for: "a-hot")
         try b.set(Data(count: 1), for: "b-warm")
-        try fixture.execute("UPDATE entries SET hits = 9 WHERE key = 'a-hot'; UPDATE entries SET hits = 2 WHERE key = 'b-warm'")
+        try fixture.execute(
+            "UPDATE entries SET hits = 9 WHERE key = 'a-hot'; UPDATE entries SET hits = 2 WHERE key = 'b-warm'")
         let inspector = fixture.store.inspector
         #expect(try inspector.top(.largest).rows.map(\.key) == ["b-big", "a-old", "a-hot", "b-warm"])
         #expect(try inspector.top(.largest, limit: 2).rows.map(\.namespace) == ["b", "a"])

@@ -76,7 +76,8 @@ import Testing
         let bounds = timeline.buckets.map { [$0.from, $0.until] }
         #expect(
             bounds == [
-                [nil, now + 1], [now + 1, now + 60_000], [now + 60_000, now + 300_000], [now + 300_000, now + Self.hour],
+                [nil, now + 1], [now + 1, now + 60_000], [now + 60_000, now + 300_000],
+                [now + 300_000, now + Self.hour],
                 [now + Self.hour, now + Self.day], [now + Self.day, now + 7 * Self.day], [now + 7 * Self.day, nil],
                 [nil, nil],
             ])
@@ -103,7 +104,8 @@ import Testing
         let fixture = try TestStore()
         let cache = try fixture.store.dataCache("n", key: Int.self)
         let count = Inspector.exactBytesBudget + 1
-        try cache.set((0..<count).map { (key: $0 + 100_000, value: Data(count: 94)) }, expiration: .after(.seconds(7200)))
+        try cache.set(
+            (0..<count).map { (key: $0 + 100_000, value: Data(count: 94)) }, expiration: .after(.seconds(7200)))
         try cache.set(Data(count: 994), for: 1, expiration: .after(.seconds(10)))
         let timeline = try fixture.store.inspector.expiryTimeline(namespace: "n")
         let hour2 = timeline.hourly[2]

@@ -83,7 +83,8 @@ extension EntryFilterTerm: CustomStringConvertible {
         case .keyPrefix(let text): "prefix:" + FilterText.operand(text)
         case .keyMatches(let pattern): "regex:" + FilterText.operand(pattern)
         case .tag(let tag): "tag:" + FilterText.operand(tag)
-        case .timeToLive(let comparison, let milliseconds): "ttl" + comparison.rawValue + FilterText.duration(milliseconds)
+        case .timeToLive(let comparison, let milliseconds):
+            "ttl" + comparison.rawValue + FilterText.duration(milliseconds)
         case .size(let comparison, let bytes): "size" + comparison.rawValue + FilterText.size(bytes)
         case .hits(let comparison, let count): "hits" + comparison.rawValue + String(count)
         case .age(let comparison, let milliseconds): "age" + comparison.rawValue + FilterText.duration(milliseconds)

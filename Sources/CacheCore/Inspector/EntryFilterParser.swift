@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a filter's text did not parse: one line naming the offending part.
 public struct EntryFilterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The explanation, e.g. `unknown field 'siz' (fields: ttl, size, hits, age)`.
@@ -67,7 +65,9 @@ struct FilterToken {
                 .first(where: { rest.hasPrefix($0.rawValue) })
         else { throw EntryFilterError("bad operator in '\(text)' (use <, <=, =, !=, >=, >)") }
         let operand = String(rest.dropFirst(comparison.rawValue.count))
-        guard !field.isEmpty else { throw EntryFilterError("missing field before '\(comparison.rawValue)' in '\(text)'") }
+        guard !field.isEmpty else {
+            throw EntryFilterError("missing field before '\(comparison.rawValue)' in '\(text)'")
+        }
         guard !operand.isEmpty else { throw EntryFilterError("missing value after '\(text)'") }
         switch field.lowercased() {
         case "ttl": return .timeToLive(comparison, milliseconds: try FilterNumber.duration(operand))

@@ -57,7 +57,8 @@ struct EntryRanking {
                 position = EntryCursor(
                     namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id,
                     rankedFromRowID: scope.fromRowID)
-                guard regexes.allMatch(key), let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
+                guard regexes.allMatch(key),
+                    let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
                 else { continue }
                 rows.append(row)
             }
@@ -74,7 +75,9 @@ struct EntryRanking {
         if let from = start?.rankedFromRowID {
             return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int((last ?? from) - from + 1))
         }
-        let indexCost = namespaceID == nil ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
+        let indexCost =
+            namespaceID == nil
+            ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
         let limit = start == nil ? scanLimit ?? .max : .max
         if indexCost < span && indexCost <= limit {
             return Scope(throughNamespaceIndex: true, fromRowID: nil, rows: namespaceEntries)

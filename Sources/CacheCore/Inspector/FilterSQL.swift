@@ -14,7 +14,8 @@ extension EntryFilterTerm {
         case .keyMatches:
             return nil
         case .tag(let tag):
-            return "EXISTS (SELECT 1 FROM entry_tags WHERE tag = \(sql.parameter(.text(tag))) AND entry_id = entries.id)"
+            let placeholder = sql.parameter(.text(tag))
+            return "EXISTS (SELECT 1 FROM entry_tags WHERE tag = \(placeholder) AND entry_id = entries.id)"
         case .timeToLive(let comparison, let milliseconds):
             // expires_at - now <op> ttl  ⇔  expires_at <op> now + ttl; NULL (never) is infinite.
             let bound = sql.parameter(now.addingClamped(milliseconds))

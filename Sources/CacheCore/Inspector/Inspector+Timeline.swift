@@ -80,7 +80,9 @@ struct ExpiryRanges {
 
     func indices(ofHour hour: Int) -> [Int] { hour == 0 ? [1, 2, 3] : [3 + hour] }
 
-    func hourStart(_ hour: Int) -> Int64 { hour == 0 ? now.addingClamped(1) : now.addingClamped(Int64(hour) * Self.hour) }
+    func hourStart(_ hour: Int) -> Int64 {
+        hour == 0 ? now.addingClamped(1) : now.addingClamped(Int64(hour) * Self.hour)
+    }
 
     /// The `from` (inclusive) and `until` (exclusive) expiry of a bucket.
     func bounds(of kind: ExpiryBucketKind) -> (from: Int64?, until: Int64?) {
@@ -143,26 +145,23 @@ struct ExpiryCounts {
 extension SQLiteConnection {
     /// Entries of the namespace whose expiry is in `range` (`nil`: never), from the index alone.
     func countExpiring(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int {
-        guard let range else {
-            return Int(
-                try scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
-                    ?? 0)
-        }
-        return Int(
-            try scalar(
-                "SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3", namespaceID,
-                range.lowerBound, range.upperBound) ?? 0)
+        let count =
+            try range.map { range in
+                try scalar(
+                    "SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
+                    namespaceID, range.lowerBound, range.upperBound)
+            } ?? scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
+        return Int(count ?? 0)
     }
 
     /// Key plus value bytes of the same entries (reads each row).
     func sumExpiringBytes(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int64 {
-        guard let range else {
-            return try scalar(
-                "SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
-                ?? 0
-        }
-        return try scalar(
-            "SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
-            namespaceID, range.lowerBound, range.upperBound) ?? 0
+        let sum =
+            try range.map { range in
+                try scalar(
+                    "SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
+                    namespaceID, range.lowerBound, range.upperBound)
+            } ?? scalar("SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
+        return sum ?? 0
     }
 }

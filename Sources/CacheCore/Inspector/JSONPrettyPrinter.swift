@@ -31,12 +31,14 @@ enum JSONPrettyPrinter {
             case .scalar(let range):
                 output += input[range]
             case .array(let elements):
-                writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: elements.count, indent: indent) { writer, index in
+                writeContainer(open: "[", close: "]", count: elements.count, indent: indent) { writer, index in
                     writer.write(elements[index], indent: indent + 2)
                 }
             case .object(let members):
-                let sorted = members.enumerated().sorted { ($0.element.sortKey, $0.offset) < ($1.element.sortKey, $1.offset) }
-                writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: sorted.count, indent: indent) { writer, index in
+                let sorted = members.enumerated().sorted {
+                    ($0.element.sortKey, $0.offset) < ($1.element.sortKey, $1.offset)
+                }
+                writeContainer(open: "{", close: "}", count: sorted.count, indent: indent) { writer, index in
                     let member = sorted[index].element
                     writer.output += writer.input[member.key]
                     writer.output += Array(": ".utf8)
@@ -46,9 +48,9 @@ enum JSONPrettyPrinter {
         }
 
         private mutating func writeContainer(
-            open: UInt8, close: UInt8, count: Int, indent: Int, element: (inout Writer, Int) -> Void
+            open: Unicode.Scalar, close: Unicode.Scalar, count: Int, indent: Int, element: (inout Writer, Int) -> Void
         ) {
-            output.append(open)
+            output.append(UInt8(ascii: open))
             if count > 0 {
                 for index in 0..<count where output.count <= limit {
                     output.append(UInt8(ascii: "\n"))
@@ -59,7 +61,7 @@ enum JSONPrettyPrinter {
                 output.append(UInt8(ascii: "\n"))
                 output += Array(repeating: UInt8(ascii: " "), count: indent)
             }
-            output.append(close)
+            output.append(UInt8(ascii: close))
         }
     }
 }
