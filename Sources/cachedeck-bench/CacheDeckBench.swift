@@ -7,6 +7,6 @@ struct CacheDeckBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cachedeck-bench",
         abstract: "Benchmarks CacheDeck against baselines it runs itself (build with -c release).",
-        subcommands: [CoreCommand.self]
+        subcommands: [CoreCommand.self, InspectorCommand.self]
     )
 }

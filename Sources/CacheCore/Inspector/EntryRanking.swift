@@ -97,7 +97,7 @@ struct EntryRanking {
         if let position { conditions.append(plan.after(values: position.values, id: position.id, segment: 0, &sql)) }
         conditions += filter.terms.compactMap { $0.sqlCondition(now: now, &sql) }
         let query = """
-            SELECT id, CAST(key AS BLOB), \(plan.selected(0))
+            SELECT id, \(regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"), \(plan.selected(0))
             FROM entries\(scope.throughNamespaceIndex ? "" : " NOT INDEXED")
             WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
             ORDER BY \(plan.orderBy(0)) LIMIT \(sql.parameter(count))

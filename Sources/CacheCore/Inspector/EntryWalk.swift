@@ -6,7 +6,8 @@ import Foundation
 /// computed per row rather than placed in `WHERE`, so a batch examines a bounded number of
 /// rows however rare the matches are, and the scan limit can end a page early. Terms that
 /// bound the walked column (a key prefix in key order, a time to live in expiry order) do go
-/// in `WHERE`, as a range of the index.
+/// in `WHERE`, as a range of the index. A batch reads only ids, sort values and the match
+/// flag (from the index alone when the filter allows); matching rows are then read by id.
 struct EntryWalk {
     let plan: SortPlan
     let namespaceID: Int64
@@ -20,7 +21,8 @@ struct EntryWalk {
     private static let filteredBatch = 256
 
     private struct Candidate {
-        let row: EntryRow
+        let id: Int64
+        let key: String
         let matches: Bool
         let values: [CursorValue]
     }
@@ -28,6 +30,7 @@ struct EntryWalk {
     func page(limit: Int, after start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
         -> EntryPage
     {
+        let names = [namespaceID: namespaceName]
         var rows: [EntryRow] = []
         var position = start
         var segment = start?.segment ?? 0
@@ -49,8 +52,11 @@ struct EntryWalk {
                 examined += 1
                 position = EntryCursor(
                     namespace: namespaceName, sort: plan.sort, segment: segment, values: candidate.values,
-                    id: candidate.row.id, rankedFromRowID: nil)
-                if candidate.matches && regexes.allMatch(candidate.row.key) { rows.append(candidate.row) }
+                    id: candidate.id, rankedFromRowID: nil)
+                guard candidate.matches, regexes.allMatch(candidate.key),
+                    let row = try connection.entryRow(id: candidate.id, previewBytes: previewBytes, namespaces: names)
+                else { continue }
+                rows.append(row)
             }
             if batch.count < count {
                 segment += 1
@@ -78,18 +84,16 @@ struct EntryWalk {
         }
         if let resume { conditions.append(plan.after(values: resume.values, id: resume.id, segment: segment, &sql)) }
         let matches = tests.isEmpty ? "1" : tests.joined(separator: " AND ")
-        let preview = EntryRowSQL.preview(sql.parameter(previewBytes))
-        let limit = sql.parameter(count)
+        let key = regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"
         let query = """
-            SELECT \(EntryRowSQL.columns), CASE WHEN \(matches) THEN \(preview) END, \(matches), \(plan.selected(segment))
+            SELECT id, \(key), \(matches), \(plan.selected(segment))
             FROM entries WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(plan.orderBy(segment)) LIMIT \(limit)
+            ORDER BY \(plan.orderBy(segment)) LIMIT \(sql.parameter(count))
             """
-        let names = [namespaceID: namespaceName]
         return try connection.rows(query, sql.values) { row in
             Candidate(
-                row: EntryRowSQL.read(row, namespaces: names), matches: row.int64(EntryRowSQL.previewColumn + 1) != 0,
-                values: plan.values(of: row, segment: segment, from: EntryRowSQL.previewColumn + 2))
+                id: row.int64(0), key: String(decoding: row.blob(1), as: UTF8.self), matches: row.int64(2) != 0,
+                values: plan.values(of: row, segment: segment, from: 3))
         }
     }
 }
