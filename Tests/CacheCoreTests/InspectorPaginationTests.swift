@@ -113,6 +113,19 @@ import Testing
         #expect(expected.count < 60)
     }
 
+    @Test func aFilterThatReadsRowsCountsEachAsEightIndexSteps() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.dataCache("n", key: String.self)
+        try cache.set((0..<1000).map { (key: String(format: "k%04d", $0), value: Data()) })
+        let inspector = fixture.store.inspector
+        let byHits = try inspector.entries(
+            EntryQuery(namespace: "n", filter: try EntryFilter(parsing: "hits>5"), scanLimit: 800))
+        #expect(byHits.rows.isEmpty && byHits.reachedScanLimit && byHits.examinedRows == 100)
+        let byKey = try inspector.entries(
+            EntryQuery(namespace: "n", filter: try EntryFilter(parsing: "nothing"), scanLimit: 800))
+        #expect(byKey.rows.isEmpty && byKey.reachedScanLimit && byKey.examinedRows == 800)
+    }
+
     @Test func aSmallNamespaceIsRankedExactlyThroughItsIndex() throws {
         let fixture = try TestStore()
         let big = try fixture.store.dataCache("big", key: Int.self)

@@ -102,8 +102,10 @@ struct EntryRanking {
             WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
             ORDER BY \(plan.orderBy(0)) LIMIT \(sql.parameter(count))
             """
+        var values = [CursorValue](repeating: .null, count: plan.segments[0].columns.count)
         return try connection.rows(query, sql.values) { row in
-            (row.int64(0), String(decoding: row.blob(1), as: UTF8.self), plan.values(of: row, segment: 0, from: 2))
+            plan.readValues(of: row, segment: 0, from: 2, into: &values)
+            return (row.int64(0), String(decoding: row.blob(1), as: UTF8.self), values)
         }
     }
 }

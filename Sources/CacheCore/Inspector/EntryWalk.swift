@@ -20,23 +20,31 @@ struct EntryWalk {
     /// Rows a filtered batch examines at least (fewer round trips when matches are rare).
     private static let filteredBatch = 256
 
-    private struct Candidate {
-        let id: Int64
-        let key: String
-        let matches: Bool
-        let values: [CursorValue]
+    /// What one batch of the walk found.
+    private struct Batch {
+        /// Rows the statement returned.
+        var rows = 0
+        /// Rows looked at (all but a row past a full page).
+        var examined = 0
+        /// Ids of the rows that passed the filter, in order.
+        var matches: [Int64] = []
+        /// The last row looked at: its sort values and id.
+        var last: (values: [CursorValue], id: Int64)?
+        /// Whether the batch stopped at a row past a full page.
+        var isCut = false
     }
 
     func page(limit: Int, after start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
         -> EntryPage
     {
         let names = [namespaceID: namespaceName]
+        // A filter that reads the table row costs a random read per row, not an index step.
+        let rowCost = filter.terms.contains { $0.readsRow(walking: plan.sort.field) } ? EntryRanking.lookupCost : 1
+        let budget = scanLimit ?? .max
         var rows: [EntryRow] = []
         var position = start
         var segment = start?.segment ?? 0
         var examined = 0
-        let budget = scanLimit ?? .max
-        let isFiltered = !filter.isEmpty
         func finish(next: EntryCursor?, reachedScanLimit: Bool = false) -> EntryPage {
             EntryPage(
                 namespace: namespaceName, sort: plan.sort, filter: filter.description, now: now, rows: rows, next: next,
@@ -44,32 +52,36 @@ struct EntryWalk {
         }
         while segment < plan.segments.count {
             let needed = limit - rows.count + 1
-            let count = min(isFiltered ? max(needed, Self.filteredBatch) : needed, max(budget - examined, 1))
+            let affordable = max((budget - examined * rowCost) / rowCost, 1)
+            let count = min(filter.isEmpty ? needed : max(needed, Self.filteredBatch), affordable)
             let resume = position?.segment == segment ? position : nil
-            let batch = try fetch(segment: segment, after: resume, count: count, on: connection)
-            for candidate in batch {
-                if rows.count == limit { return finish(next: position) }
-                examined += 1
+            let batch = try walk(
+                segment: segment, after: resume, count: count, room: limit - rows.count, on: connection)
+            examined += batch.examined
+            if let last = batch.last {
                 position = EntryCursor(
-                    namespace: namespaceName, sort: plan.sort, segment: segment, values: candidate.values,
-                    id: candidate.id, rankedFromRowID: nil)
-                guard candidate.matches, regexes.allMatch(candidate.key),
-                    let row = try connection.entryRow(id: candidate.id, previewBytes: previewBytes, namespaces: names)
-                else { continue }
-                rows.append(row)
+                    namespace: namespaceName, sort: plan.sort, segment: segment, values: last.values, id: last.id,
+                    rankedFromRowID: nil)
             }
-            if batch.count < count {
+            for id in batch.matches {
+                if let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names) {
+                    rows.append(row)
+                }
+            }
+            if batch.isCut { return finish(next: position) }
+            if batch.rows < count {
                 segment += 1
-            } else if examined >= budget {
+            } else if examined * rowCost >= budget {
                 return finish(next: position, reachedScanLimit: rows.count < limit)
             }
         }
         return finish(next: nil)
     }
 
-    private func fetch(segment: Int, after resume: EntryCursor?, count: Int, on connection: SQLiteConnection) throws
-        -> [Candidate]
-    {
+    /// Walks up to `count` rows of `segment` after `resume`, keeping up to `room` matches.
+    private func walk(
+        segment: Int, after resume: EntryCursor?, count: Int, room: Int, on connection: SQLiteConnection
+    ) throws -> Batch {
         var sql = SQLBuilder()
         var conditions = ["namespace_id = \(sql.parameter(namespaceID))"]
         if let condition = plan.segments[segment].condition { conditions.append(condition) }
@@ -83,17 +95,35 @@ struct EntryWalk {
             }
         }
         if let resume { conditions.append(plan.after(values: resume.values, id: resume.id, segment: segment, &sql)) }
-        let matches = tests.isEmpty ? "1" : tests.joined(separator: " AND ")
-        let key = regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"
         let query = """
-            SELECT id, \(key), \(matches), \(plan.selected(segment))
+            SELECT id, \(regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"), \
+            \(tests.isEmpty ? "1" : tests.joined(separator: " AND ")), \(plan.selected(segment))
             FROM entries WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(plan.orderBy(segment)) LIMIT \(sql.parameter(count))
             """
-        return try connection.rows(query, sql.values) { row in
-            Candidate(
-                id: row.int64(0), key: String(decoding: row.blob(1), as: UTF8.self), matches: row.int64(2) != 0,
-                values: plan.values(of: row, segment: segment, from: 3))
+        var batch = Batch()
+        var values = [CursorValue](repeating: .null, count: plan.segments[segment].columns.count)
+        var lastID: Int64?
+        try connection.withDynamicStatement(query) { statement in
+            statement.bind(sql.values)
+            while try statement.step() {
+                batch.rows += 1
+                if batch.matches.count == room {
+                    batch.isCut = true
+                    return
+                }
+                batch.examined += 1
+                let id = statement.int64(0)
+                lastID = id
+                plan.readValues(of: statement, segment: segment, from: 3, into: &values)
+                if statement.int64(2) != 0
+                    && (regexes.isEmpty || regexes.allMatch(String(decoding: statement.blob(1), as: UTF8.self)))
+                {
+                    batch.matches.append(id)
+                }
+            }
         }
+        batch.last = lastID.map { (values, $0) }
+        return batch
     }
 }

@@ -45,6 +45,16 @@ extension EntryFilterTerm {
         }
     }
 
+    /// Whether testing the term during a walk in `field` order reads more than the walked
+    /// index: the table row, or the tag index.
+    func readsRow(walking field: EntrySortField) -> Bool {
+        switch self {
+        case .keyContains, .keyPrefix, .keyMatches: field != .key
+        case .timeToLive, .expired, .neverExpires: field != .expires
+        case .tag, .size, .hits, .age: true
+        }
+    }
+
     /// Keys starting with `prefix` are exactly those in `lower..<upper` in byte order: the
     /// upper bound appends 0xFF, a byte no UTF-8 text contains.
     static func prefixBounds(_ prefix: String) -> (lower: SQLValue, upper: SQLValue) {

@@ -53,17 +53,18 @@ struct SortPlan {
         (segments[segment].columns.map { $0.name + direction } + ["id" + direction]).joined(separator: ", ")
     }
 
-    /// The segment's sort columns as a select list, read back by ``values(of:segment:from:)``.
+    /// The segment's sort columns as a select list, read back by ``readValues(of:segment:from:into:)``.
     func selected(_ segment: Int) -> String {
         segments[segment].columns.map(\.selected).joined(separator: ", ")
     }
 
-    /// The sort values of the current row, whose sort columns start at `column`.
-    func values(of row: SQLiteStatement, segment: Int, from column: Int32) -> [CursorValue] {
-        segments[segment].columns.enumerated().map { offset, sortColumn in
+    /// Reads the sort values of the current row, whose sort columns start at `column`, into
+    /// `values` (in place: a walk reads them for every row it examines).
+    func readValues(of row: SQLiteStatement, segment: Int, from column: Int32, into values: inout [CursorValue]) {
+        for (offset, sortColumn) in segments[segment].columns.enumerated() {
             let index = column + Int32(offset)
-            if row.isNull(index) { return .null }
-            return sortColumn.isText ? .text(row.blob(index)) : .integer(row.int64(index))
+            values[offset] =
+                row.isNull(index) ? .null : sortColumn.isText ? .text(row.blob(index)) : .integer(row.int64(index))
         }
     }
 
