@@ -80,7 +80,8 @@ struct InspectorBenchmark {
         }
         for (filter, field) in [
             ("prefix:k0001", EntrySortField.key), ("k00012", .key), ("regex:^k0001[0-9]+7$", .key), ("tag:hot", .key),
-            ("size>1KB hits=0 k00", .key), ("ttl<1h", .expires), ("expired", .expires), ("hits>990", .lastAccess),
+            ("size>1KB hits=0 k00", .key), ("no-such-key", .key), ("hits>5000", .key), ("ttl<1h", .expires),
+            ("expired", .expires), ("hits>990", .lastAccess),
             ("size>1KB hits=0", .size),
         ] {
             try measure("filter '\(filter)' by \(field.rawValue)") {
