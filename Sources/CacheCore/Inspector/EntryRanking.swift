@@ -1,0 +1,128 @@
+import Foundation
+
+/// Pages in an order no index delivers (size, creation, hits): each batch ranks rows with
+/// SQLite's top-N sorter over a bounded scan, then reads the chosen rows by id (so values are
+/// read only for rows that are shown).
+///
+/// What is scanned, whichever is cheaper: a small namespace's rows through a
+/// `namespace_id` index (a row lookup each, costed at ``lookupCost`` sequential rows), or the
+/// table in row id order. When both cost more than the scan limit, the first page fixes a
+/// window of the most recently inserted rows (ids from `max(id) - scanLimit + 1`) and every
+/// later page ranks the same window, so pagination stays exact within it; the page reports
+/// the window as ``EntryPage/rankedFromRowID``.
+struct EntryRanking {
+    let plan: SortPlan
+    /// The namespace ranked, or `nil` for the whole store.
+    let namespaceID: Int64?
+    let namespaceEntries: Int
+    let namespaceName: String
+    let filter: EntryFilter
+    let regexes: [NSRegularExpression]
+    let now: Int64
+    let previewBytes: Int
+
+    /// A row found through an index costs about this many rows of a sequential scan.
+    static let lookupCost = 8
+    /// Candidates a batch ranks at least when a regular expression filters them in Swift.
+    private static let filteredBatch = 256
+
+    /// What each batch scans.
+    private struct Scope {
+        let throughNamespaceIndex: Bool
+        let fromRowID: Int64?
+        let rows: Int
+    }
+
+    func page(limit: Int, after start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
+        -> EntryPage
+    {
+        let scope = try self.scope(continuing: start, scanLimit: scanLimit, on: connection)
+        let names = try connection.namespaceNames()
+        var rows: [EntryRow] = []
+        var position = start
+        var examined = 0
+        let budget = scanLimit ?? .max
+        func finish(next: EntryCursor?, reachedScanLimit: Bool = false) -> EntryPage {
+            EntryPage(
+                namespace: namespaceName, sort: plan.sort, filter: filter.description, now: now, rows: rows, next: next,
+                examinedRows: examined, reachedScanLimit: reachedScanLimit, rankedFromRowID: scope.fromRowID)
+        }
+        while true {
+            let needed = limit - rows.count + 1
+            let count = regexes.isEmpty ? needed : max(needed, Self.filteredBatch)
+            let batch = try rank(scope, after: position, count: count, on: connection)
+            examined += scope.rows
+            for (id, key, values) in batch {
+                if rows.count == limit { return finish(next: position) }
+                position = EntryCursor(
+                    namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id,
+                    rankedFromRowID: scope.fromRowID)
+                guard regexes.allMatch(key),
+                    let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
+                else { continue }
+                rows.append(row)
+            }
+            if batch.count < count { return finish(next: nil) }
+            if examined >= budget { return finish(next: position, reachedScanLimit: rows.count < limit) }
+        }
+    }
+
+    private func scope(continuing start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
+        -> Scope
+    {
+        let (first, last) = try connection.rowIDRange()
+        let span = first.map { first in last.map { Int($0 - first + 1) } ?? 0 } ?? 0
+        if let from = start?.rankedFromRowID {
+            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int((last ?? from) - from + 1))
+        }
+        let indexCost =
+            namespaceID == nil
+            ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
+        let limit = start == nil ? scanLimit ?? .max : .max
+        if indexCost < span && indexCost <= limit {
+            return Scope(throughNamespaceIndex: true, fromRowID: nil, rows: namespaceEntries)
+        }
+        guard span > limit, let last else { return Scope(throughNamespaceIndex: false, fromRowID: nil, rows: span) }
+        return Scope(throughNamespaceIndex: false, fromRowID: last - Int64(limit) + 1, rows: limit)
+    }
+
+    /// The next `count` candidates after `position`: id, key and sort values.
+    private func rank(_ scope: Scope, after position: EntryCursor?, count: Int, on connection: SQLiteConnection) throws
+        -> [(id: Int64, key: String, values: [CursorValue])]
+    {
+        var sql = SQLBuilder()
+        var conditions: [String] = []
+        if let namespaceID { conditions.append("namespace_id = \(sql.parameter(namespaceID))") }
+        if let from = scope.fromRowID { conditions.append("id >= \(sql.parameter(from))") }
+        if let position { conditions.append(plan.after(values: position.values, id: position.id, segment: 0, &sql)) }
+        conditions += filter.terms.compactMap { $0.sqlCondition(now: now, &sql) }
+        let query = """
+            SELECT id, \(regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"), \(plan.selected(0))
+            FROM entries\(scope.throughNamespaceIndex ? "" : " NOT INDEXED")
+            WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
+            ORDER BY \(plan.orderBy(0)) LIMIT \(sql.parameter(count))
+            """
+        var values = [CursorValue](repeating: .null, count: plan.segments[0].columns.count)
+        return try connection.rows(query, sql.values) { row in
+            plan.readValues(of: row, segment: 0, from: 2, into: &values)
+            return (row.int64(0), String(decoding: row.blob(1), as: UTF8.self), values)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// The smallest and largest row ids of `entries` (each a single b-tree descent).
+    func rowIDRange() throws -> (first: Int64?, last: Int64?) {
+        try withStatement("SELECT (SELECT min(id) FROM entries), (SELECT max(id) FROM entries)") { statement in
+            try statement.firstRow { ($0.optionalInt64(0), $0.optionalInt64(1)) } ?? (nil, nil)
+        }
+    }
+
+    /// The entry with row id `id`, with the first `previewBytes` bytes of its value.
+    func entryRow(id: Int64, previewBytes: Int, namespaces: [Int64: String]) throws -> EntryRow? {
+        try withDynamicStatement(EntryRowSQL.byID) { statement in
+            statement.bind(id, previewBytes)
+            return try statement.firstRow { EntryRowSQL.read($0, namespaces: namespaces) }
+        }
+    }
+}

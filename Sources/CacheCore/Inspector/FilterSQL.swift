@@ -1,0 +1,102 @@
+import Foundation
+
+/// How filter terms become SQL conditions on `entries`.
+extension EntryFilterTerm {
+    /// The SQL condition for this term at `now`, or `nil` for a term evaluated in Swift (a
+    /// regular expression).
+    func sqlCondition(now: Int64, _ sql: inout SQLBuilder) -> String? {
+        switch self {
+        case .keyContains(let text):
+            return "instr(key, \(sql.parameter(.text(text)))) > 0"
+        case .keyPrefix(let prefix):
+            let (lower, upper) = Self.prefixBounds(prefix)
+            return "(key >= \(sql.parameter(lower)) AND key < \(sql.parameter(upper)))"
+        case .keyMatches:
+            return nil
+        case .tag(let tag):
+            let placeholder = sql.parameter(.text(tag))
+            return "EXISTS (SELECT 1 FROM entry_tags WHERE tag = \(placeholder) AND entry_id = entries.id)"
+        case .timeToLive(let comparison, let milliseconds):
+            // expires_at - now <op> ttl  ⇔  expires_at <op> now + ttl; NULL (never) is infinite.
+            let bound = sql.parameter(now.addingClamped(milliseconds))
+            let finite = "expires_at \(comparison.rawValue) \(bound)"
+            return comparison.holdsForInfinity ? "(expires_at IS NULL OR \(finite))" : finite
+        case .size(let comparison, let bytes):
+            return "size \(comparison.rawValue) \(sql.parameter(bytes))"
+        case .hits(let comparison, let count):
+            return "hits \(comparison.rawValue) \(sql.parameter(count))"
+        case .age(let comparison, let milliseconds):
+            // now - created_at <op> age  ⇔  created_at <swapped op> now - age.
+            return "created_at \(comparison.swapped.rawValue) \(sql.parameter(now.subtractingClamped(milliseconds)))"
+        case .expired:
+            return "expires_at <= \(sql.parameter(now))"
+        case .neverExpires:
+            return "expires_at IS NULL"
+        }
+    }
+
+    /// Whether the term bounds the leading column of `field`'s index, so a walk in that order
+    /// can apply it as a range instead of testing every row.
+    func narrowsWalk(by field: EntrySortField) -> Bool {
+        switch self {
+        case .keyPrefix: field == .key
+        case .timeToLive, .expired, .neverExpires: field == .expires
+        case .keyContains, .keyMatches, .tag, .size, .hits, .age: false
+        }
+    }
+
+    /// Whether testing the term during a walk in `field` order reads more than the walked
+    /// index: the table row, or the tag index.
+    func readsRow(walking field: EntrySortField) -> Bool {
+        switch self {
+        case .keyContains, .keyPrefix, .keyMatches: field != .key
+        case .timeToLive, .expired, .neverExpires: field != .expires
+        case .tag, .size, .hits, .age: true
+        }
+    }
+
+    /// Keys starting with `prefix` are exactly those in `lower..<upper` in byte order: the
+    /// upper bound appends 0xFF, a byte no UTF-8 text contains.
+    static func prefixBounds(_ prefix: String) -> (lower: SQLValue, upper: SQLValue) {
+        (.text(prefix), .textBytes(Data(prefix.utf8) + [0xFF]))
+    }
+}
+
+extension EntryFilter {
+    /// The filter's regular expressions, compiled (they are evaluated in Swift, on keys).
+    func compiledRegexes() throws(EntryFilterError) -> [NSRegularExpression] {
+        var regexes: [NSRegularExpression] = []
+        for case .keyMatches(let pattern) in terms { regexes.append(try Self.regex(pattern)) }
+        return regexes
+    }
+
+    /// `pattern` compiled, or the filter error that names it.
+    static func regex(_ pattern: String) throws(EntryFilterError) -> NSRegularExpression {
+        do {
+            return try NSRegularExpression(pattern: pattern)
+        } catch {
+            throw EntryFilterError("bad regex '\(pattern)'")
+        }
+    }
+}
+
+extension [NSRegularExpression] {
+    /// Whether every expression matches somewhere in `key`.
+    func allMatch(_ key: String) -> Bool {
+        allSatisfy { $0.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil }
+    }
+}
+
+extension Int64 {
+    /// `self + other`, saturating at the bounds instead of overflowing.
+    func addingClamped(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, saturating at the bounds instead of overflowing.
+    func subtractingClamped(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other > 0 ? .min : .max) : difference
+    }
+}

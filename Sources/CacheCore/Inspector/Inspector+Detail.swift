@@ -1,0 +1,46 @@
+extension Inspector {
+    /// Values up to this size are tried as JSON; larger ones are hex-dumped.
+    static let jsonParseLimit = 1 << 20
+
+    /// The entry with row id `id` (from ``EntryRow/id``), or `nil` when it no longer exists.
+    /// Reads at most 1 MiB of the value (or `maxBytes` for a hex dump).
+    public func entry(id: Int64, options: EntryDetailOptions = EntryDetailOptions()) throws -> EntryDetail? {
+        let now = store.now()
+        let maxBytes = min(max(options.maxBytes, 16), 16 << 20)
+        let fetched = options.format == .automatic ? max(maxBytes, Self.jsonParseLimit) : maxBytes
+        let row = try store.database.read { connection in
+            try connection.entryRow(id: id, previewBytes: fetched, namespaces: try connection.namespaceNames())
+        }
+        return row.map { Self.detail(of: $0, now: now, format: options.format, maxBytes: maxBytes) }
+    }
+
+    /// The entry stored under the canonical `key` in `namespace`, or `nil` when there is none.
+    public func entry(namespace: String, key: String, options: EntryDetailOptions = EntryDetailOptions()) throws
+        -> EntryDetail?
+    {
+        let id = try store.database.read { connection in
+            try connection.scalar(
+                "SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = ?1 AND e.key = ?2",
+                namespace, key)
+        }
+        return try id.flatMap { try entry(id: $0, options: options) }
+    }
+
+    private static func detail(of row: EntryRow, now: Int64, format: EntryDetailOptions.Format, maxBytes: Int)
+        -> EntryDetail
+    {
+        let bytes = [UInt8](row.preview)
+        var entry = row
+        entry.preview = row.preview.prefix(64)
+        var value: ValueRendering?
+        if format == .automatic, bytes.count == row.valueBytes,
+            let json = JSONPrettyPrinter.prettyPrinted(bytes, limit: maxBytes)
+        {
+            value = .json(json.text, isTruncated: json.isTruncated)
+        }
+        let dumped = Array(bytes.prefix(maxBytes))
+        return EntryDetail(
+            entry: entry, now: now, isExpired: row.isExpired(at: now),
+            value: value ?? .hexDump(HexDumpLine.lines(dumped), isTruncated: dumped.count < row.valueBytes))
+    }
+}

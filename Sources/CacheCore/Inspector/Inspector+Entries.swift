@@ -1,0 +1,48 @@
+extension Inspector {
+    /// One page of a namespace's entries in the query's order, filtered.
+    ///
+    /// Orders with an index (``EntrySortField/hasIndex``) walk it from the cursor; the others
+    /// rank a scan bounded by ``EntryQuery/scanLimit``. Either way a request examines at most
+    /// about `scanLimit` rows, and following ``EntryPage/next`` visits every matching row
+    /// exactly once (within the ranked window, for orders without an index).
+    ///
+    /// - Throws: ``InspectorError`` for an unknown namespace or a cursor of another query,
+    ///   ``EntryFilterError`` for a regular expression that does not compile, ``CacheError``
+    ///   when the file cannot be read.
+    public func entries(_ query: EntryQuery) throws -> EntryPage {
+        let regexes = try query.filter.compiledRegexes()
+        let limit = min(max(query.limit, 1), 10_000)
+        let previewBytes = min(max(query.previewBytes, 0), 4096)
+        let now = store.now()
+        if let cursor = query.after, cursor.namespace != query.namespace || cursor.sort != query.sort {
+            throw InspectorError.cursorMismatch
+        }
+        return try store.database.read { connection in
+            guard let namespace = try connection.inspectedNamespace(named: query.namespace) else {
+                throw InspectorError.noSuchNamespace(query.namespace)
+            }
+            let plan = SortPlan(query.sort)
+            if query.sort.field.hasIndex {
+                return try EntryWalk(
+                    plan: plan, namespaceID: namespace.id, namespaceName: query.namespace, filter: query.filter,
+                    regexes: regexes, now: now, previewBytes: previewBytes
+                ).page(limit: limit, after: query.after, scanLimit: query.scanLimit, on: connection)
+            }
+            return try EntryRanking(
+                plan: plan, namespaceID: namespace.id, namespaceEntries: namespace.entries,
+                namespaceName: query.namespace, filter: query.filter, regexes: regexes, now: now,
+                previewBytes: previewBytes
+            ).page(limit: limit, after: query.after, scanLimit: query.scanLimit, on: connection)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// The id and stored-row counter of namespace `name`.
+    func inspectedNamespace(named name: String) throws -> (id: Int64, entries: Int)? {
+        try withStatement("SELECT id, entry_count FROM namespaces WHERE name = ?1") { statement in
+            statement.bind(name)
+            return try statement.firstRow { ($0.int64(0), $0.int(1)) }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+extension Inspector {
+    /// When the entries of `namespace` (or of every namespace) expire: counts and bytes per
+    /// ``ExpiryBucketKind`` and per hour of the next 48.
+    ///
+    /// Every count is a range count on `entries_by_expiry` (index only, no row is read); the
+    /// ranges are disjoint, so each index entry is counted once. Bytes need each row's size,
+    /// which the index does not hold: ranges are summed exactly while the rows summed stay
+    /// within ``exactBytesBudget``, smallest first, and the rest are estimated from the
+    /// namespace's average entry size (flagged).
+    ///
+    /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for an unknown namespace.
+    public func expiryTimeline(namespace: String? = nil) throws -> ExpiryTimeline {
+        let now = store.now()
+        let ranges = ExpiryRanges(now: now)
+        let counts = try store.database.read { connection in
+            try connection.readSnapshot {
+                let records = try connection.namespaceRecords(named: namespace)
+                if let namespace, records.isEmpty { throw InspectorError.noSuchNamespace(namespace) }
+                return try ranges.count(records, on: connection)
+            }
+        }
+        return ExpiryTimeline(
+            namespace: namespace, now: now,
+            buckets: ExpiryBucketKind.allCases.map { kind in
+                let total = counts.total(of: ranges.indices(of: kind))
+                let bounds = ranges.bounds(of: kind)
+                return ExpiryBucket(
+                    kind: kind, from: bounds.from, until: bounds.until, entries: total.entries, bytes: total.bytes,
+                    bytesAreEstimated: total.isEstimated)
+            },
+            hourly: (0..<ExpiryRanges.hours).map { hour in
+                let total = counts.total(of: ranges.indices(ofHour: hour))
+                return ExpiryHour(
+                    hour: hour, from: ranges.hourStart(hour), until: ranges.hourStart(hour + 1), entries: total.entries,
+                    bytes: total.bytes, bytesAreEstimated: total.isEstimated)
+            })
+    }
+
+    /// Rows a timeline reads at most to sum bytes exactly (about a millisecond per thousand).
+    public static let exactBytesBudget = 10_000
+}
+
+/// The disjoint expiry ranges a timeline counts, as inclusive bounds on `expires_at`:
+/// expired, three within the first hour, one per later hour up to 48, 48 hours to a week,
+/// later, and never (`nil` bounds). Buckets and hours are unions of them.
+struct ExpiryRanges {
+    static let hours = 48
+    private static let minute: Int64 = 60_000
+    private static let hour: Int64 = 3_600_000
+    private static let day: Int64 = 86_400_000
+
+    let now: Int64
+    /// Inclusive `expires_at` bounds; `nil` is the never-expiring range.
+    let bounds: [ClosedRange<Int64>?]
+
+    init(now: Int64) {
+        self.now = now
+        let edges =
+            [now.addingClamped(1), now.addingClamped(Self.minute), now.addingClamped(5 * Self.minute)]
+            + (1...Self.hours).map { now.addingClamped(Int64($0) * Self.hour) } + [now.addingClamped(7 * Self.day)]
+        var bounds: [ClosedRange<Int64>?] = [Int64.min...now]
+        for (lower, next) in zip(edges, edges.dropFirst()) { bounds.append(lower...max(lower, next - 1)) }
+        bounds += [edges[edges.count - 1]...Int64.max, nil]
+        self.bounds = bounds
+    }
+
+    /// Range 0 is expired, 1–3 the first hour, 3 + h hour h (1…47), then 48 h–7 d, later, never.
+    func indices(of kind: ExpiryBucketKind) -> [Int] {
+        switch kind {
+        case .expired: [0]
+        case .withinMinute: [1]
+        case .withinFiveMinutes: [2]
+        case .withinHour: [3]
+        case .withinDay: Array(4...26)
+        case .withinWeek: Array(27...51)
+        case .later: [52]
+        case .never: [53]
+        }
+    }
+
+    func indices(ofHour hour: Int) -> [Int] { hour == 0 ? [1, 2, 3] : [3 + hour] }
+
+    func hourStart(_ hour: Int) -> Int64 {
+        hour == 0 ? now.addingClamped(1) : now.addingClamped(Int64(hour) * Self.hour)
+    }
+
+    /// The `from` (inclusive) and `until` (exclusive) expiry of a bucket.
+    func bounds(of kind: ExpiryBucketKind) -> (from: Int64?, until: Int64?) {
+        let indices = indices(of: kind)
+        guard let first = indices.first.flatMap({ bounds[$0] }), let last = indices.last.flatMap({ bounds[$0] }) else {
+            return (nil, nil)
+        }
+        return (
+            first.lowerBound == .min ? nil : first.lowerBound,
+            last.upperBound == .max ? nil : last.upperBound.addingClamped(1)
+        )
+    }
+
+    /// Counts every range of every namespace, then sums bytes exactly for the smallest
+    /// ranges within ``Inspector/exactBytesBudget`` and estimates the others.
+    func count(_ namespaces: [NamespaceRecordRow], on connection: SQLiteConnection) throws -> ExpiryCounts {
+        var cells: [ExpiryCounts.Cell] = []
+        for namespace in namespaces {
+            let average = namespace.entryCount > 0 ? Double(namespace.bytes) / Double(namespace.entryCount) : 0
+            for (index, range) in bounds.enumerated() {
+                let entries = try connection.countExpiring(namespaceID: namespace.id, in: range)
+                cells.append(
+                    ExpiryCounts.Cell(
+                        range: index, namespaceID: namespace.id, entries: entries,
+                        bytes: Int64((Double(entries) * average).rounded()), isEstimated: entries > 0))
+            }
+        }
+        var budget = Inspector.exactBytesBudget
+        for index in cells.indices.sorted(by: { cells[$0].entries < cells[$1].entries }) {
+            let cell = cells[index]
+            guard cell.isEstimated, cell.entries <= budget else { continue }
+            budget -= cell.entries
+            cells[index].bytes = try connection.sumExpiringBytes(namespaceID: cell.namespaceID, in: bounds[cell.range])
+            cells[index].isEstimated = false
+        }
+        return ExpiryCounts(cells: cells)
+    }
+}
+
+/// Entries and bytes per namespace and range.
+struct ExpiryCounts {
+    struct Cell {
+        let range: Int
+        let namespaceID: Int64
+        let entries: Int
+        var bytes: Int64
+        var isEstimated: Bool
+    }
+
+    let cells: [Cell]
+
+    func total(of ranges: [Int]) -> (entries: Int, bytes: Int64, isEstimated: Bool) {
+        let selected = Set(ranges)
+        return cells.filter { selected.contains($0.range) }.reduce((0, 0, false)) { total, cell in
+            (total.0 + cell.entries, total.1 + cell.bytes, total.2 || cell.isEstimated)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Entries of the namespace whose expiry is in `range` (`nil`: never), from the index alone.
+    func countExpiring(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int {
+        let count =
+            try range.map { range in
+                try scalar(
+                    "SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
+                    namespaceID, range.lowerBound, range.upperBound)
+            } ?? scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
+        return Int(count ?? 0)
+    }
+
+    /// Key plus value bytes of the same entries (reads each row).
+    func sumExpiringBytes(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int64 {
+        let sum =
+            try range.map { range in
+                try scalar(
+                    "SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
+                    namespaceID, range.lowerBound, range.upperBound)
+            } ?? scalar("SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
+        return sum ?? 0
+    }
+}

@@ -1,0 +1,31 @@
+extension Inspector {
+    /// The first `limit` entries (1…1000) of a ranking, in `namespace` or across the store.
+    ///
+    /// Format v1 has no index on size, hits or creation time, so the ranking is a top-N scan
+    /// bounded by `scanLimit` rows (`nil`: the whole file); see ``TopList/rankedFromRowID``.
+    ///
+    /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for an unknown namespace.
+    public func top(
+        _ kind: TopListKind, namespace: String? = nil, limit: Int = 20,
+        scanLimit: Int? = EntryQuery.defaultScanLimit
+    ) throws -> TopList {
+        let now = store.now()
+        let (sort, filter) = kind.query
+        return try store.database.read { connection in
+            var scope: (id: Int64, entries: Int)?
+            if let namespace {
+                guard let found = try connection.inspectedNamespace(named: namespace) else {
+                    throw InspectorError.noSuchNamespace(namespace)
+                }
+                scope = found
+            }
+            let page = try EntryRanking(
+                plan: SortPlan(sort), namespaceID: scope?.id, namespaceEntries: scope?.entries ?? 0,
+                namespaceName: namespace ?? "", filter: filter, regexes: [], now: now, previewBytes: 64
+            ).page(limit: min(max(limit, 1), 1000), after: nil, scanLimit: scanLimit, on: connection)
+            return TopList(
+                kind: kind, namespace: namespace, now: now, rows: page.rows, examinedRows: page.examinedRows,
+                rankedFromRowID: page.rankedFromRowID)
+        }
+    }
+}

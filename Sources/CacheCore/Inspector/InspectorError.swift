@@ -1,0 +1,15 @@
+/// Why an ``Inspector`` call could not answer. Each case reads as one line.
+public enum InspectorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file has no namespace of this name.
+    case noSuchNamespace(String)
+    /// The cursor came from a page of another namespace or another order.
+    case cursorMismatch
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .noSuchNamespace(let name): "no namespace named '\(name)'"
+        case .cursorMismatch: "the cursor belongs to another namespace or sort order; start from the first page"
+        }
+    }
+}

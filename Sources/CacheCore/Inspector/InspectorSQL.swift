@@ -1,0 +1,72 @@
+import Foundation
+
+/// A value bound to a numbered parameter of SQL the inspector assembles at run time.
+enum SQLValue: Hashable, Sendable {
+    case integer(Int64)
+    case text(String)
+    /// Raw bytes compared as TEXT (a key that may not be valid UTF-8, a prefix's upper
+    /// bound): bound as a blob and cast back to TEXT in the SQL, so no byte is altered.
+    case textBytes(Data)
+}
+
+/// SQL assembled from fragments, with its parameters numbered in order (`?1`, `?2`, …) so a
+/// fragment can be repeated without binding its values twice.
+struct SQLBuilder {
+    private(set) var values: [SQLValue] = []
+
+    /// The placeholder of a new parameter holding `value`.
+    mutating func parameter(_ value: SQLValue) -> String {
+        values.append(value)
+        let placeholder = "?\(values.count)"
+        if case .textBytes = value { return "CAST(\(placeholder) AS TEXT)" }
+        return placeholder
+    }
+
+    mutating func parameter(_ value: Int64) -> String { parameter(.integer(value)) }
+
+    mutating func parameter(_ value: Int) -> String { parameter(.integer(Int64(value))) }
+}
+
+extension SQLiteStatement {
+    /// Binds `values` to parameters 1, 2, … in order.
+    func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .integer(let integer): integer.bind(to: self, at: index)
+            case .text(let text): text.bind(to: self, at: index)
+            case .textBytes(let bytes): bytes.bind(to: self, at: index)
+            }
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs `sql` with `values` bound and maps every row.
+    func rows<T>(_ sql: String, _ values: [SQLValue], _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+        try withDynamicStatement(sql) { statement in
+            statement.bind(values)
+            return try statement.rows(row)
+        }
+    }
+
+    /// Runs `body` inside one read transaction, so the statements it runs see one snapshot of
+    /// the file even while another process commits. The transaction ends before this returns.
+    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The namespaces' ids and names.
+    func namespaceNames() throws -> [Int64: String] {
+        let pairs = try withStatement("SELECT id, name FROM namespaces") { try $0.rows { ($0.int64(0), $0.text(1)) } }
+        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,30 @@
+/// One namespace at a glance. Sizes are bytes; times are milliseconds since the Unix epoch.
+public struct NamespaceSummary: Sendable, Hashable, Codable {
+    /// The namespace's name.
+    public var name: String
+    /// Stored entries (the namespace's counter), expired ones not yet swept included.
+    public var entryCount: Int
+    /// Stored entries that have expired (`now >= expiresAt`) and wait for a sweep.
+    public var expiredEntryCount: Int
+    /// Entries a read can return: ``entryCount`` minus ``expiredEntryCount``.
+    public var liveEntryCount: Int
+    /// Key plus value bytes of the stored entries (the namespace's counter).
+    public var bytes: Int64
+    /// The namespace version in force.
+    public var version: String
+    /// How many times the version changed (each change discarded the older entries).
+    public var generation: Int
+    /// The recorded policy, or `nil` when its JSON does not decode (see ``policyJSON``).
+    public var policy: NamespacePolicy?
+    /// The policy as recorded in the file.
+    public var policyJSON: String
+    /// When the namespace was first opened.
+    public var createdAt: Int64
+    /// When its policy or version last changed.
+    public var updatedAt: Int64
+    /// The last use (write or recorded read) of the least recently used entry: how long the
+    /// idlest entry has sat untouched. `nil` when the namespace is empty.
+    public var leastRecentlyUsedAt: Int64?
+    /// The namespace's latest use: its newest write or recorded read. `nil` when empty.
+    public var mostRecentlyUsedAt: Int64?
+}

@@ -1,0 +1,143 @@
+import CacheCore
+import Foundation
+
+/// Times Inspector calls on one large file opened read-only, as the console opens it: the
+/// first call of each operation and the median of the repeats after it.
+struct InspectorBenchmark {
+    let path: String
+    let entries: Int
+    let valueBytes: Int
+    let repeats: Int
+
+    /// DESIGN.md: the console's first screen of a 1M-entry / 1 GB file within 150 ms.
+    static let firstScreenBudgetMilliseconds = 150.0
+
+    /// Builds the file unless one is already there.
+    func prepareFile() throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            print("Reusing \(path)")
+            return
+        }
+        print("Building \(path): \(entries) entries of about \(valueBytes) bytes…")
+        fflush(nil)
+        let started = ContinuousClock.now
+        try InspectorBenchFile(path: path, entries: entries, valueBytes: valueBytes).build()
+        print("Built in \(ContinuousClock.now - started).")
+    }
+
+    private struct Row {
+        let operation: String
+        let first: Double
+        let median: Double
+        let detail: String
+    }
+
+    func run() throws -> String {
+        let store = try CacheStore(path: path, options: .inspection())
+        defer { try? store.close() }
+        let inspector = store.inspector
+        var rows: [Row] = []
+        func measure(_ operation: String, _ body: () throws -> String) throws {
+            var detail = ""
+            let first = try Timing.nanosecondsPerOperation(1) { detail = try body() }
+            let times = try (0..<repeats).map { _ in try Timing.nanosecondsPerOperation(1) { _ = try body() } }
+            rows.append(Row(operation: operation, first: first, median: Timing.median(times), detail: detail))
+            print("  \(operation): \(Format.milliseconds(first)) ms first")
+            fflush(nil)
+        }
+
+        try measure("first screen: summary + namespaces + 50 by key") {
+            let summary = try inspector.summary()
+            _ = try inspector.namespaces()
+            let page = try inspector.entries(EntryQuery(namespace: "bench"))
+            return "\(summary.entryCount) entries, \(page.rows.count) rows"
+        }
+        try measure("summary") { "\(try inspector.summary().fileBytes / 1_000_000) MB file" }
+        try measure("namespaces") { "\(try inspector.namespaces().count) namespaces" }
+        for field in EntrySortField.allCases {
+            for descending in [false, true] {
+                let sort = EntrySort(field, descending: descending)
+                let name = "\(field.rawValue) \(descending ? "desc" : "asc")"
+                try measure("first page, \(name)") {
+                    try describe(inspector.entries(EntryQuery(namespace: "bench", sort: sort)))
+                }
+                let first = try inspector.entries(EntryQuery(namespace: "bench", sort: sort))
+                try measure("next page, \(name)") {
+                    try describe(inspector.entries(EntryQuery(namespace: "bench", sort: sort, after: first.next)))
+                }
+            }
+        }
+        for field in EntrySortField.allCases where !field.hasIndex {
+            try measure("first page, \(field.rawValue) desc, no scan limit (exact)") {
+                try describe(
+                    inspector.entries(
+                        EntryQuery(namespace: "bench", sort: EntrySort(field, descending: true), scanLimit: nil)))
+            }
+            try measure("first page, \(field.rawValue) desc, namespace of 1000") {
+                try describe(
+                    inspector.entries(EntryQuery(namespace: "small", sort: EntrySort(field, descending: true))))
+            }
+        }
+        for (filter, field) in [
+            ("prefix:k0001", EntrySortField.key), ("k00012", .key), ("regex:^k0001[0-9]+7$", .key), ("tag:hot", .key),
+            ("size>1KB hits=0 k00", .key), ("no-such-key", .key), ("hits>5000", .key), ("ttl<1h", .expires),
+            ("expired", .expires), ("hits>990", .lastAccess),
+            ("size>1KB hits=0", .size),
+        ] {
+            try measure("filter '\(filter)' by \(field.rawValue)") {
+                try describe(
+                    inspector.entries(
+                        EntryQuery(namespace: "bench", sort: EntrySort(field), filter: try EntryFilter(parsing: filter))
+                    ))
+            }
+        }
+        let id = try inspector.entries(EntryQuery(namespace: "bench", limit: 1)).rows.first?.id ?? 0
+        try measure("entry detail") { "\(try inspector.entry(id: id)?.entry.valueBytes ?? 0) value bytes" }
+        try measure("expiry timeline, bench") { timeline(try inspector.expiryTimeline(namespace: "bench")) }
+        try measure("expiry timeline, whole store") { timeline(try inspector.expiryTimeline()) }
+        for kind in TopListKind.allCases {
+            try measure("top 20 \(kind.rawValue), whole store") {
+                let list = try inspector.top(kind)
+                return "\(list.rows.count) rows, examined \(list.examinedRows)"
+                    + (list.rankedFromRowID.map { ", ranked ids ≥ \($0)" } ?? ", complete")
+            }
+        }
+        return render(rows)
+    }
+
+    private func describe(_ page: EntryPage) -> String {
+        var text = "\(page.rows.count) rows, examined \(page.examinedRows)"
+        if let from = page.rankedFromRowID { text += ", ranked ids ≥ \(from)" }
+        if page.reachedScanLimit { text += ", scan limit" }
+        return text
+    }
+
+    private func timeline(_ timeline: ExpiryTimeline) -> String {
+        let estimated = timeline.buckets.filter(\.bytesAreEstimated).count
+        return "\(timeline.buckets.map(\.entries).reduce(0, +)) entries, \(estimated) of 8 buckets' bytes estimated"
+    }
+
+    private func render(_ rows: [Row]) -> String {
+        let header = ["operation", "first ms", "median ms", "result"]
+        let cells = rows.map {
+            [$0.operation, String(format: "%.1f", $0.first / 1e6), String(format: "%.1f", $0.median / 1e6), $0.detail]
+        }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ values: [String]) -> String {
+            values.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - values[column].count)
+                return column == 1 || column == 2 ? padding + values[column] : values[column] + padding
+            }.joined(separator: "  ")
+        }
+        let screen = rows.first.map { max($0.first, $0.median) / 1e6 } ?? .nan
+        let verdict = screen <= Self.firstScreenBudgetMilliseconds ? "PASS" : "FAIL"
+        return
+            ([
+                "",
+                "Inspector on \(path) (\(entries) + \(InspectorBenchFile.smallEntries) entries, read-only store), "
+                    + "median of \(repeats):", line(header),
+            ] + cells.map(line) + [
+                "First screen: \(String(format: "%.1f", screen)) ms (budget \(Int(Self.firstScreenBudgetMilliseconds)) ms): \(verdict)"
+            ]).joined(separator: "\n")
+    }
+}
