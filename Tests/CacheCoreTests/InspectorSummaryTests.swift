@@ -14,7 +14,7 @@ import Testing
         let summary = try fixture.inspectionStore().inspector.summary()
         #expect(summary.path == fixture.path)
         #expect(summary.now == fixture.clock.nowMilliseconds())
-        #expect(summary.formatVersion == 1 && summary.isReadOnly)
+        #expect(summary.formatVersion == Schema.currentVersion && summary.isReadOnly)
         #expect(summary.namespaceCount == 2 && summary.entryCount == 3)
         let payload = (5 + 1) + (7 + 2) + (1000 + 3)  // "red" + 1, "green" + 22, 1000 bytes + "big"
         #expect(summary.payloadBytes == Int64(payload))
