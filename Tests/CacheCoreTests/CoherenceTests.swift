@@ -31,6 +31,26 @@ import Testing
         #expect(try app.get(4) == "crimson")
     }
 
+    @Test func aWriteBehindFlushElsewhereDropsTheCopyEvenWhenTheSetWasLongBefore() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        let other = try fixture.reopen()
+        var behind = NamespacePolicy.performance.expiring(.never)
+        behind.writeBehind = .seconds(30)
+        let writer = try other.cache("colors", key: Int.self, value: String.self, policy: behind)
+        fixture.clock.advance(by: .seconds(1))
+        try writer.set("crimson", for: 4)  // waits in the other store's memory
+        fixture.clock.advance(by: .seconds(9))
+        try other.cache("elsewhere", key: Int.self, value: Int.self).set(1, for: 1)
+        try fixture.store.synchronize()  // sees that commit; nothing to drop yet
+        #expect(try app.get(4) == "red")
+        fixture.clock.advance(by: .seconds(20))
+        try other.flush()  // the row is stamped with the set's time, 29 s ago
+        try fixture.store.synchronize()
+        #expect(try app.get(4) == "crimson")
+    }
+
     @Test func ownWritesAndReadsKeepTheirCopies() throws {
         let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
         let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)

@@ -171,14 +171,16 @@ public final class CacheStore: Sendable {
             policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
         let carrying = limited || !accessLog.isEmpty
         try database.write { connection in
+            let now = now()
             if rows.count == 1 && !carrying {
-                try connection.upsertEntry(namespaceID: namespaceID, rows[0], version: policy.version)
+                try connection.upsertEntry(namespaceID: namespaceID, rows[0], version: policy.version, now: now)
                 committed()
                 return
             }
-            let now = now()
             try connection.writeTransaction {
-                for row in rows { try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version) }
+                for row in rows {
+                    try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version, now: now)
+                }
                 let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
                 try AccessLog.write(slice, to: connection, now: now)
                 let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)

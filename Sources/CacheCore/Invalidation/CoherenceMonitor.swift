@@ -14,8 +14,8 @@ final class CoherenceMonitor: Sendable {
         var lastCheck: Int64
     }
 
-    /// Rows written up to this long before the previous check are looked at again (writers
-    /// stamp a row before they commit it).
+    /// Rows that reached the file up to this long before the previous check are looked at
+    /// again (a writer stamps `accessed_at` just before it commits).
     static let writeStampMargin: Int64 = 2_000
 
     private let state: Mutex<State>
@@ -65,8 +65,7 @@ final class CoherenceMonitor: Sendable {
             }
             let written = try connection.withStatement(
                 """
-                SELECT key, created_at FROM entries
-                WHERE namespace_id = ?1 AND accessed_at >= ?2 AND created_at >= ?2
+                SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2
                 """
             ) { statement in
                 statement.bind(namespaceID, since)

@@ -19,18 +19,21 @@ extension SQLiteConnection {
         }
     }
 
-    func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String) throws {
+    /// Writes one entry: `created_at` is when the set happened, `accessed_at` when it reached
+    /// the file (`now`; later than the set with write-behind), which is what other processes'
+    /// coherence checks look for.
+    func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
         try run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?5, ?8, ?9)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
             ON CONFLICT (namespace_id, key) DO UPDATE SET
                 value = excluded.value, size = excluded.size, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """,
             namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
-            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON)
+            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now)
     }
 
     func deleteEntry(namespaceID: Int64, key: String) throws -> Bool {
