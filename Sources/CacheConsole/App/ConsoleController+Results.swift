@@ -96,7 +96,7 @@ extension ConsoleController {
         else { return [] }
         let changed = view.window.apply(
             page, at: index, replacing: replacing, height: EntriesScreen.listHeight(for: size))
-        for id in changed { view.changedAt[id] = model.now }
+        for (id, fields) in changed { view.changedAt[id] = (model.now, fields) }
         view.isRankingPartial = page.isRankingPartial
         model.views[position].content.entries = view
         return position == model.views.count - 1 ? entriesPageLoads() : []

@@ -12,7 +12,8 @@ public struct ConsoleController: Sendable {
     /// The terminal size the views lay out for.
     public internal(set) var size: Size
 
-    /// Informational messages leave the status line after this long (errors stay longer).
+    /// Informational messages leave the status line after this long (errors stay three times
+    /// as long).
     static let messageLifetime: Int64 = 6_000
     /// Changed values stay highlighted this long.
     static let highlightLifetime: Int64 = 2_000
@@ -107,7 +108,7 @@ public struct ConsoleController: Sendable {
                 model.views[index].content.overview = overview
             }
             if var entries = model.views[index].content.entries {
-                entries.changedAt = entries.changedAt.filter { $0.value > cutoff }
+                entries.changedAt = entries.changedAt.filter { $0.value.at > cutoff }
                 model.views[index].content.entries = entries
             }
         }
@@ -185,12 +186,11 @@ public struct ConsoleController: Sendable {
         }
         let removed = result.outcome.removed
         var text =
-            "\(result.target.description.prefix(1).uppercased() + result.target.description.dropFirst()): removed "
-            + "\(Formatting.count(removed)) \(removed == 1 ? "entry" : "entries") (\(Formatting.bytes(result.outcome.bytes)))."
+            ActionText.title(result.target) + ": removed \(Formatting.count(removed)) "
+            + "\(removed == 1 ? "entry" : "entries") (\(Formatting.bytes(result.outcome.bytes)))."
         if let undo = result.undo {
             model.lastUndo = undo
-            let keys = settings.keyMap.keys(for: .undo).first.map { "\($0.label) undoes it" } ?? "undo with :undo"
-            text += " \(keys) (audit #\(undo.auditID))."
+            text += settings.keyMap.keys(for: .undo).first.map { " \($0.label) undoes it." } ?? " :undo undoes it."
         }
         report(text)
         for index in model.views.indices {

@@ -11,17 +11,19 @@ enum Commands {
     /// Every command with its arguments and what it does, for completion and the help.
     static let all: [(name: String, usage: String, summary: String)] = [
         ("ns", "ns NAME", "Open a namespace's entries"),
-        ("sweep", "sweep [NAME]", "Sweep expired entries (of the store, or of a namespace)"),
-        ("clear", "clear NAME|all", "Clear a namespace, or everything (asks for the name)"),
-        ("invalidate", "invalidate tag=T|prefix=P|key=K [ns=NAME]", "Invalidate by tag, prefix or key"),
+        ("sweep", "sweep [NAME]", "Sweep expired entries"),
+        ("clear", "clear NAME|all", "Clear a namespace, or all"),
+        ("invalidate", "invalidate tag=T [ns=N]", "Invalidate a tag"),
+        ("invalidate", "invalidate prefix=P [ns=N]", "Invalidate by key prefix"),
+        ("invalidate", "invalidate key=K [ns=N]", "Invalidate one key"),
         ("undo", "undo", "Undo the last action"),
         ("theme", "theme NAME", "Switch the colour theme"),
-        ("refresh", "refresh SECONDS", "Set the refresh interval (0.25 to 60)"),
+        ("refresh", "refresh SECONDS", "Set the refresh interval"),
         ("overview", "overview", "Go to the Overview"),
         ("timeline", "timeline", "Show the expiry timeline"),
         ("stats", "stats", "Show the statistics graphs"),
         ("audit", "audit", "Show the audit log"),
-        ("mouse", "mouse", "Turn mouse reporting on or off"),
+        ("mouse", "mouse", "Mouse on / off"),
         ("help", "help", "Show keys and commands"),
         ("q", "q", "Quit"),
     ]
@@ -33,7 +35,8 @@ enum Commands {
         let options: [String]
         var valuePrefix = ""
         if words.count <= 1 {
-            options = all.map(\.name)
+            options = all.map(\.name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) }
+            }
         } else {
             switch words[0] {
             case "ns", "sweep": options = context.namespaces

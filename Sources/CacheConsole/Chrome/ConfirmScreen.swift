@@ -8,7 +8,7 @@ enum ConfirmScreen {
         let width = min(72, area.size.columns - 4)
         let inner = width - 4
         var lines: [(String, CellStyle)] = [
-            (capitalized(pending.target.description), CellStyle(.title)),
+            (ActionText.title(pending.target), CellStyle(.title)),
             ("", CellStyle(.dialog)),
             (
                 "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "entry" : "entries")\(options.dot)"
@@ -60,9 +60,5 @@ enum ConfirmScreen {
         let column = buffer.put(
             "> " + field.text, at: point, style: CellStyle(.input), maxWidth: width - 1)
         buffer.put(" ", at: Point(column: column, row: point.row), style: CellStyle(.input, [.reverse]))
-    }
-
-    private static func capitalized(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
     }
 }

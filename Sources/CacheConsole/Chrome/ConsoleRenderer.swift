@@ -24,7 +24,15 @@ extension ConsoleController {
         }
         drawStatus(into: &buffer, options: options)
         switch model.overlay {
-        case .filter(let field): drawInput(prompt: "/", field, into: &buffer)
+        case .filter(let field):
+            drawInput(prompt: "/", field, into: &buffer)
+            if let status = model.status, status.isError {
+                let row = Rect(column: 0, row: size.rows - 2, columns: size.columns, rows: 1)
+                buffer.fill(row, style: CellStyle(.statusError))
+                buffer.put(
+                    " " + status.text, at: row.origin, style: CellStyle(.statusError), maxWidth: size.columns,
+                    truncation: .ellipsis(options.ellipsis))
+            }
         case .command(let field, let completions):
             drawInput(prompt: ":", field, into: &buffer)
             if !completions.isEmpty {
@@ -111,7 +119,10 @@ extension ConsoleController {
                 crumbs.append(entries.filter.isEmpty ? entries.namespace : "\(entries.namespace) /\(entries.filter)")
             case .detail(let detail): crumbs.append(detail.key)
             case .timeline(let timeline): crumbs.append("timeline" + (timeline.namespace.map { " of \($0)" } ?? ""))
-            case .statistics: crumbs.append("statistics")
+            case .statistics(let statistics):
+                let names = model.namespaceNames
+                let scope = names.indices.contains(statistics.selection - 1) ? names[statistics.selection - 1] : "all"
+                crumbs.append("statistics of \(scope), last \(statistics.window.rawValue)")
             case .audit: crumbs.append("audit log")
             case .help: crumbs.append("help")
             }
@@ -128,29 +139,34 @@ extension ConsoleController {
             + TimeText.milliseconds(model.timings.renderMilliseconds) + " "
         let timingWidth = TerminalText.displayWidth(of: timing)
         let room = size.columns - timingWidth - 2
-        buffer.put(
-            timing, at: Point(column: size.columns - timingWidth, row: row), style: CellStyle(.statusBar, [.dim]))
+        var used = 0
         if let busy = model.busy {
             let spinner = ["|", "/", "-", "\\"][Int((model.now - busy.since) / 250 % 4)]
-            buffer.put(
+            used = buffer.put(
                 " \(spinner) \(busy.title)\(options.ellipsis) \(TimeText.span(model.now - busy.since))",
-                at: Point(column: 0, row: row), style: CellStyle(.statusBar, [.bold]), maxWidth: room,
+                at: Point(column: 0, row: row), style: CellStyle(.statusBar, [.bold]), maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))
         } else if let status = model.status,
-            status.isError || model.now - status.since < ConsoleController.messageLifetime
+            model.now - status.since < ConsoleController.messageLifetime * (status.isError ? 3 : 1)
         {
-            buffer.put(
-                " " + status.text, at: Point(column: 0, row: row),
-                style: status.isError ? CellStyle(.statusError) : style, maxWidth: room,
+            used = buffer.put(
+                " " + status.text + " ", at: Point(column: 0, row: row),
+                style: status.isError ? CellStyle(.statusError) : style, maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))
         } else {
             var column = 1
-            for (action, text) in hints where column < room {
-                let keyEnd = buffer.put(label(action), at: Point(column: column, row: row), style: CellStyle(.key))
-                column = buffer.put(
-                    " " + text + "  ", at: Point(column: keyEnd, row: row), style: style,
-                    maxWidth: max(0, room - keyEnd))
+            for (action, text) in hints {
+                let key = label(action)
+                let width = TerminalText.displayWidth(of: key) + TerminalText.displayWidth(of: text) + 1
+                guard column + width <= room else { break }
+                let keyEnd = buffer.put(key, at: Point(column: column, row: row), style: CellStyle(.key))
+                column = buffer.put(" " + text + "  ", at: Point(column: keyEnd, row: row), style: style)
             }
+            used = column
+        }
+        if used <= size.columns - timingWidth {
+            buffer.put(
+                timing, at: Point(column: size.columns - timingWidth, row: row), style: CellStyle(.statusBar, [.dim]))
         }
     }
 

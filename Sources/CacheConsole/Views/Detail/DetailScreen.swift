@@ -24,27 +24,30 @@ enum DetailScreen {
         }
     }
 
-    /// `line` cut into pieces of at most `width` cells (continuations indented like the
-    /// line, plus two).
+    /// `line` cut into pieces of at most `width` cells, after a space when one falls in the
+    /// second half of a piece (continuations indented like the line, plus two).
     static func wrap(_ line: String, width: Int) -> [String] {
         let safe = TerminalText.sanitize(line)
         guard TerminalText.displayWidth(of: safe) > width else { return [safe] }
         let indent = String(repeating: " ", count: min(width / 2, safe.prefix { $0 == " " }.count + 2))
         var pieces: [String] = []
-        var rest = Substring(safe)
+        var rest = Array(safe)
         var prefix = ""
         while !rest.isEmpty {
             let room = width - prefix.count
-            var piece = ""
+            var count = 0
             var used = 0
-            while let character = rest.first {
-                let cells = TerminalText.displayWidth(of: String(character))
-                guard used + cells <= room || piece.isEmpty else { break }
-                piece.append(character)
+            while count < rest.count {
+                let cells = TerminalText.displayWidth(of: String(rest[count]))
+                guard used + cells <= room || count == 0 else { break }
                 used += cells
-                rest.removeFirst()
+                count += 1
             }
-            pieces.append(prefix + piece)
+            if count < rest.count, let space = rest[..<count].lastIndex(of: " "), space >= count / 2 {
+                count = space + 1
+            }
+            pieces.append(prefix + String(rest[..<count]))
+            rest.removeFirst(count)
             prefix = indent
         }
         return pieces
@@ -98,9 +101,10 @@ enum DetailScreen {
         buffer.drawBox(
             box, style: CellStyle(.border), border: options.border, title: "Value\(options.dot)\(kind)\(position)")
         let inner = box.insetBy(1)
+        let margin = snapshot.value.isHexDump ? "" : " "
         for (offset, line) in lines.dropFirst(view.scroll).prefix(inner.size.rows).enumerated() {
             buffer.put(
-                " " + line, at: Point(column: inner.minColumn, row: inner.minRow + offset),
+                margin + line, at: Point(column: inner.minColumn, row: inner.minRow + offset),
                 maxWidth: inner.size.columns)
         }
     }

@@ -61,6 +61,7 @@ extension ConsoleController {
             restart(&view, anchor: .top)
         case .filter:
             model.overlay = .filter(TextField(view.filter))
+            model.status = nil
             return []
         case .invalidate:
             return invalidate(view)
@@ -87,6 +88,7 @@ extension ConsoleController {
             report("Filter: \(error.description)", isError: true)
             return []
         }
+        model.status = nil
         view.filter = trimmed
         view.marks = [:]
         view.marksAllMatching = false

@@ -13,7 +13,7 @@ enum EntriesScreen {
         TableColumn(title: "age", width: .fixed(5), alignment: .trailing),
         TableColumn(title: "expires", width: .fixed(9), alignment: .trailing),
         TableColumn(title: "hits", width: .fixed(6), alignment: .trailing),
-        TableColumn(title: "accessed", width: .fixed(9), alignment: .trailing),
+        TableColumn(title: "accessed", width: .fixed(10), alignment: .trailing),
         TableColumn(title: "tags", width: .flexible(minimum: 4, weight: 1)),
     ]
 
@@ -63,7 +63,7 @@ enum EntriesScreen {
                 continue
             }
             let marked = view.marksAllMatching || view.marks[row.id] != nil
-            let changed = view.changedAt[row.id] != nil
+            let changed = view.changedAt[row.id]?.fields ?? []
             let cells = cells(for: row, marked: marked, changed: changed, now: model.now, options: options)
             let rowStyle: CellStyle? = position == window.selection ? CellStyle(.selection) : nil
             buffer.drawTableRow(
@@ -72,9 +72,11 @@ enum EntriesScreen {
     }
 
     private static func cells(
-        for row: EntryInfo, marked: Bool, changed: Bool, now: Int64, options: RenderOptions
+        for row: EntryInfo, marked: Bool, changed: ChangedFields, now: Int64, options: RenderOptions
     ) -> [TableCell] {
-        let changedStyle = CellStyle(changed ? .highlightChanged : .text)
+        func style(_ field: ChangedFields, otherwise role: StyleRole) -> CellStyle {
+            CellStyle(changed.contains(field) ? .highlightChanged : role)
+        }
         let expiresRole: StyleRole =
             switch row.expiresAt {
             case nil: .muted
@@ -85,11 +87,11 @@ enum EntriesScreen {
         return [
             TableCell(marked ? options.markGlyph : "", CellStyle(.marked)),
             TableCell(row.key, CellStyle(marked ? .marked : .text)),
-            TableCell(Formatting.bytes(row.size), changedStyle),
+            TableCell(Formatting.bytes(row.size), style(.size, otherwise: .text)),
             TableCell(TimeText.span(now - row.createdAt), CellStyle(.muted)),
-            TableCell(TimeText.expiry(row.expiresAt, now: now), CellStyle(expiresRole)),
-            TableCell(Formatting.count(row.hits), changedStyle),
-            TableCell(TimeText.ago(row.lastAccessAt, now: now), changed ? changedStyle : CellStyle(.muted)),
+            TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
+            TableCell(Formatting.count(row.hits), style(.hits, otherwise: .text)),
+            TableCell(TimeText.ago(row.lastAccessAt, now: now), style(.lastAccess, otherwise: .muted)),
             TableCell(row.tags.joined(separator: ","), CellStyle(.tag)),
         ]
     }

@@ -19,8 +19,8 @@ public struct EntriesView: Sendable {
     public internal(set) var marksAllMatching = false
     /// Where the last mark was set (display position), for a range mark.
     var markAnchor: Int?
-    /// Row id → when its values last changed (ms), to highlight them for a moment.
-    var changedAt: [Int64: Int64] = [:]
+    /// Row id → when its values last changed (ms) and which, to highlight them for a moment.
+    var changedAt: [Int64: (at: Int64, fields: ChangedFields)] = [:]
     /// Whether the order ranks only the most recently inserted rows.
     public internal(set) var isRankingPartial = false
 

@@ -152,9 +152,10 @@ public struct EntriesWindow: Sendable {
     }
 
     /// Stores a page read from `index`'s start; `replacing` drops the pages after it (their
-    /// starts may have moved). Returns the ids of rows whose values changed since last held.
-    mutating func apply(_ page: EntriesPage, at index: Int, replacing: Bool, height: Int) -> [Int64] {
-        guard pages.indices.contains(index) else { return [] }
+    /// starts may have moved). Returns the rows whose values changed since last held, and
+    /// which values.
+    mutating func apply(_ page: EntriesPage, at index: Int, replacing: Bool, height: Int) -> [Int64: ChangedFields] {
+        guard pages.indices.contains(index) else { return [:] }
         loading.remove(index)
         let selectedID = selectedRow?.id
         let screenOffset = selection - top
@@ -175,13 +176,13 @@ public struct EntriesWindow: Sendable {
         }
         clampSelection(height: height)
         dropDistantPages()
-        return page.rows.compactMap { row in
-            guard let old = previous[row.id] else { return nil }
-            let changed =
-                old.size != row.size || old.hits != row.hits || old.expiresAt != row.expiresAt
-                || old.lastAccessAt != row.lastAccessAt
-            return changed ? row.id : nil
+        var changes: [Int64: ChangedFields] = [:]
+        for row in page.rows {
+            guard let old = previous[row.id] else { continue }
+            let fields = ChangedFields(from: old, to: row)
+            if !fields.isEmpty { changes[row.id] = fields }
         }
+        return changes
     }
 
     /// The page to read again for a refresh and how many rows: from the start of the page
@@ -215,5 +216,29 @@ public struct EntriesWindow: Sendable {
         for index in held.sorted(by: { abs($0 - selected) > abs($1 - selected) }).prefix(held.count - Self.keptPages) {
             pages[index].rows = nil
         }
+    }
+}
+
+/// Which shown values of an entry changed.
+struct ChangedFields: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+
+    static let size = ChangedFields(rawValue: 1 << 0)
+    static let hits = ChangedFields(rawValue: 1 << 1)
+    static let expiry = ChangedFields(rawValue: 1 << 2)
+    static let lastAccess = ChangedFields(rawValue: 1 << 3)
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    /// The values that differ between `old` and `new`.
+    init(from old: EntryInfo, to new: EntryInfo) {
+        var fields: ChangedFields = []
+        if old.size != new.size { fields.insert(.size) }
+        if old.hits != new.hits { fields.insert(.hits) }
+        if old.expiresAt != new.expiresAt { fields.insert(.expiry) }
+        if old.lastAccessAt != new.lastAccessAt { fields.insert(.lastAccess) }
+        self = fields
     }
 }

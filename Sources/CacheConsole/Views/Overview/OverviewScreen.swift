@@ -157,7 +157,7 @@ enum OverviewScreen {
                 TableCell(""),
                 TableCell(TimeText.percent(namespace.hitRate), CellStyle(hitRateRole(namespace.hitRate))),
                 TableCell(Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted)),
-                TableCell(namespace.version, CellStyle(.muted)),
+                TableCell(namespace.version.isEmpty ? "–" : namespace.version, CellStyle(.muted)),
             ]
             let rowStyle = selected ? CellStyle(focused ? .selection : .selectionInactive) : nil
             buffer.drawTableRow(

@@ -3,6 +3,12 @@
 enum StatisticsScreen {
     private static let listColumns = 22
 
+    /// `values` stretched or squeezed to `count` (nearest value), so a series spans the graph.
+    static func resampled(_ values: [Double], to count: Int) -> [Double] {
+        guard !values.isEmpty, count > 0 else { return [] }
+        return (0..<count).map { values[min(values.count - 1, $0 * values.count / count)] }
+    }
+
     static func draw(
         _ view: StatisticsView, model: ConsoleModel, in area: Rect, into buffer: inout ScreenBuffer,
         options: RenderOptions
@@ -34,7 +40,6 @@ enum StatisticsScreen {
             return
         }
         let series = selected.map { snapshot.namespaces[$0] ?? .empty } ?? snapshot.overall
-        let scope = selected ?? "all namespaces"
         let height = graphs.size.rows / 3
         let panels: [(String, [Double], ClosedRange<Double>?, (Double) -> String)] = [
             ("Hit rate", series.hitRate, 0...1, { TimeText.percent($0) }),
@@ -52,8 +57,10 @@ enum StatisticsScreen {
                 ? "no data" : "now \(last.map(panel.3) ?? "–")\(options.dot)peak \(panel.3(finite.max() ?? 0))"
             buffer.drawBox(
                 box, style: CellStyle(view.pane == .graphs ? .title : .border), border: options.border,
-                title: "\(panel.0) of \(scope)\(options.dot)\(view.window.rawValue)\(options.dot)\(summary)")
-            buffer.drawGraph(panel.1, in: box.insetBy(1), range: panel.2, glyphs: options.glyphs)
+                title: "\(panel.0)\(options.dot)\(summary)")
+            let inner = box.insetBy(1)
+            let columns = inner.size.columns * (options.glyphs == .unicode ? 2 : 1)
+            buffer.drawGraph(resampled(panel.1, to: columns), in: inner, range: panel.2, glyphs: options.glyphs)
         }
     }
 }

@@ -81,6 +81,10 @@ enum TimelineScreen {
                 + Formatting.count(snapshot.hourly.max() ?? 0) + " per hour")
         let inner = area.insetBy(1)
         guard inner.size.rows >= 2, inner.size.columns > 4 else { return }
+        guard total > 0 else {
+            buffer.put("Nothing expires in the next 48 hours.", at: inner.origin, style: CellStyle(.muted))
+            return
+        }
         let spacing = max(1, (inner.size.columns - 1) / max(1, snapshot.hourly.count))
         let chart = Rect(
             column: inner.minColumn + 1, row: inner.minRow, columns: inner.size.columns - 1, rows: inner.size.rows - 1)
