@@ -86,6 +86,11 @@ let package = Package(
         .testTarget(
             name: "CursesTerminalTests"
         ),
+        // Runs the built `cachedeck` binary under tmux (skipped without tmux).
+        .testTarget(
+            name: "ConsoleEndToEndTests",
+            dependencies: ["CacheCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
