@@ -42,6 +42,7 @@ let package = Package(
             name: "cachedeck-bench",
             dependencies: [
                 "CacheCore",
+                "CacheConsole",
                 "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
