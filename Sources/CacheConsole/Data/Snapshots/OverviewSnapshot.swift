@@ -99,10 +99,6 @@ public struct ActivityFacts: Sendable, Hashable {
         self.expirationsPerSecond = expirationsPerSecond
         self.evictionsPerSecond = evictionsPerSecond
     }
-
-    /// No activity recorded.
-    public static let none = ActivityFacts(
-        hitRates: [], hitRate: nil, operationsPerSecond: 0, expirationsPerSecond: 0, evictionsPerSecond: 0)
 }
 
 /// One namespace at a glance.

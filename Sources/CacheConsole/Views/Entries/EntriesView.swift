@@ -36,9 +36,6 @@ public struct EntriesView: Sendable {
         return EntriesRequest(
             namespace: namespace, sort: order, filter: filter, start: window.pages[page].start, limit: limit)
     }
-
-    /// How many entries are marked (`nil` when all matching are).
-    var markCount: Int? { marksAllMatching ? nil : marks.count }
 }
 
 /// The columns of the Entries table, in order, and the sort each stands for. Age and last

@@ -4,8 +4,8 @@ extension ConsoleController {
         guard var view = model.current.content.help, let delta = ListMotion.delta(action, page: pageRows) else {
             return []
         }
-        let lines = HelpScreen.lines(settings.keyMap, isReadOnly: model.isReadOnly).count
-        view.scroll = max(0, min(view.scroll + delta, lines - ConsoleLayout.body(size).size.rows + 2))
+        let lines = HelpScreen.height(settings.keyMap, isReadOnly: model.isReadOnly, columns: size.columns)
+        view.scroll = max(0, min(view.scroll + delta, lines - ConsoleLayout.body(size).size.rows))
         model.current.content.help = view
         return []
     }

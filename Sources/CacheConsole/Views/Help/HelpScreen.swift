@@ -29,6 +29,13 @@ enum HelpScreen {
     /// Terminals at least this wide show the commands beside the keys.
     private static let twoColumnWidth = 110
 
+    /// How many rows the help takes at `columns` wide.
+    static func height(_ keyMap: KeyMap, isReadOnly: Bool, columns: Int) -> Int {
+        let all = lines(keyMap, isReadOnly: isReadOnly)
+        guard columns >= twoColumnWidth, let split = all.lastIndex(where: \.isHeading) else { return all.count }
+        return max(split, all.count - split)
+    }
+
     static func draw(
         _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, in area: Rect, into buffer: inout ScreenBuffer
     ) {
