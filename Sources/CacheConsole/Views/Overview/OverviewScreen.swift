@@ -176,7 +176,8 @@ enum OverviewScreen {
             let barColumn = inner.minColumn + widths[0] + widths[1] + widths[2] + 3
             buffer.drawBar(
                 at: Point(column: barColumn, row: row), width: widths[3],
-                fraction: Double(namespace.bytes) / Double(largest), glyphs: options.glyphs)
+                fraction: Double(namespace.bytes) / Double(largest), background: rowStyle ?? CellStyle(.barBackground),
+                glyphs: options.glyphs)
         }
     }
 
