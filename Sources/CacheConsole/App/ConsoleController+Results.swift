@@ -20,8 +20,9 @@ extension ConsoleController {
         switch (request, data) {
         case (.overview, .overview(let snapshot)):
             applyOverview(snapshot)
-        case (.entries(let viewID, let generation, let page, let replacing, _), .entries(let entries)):
-            return applyEntries(entries, viewID: viewID, generation: generation, page: page, replacing: replacing)
+        case (.entries(let viewID, let generation, let page, let replacing, let request), .entries(let entries)):
+            return applyEntries(
+                entries, viewID: viewID, generation: generation, page: page, from: request.start, replacing: replacing)
         case (.detail(let viewID, _, let hex), .detail(let snapshot)):
             update(viewID) { content in
                 guard var view = content.detail, view.hex == hex else { return }
@@ -89,13 +90,13 @@ extension ConsoleController {
     private var listHeight: Int { OverviewScreen.listHeight(for: size) }
 
     private mutating func applyEntries(
-        _ page: EntriesPage, viewID: Int, generation: Int, page index: Int, replacing: Bool
+        _ page: EntriesPage, viewID: Int, generation: Int, page index: Int, from start: PageToken?, replacing: Bool
     ) -> [ConsoleEffect] {
         guard let position = model.views.firstIndex(where: { $0.id == viewID }),
             var view = model.views[position].content.entries, view.generation == generation
         else { return [] }
         let changed = view.window.apply(
-            page, at: index, replacing: replacing, height: EntriesScreen.listHeight(for: size))
+            page, at: index, from: start, replacing: replacing, height: EntriesScreen.listHeight(for: size))
         for (id, fields) in changed { view.changedAt[id] = (model.now, fields) }
         view.isRankingPartial = page.isRankingPartial
         model.views[position].content.entries = view

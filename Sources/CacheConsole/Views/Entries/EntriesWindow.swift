@@ -154,8 +154,13 @@ public struct EntriesWindow: Sendable {
     /// Stores a page read from `index`'s start; `replacing` drops the pages after it (their
     /// starts may have moved). Returns the rows whose values changed since last held, and
     /// which values.
-    mutating func apply(_ page: EntriesPage, at index: Int, replacing: Bool, height: Int) -> [Int64: ChangedFields] {
-        guard pages.indices.contains(index) else { return [:] }
+    ///
+    /// A page read from a start that page `index` no longer has (a refresh re-chained the
+    /// pages meanwhile) is dropped.
+    mutating func apply(
+        _ page: EntriesPage, at index: Int, from start: PageToken?, replacing: Bool, height: Int
+    ) -> [Int64: ChangedFields] {
+        guard pages.indices.contains(index), pages[index].start == start else { return [:] }
         loading.remove(index)
         let selectedID = selectedRow?.id
         let screenOffset = selection - top
