@@ -15,6 +15,10 @@ extension ConsoleController {
         case "q", "quit": return [.quit]
         case "ns", "namespace":
             guard let name = arguments.first else { return usage("ns NAME") }
+            guard model.overview == nil || model.namespaceNames.contains(name) else {
+                report("No namespace named '\(name)' (Tab completes the names).", isError: true)
+                return []
+            }
             let view = model.makeView(.entries(EntriesView(namespace: name)))
             navigate { $0 = [$0[0], view] }
             return entriesPageLoads()

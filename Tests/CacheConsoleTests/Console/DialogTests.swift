@@ -222,6 +222,19 @@ import Testing
         #expect(harness.screen().contains("removed 60 entries"))
     }
 
+    @Test func anUnknownNamespaceIsRefusedWithTheReason() {
+        var harness = ConsoleHarness()
+        harness.press(.character(":"))
+        harness.type("ns nosuch")
+        harness.press(.enter)
+        #expect(harness.texts(styled: .statusError) == ["No namespace named 'nosuch' (Tab completes the names)."])
+        #expect(harness.model.views.count == 1)
+        harness.press(.character(":"))
+        harness.type("ns sess")
+        harness.press(.tab, .enter)
+        #expect(harness.screen().contains("sessions · 12 entries"))
+    }
+
     @Test func themesSwitchFromTheCommandLine() {
         var harness = ConsoleHarness()
         harness.press(.character(":"))
