@@ -25,7 +25,7 @@ extension ConsoleController {
             report("Another action is still running; wait for it to finish.", isError: true)
             return []
         }
-        model.busy = BusyState(title: "Undoing action #\(auditID)", since: model.now)
+        model.busy = BusyState(title: "Undoing action #\(auditID)", since: model.now, isWriting: true)
         return [.undo(auditID: auditID)]
     }
 
@@ -57,7 +57,7 @@ extension ConsoleController {
             report("Cancelled: the name did not match; nothing was changed.")
             return []
         }
-        model.busy = BusyState(title: "Running \(pending.target)", since: model.now)
+        model.busy = BusyState(title: ActionText.title(pending.target), since: model.now, isWriting: true)
         return [.run(pending, answer: answer)]
     }
 

@@ -12,7 +12,7 @@ extension ConsoleController {
         guard let command = words.first else { return [] }
         let arguments = Array(words.dropFirst())
         switch command {
-        case "q", "quit": return [.quit]
+        case "q", "quit": return quit()
         case "ns", "namespace":
             guard let name = arguments.first else { return usage("ns NAME") }
             guard model.overview == nil || model.namespaceNames.contains(name) else {

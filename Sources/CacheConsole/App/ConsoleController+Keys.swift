@@ -30,7 +30,7 @@ extension ConsoleController {
     /// Actions that mean the same in every view; `nil` for the view's own.
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect]? {
         switch action {
-        case .quit: return [.quit]
+        case .quit: return quit()
         case .help: return show(.help(HelpView()))
         case .command:
             model.overlay = .command(TextField(), completions: [])
@@ -87,6 +87,14 @@ extension ConsoleController {
         case .redraw: return [.redrawAll]
         default: return nil
         }
+    }
+
+    /// Quits, or, while an action writes, quits as soon as it finishes (leaving mid-way would
+    /// cut it off between two batches).
+    mutating func quit() -> [ConsoleEffect] {
+        guard model.busy?.isWriting == true else { return [.quit] }
+        model.busy?.quitsAfter = true
+        return []
     }
 
     /// Changes the stack, remembering the old one for "previous view".

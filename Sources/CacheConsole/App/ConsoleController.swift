@@ -47,6 +47,12 @@ public struct ConsoleController: Sendable {
 
     /// Handles one message.
     public mutating func handle(_ message: ConsoleMessage) -> [ConsoleEffect] {
+        let quitsAfter = model.busy?.quitsAfter == true
+        let effects = dispatch(message)
+        return quitsAfter && model.busy == nil ? [.quit] : effects
+    }
+
+    private mutating func dispatch(_ message: ConsoleMessage) -> [ConsoleEffect] {
         switch message {
         case .input(.key(let key)): return handle(key)
         case .input(.mouse(let mouse)): return handle(mouse)

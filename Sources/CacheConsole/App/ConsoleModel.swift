@@ -127,6 +127,11 @@ public struct BusyState: Sendable, Hashable {
     public var title: String
     /// Since when (ms).
     public var since: Int64
+    /// Whether it writes to the file (a run or an undo, which quitting waits for; measuring
+    /// only reads).
+    public var isWriting = false
+    /// Whether the operator asked to quit meanwhile: the console quits when it finishes.
+    public var quitsAfter = false
 }
 
 /// How long the console's own work took.

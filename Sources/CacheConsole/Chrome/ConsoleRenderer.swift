@@ -143,7 +143,8 @@ extension ConsoleController {
         if let busy = model.busy {
             let spinner = ["|", "/", "-", "\\"][Int((model.now - busy.since) / 250 % 4)]
             used = buffer.put(
-                " \(spinner) \(busy.title)\(options.ellipsis) \(TimeText.span(model.now - busy.since))",
+                " \(spinner) \(busy.title)\(options.ellipsis) \(TimeText.span(model.now - busy.since))"
+                    + (busy.quitsAfter ? "; quitting when it finishes" : ""),
                 at: Point(column: 0, row: row), style: CellStyle(.statusBar, [.bold]), maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))
         } else if let status = model.status,

@@ -222,6 +222,18 @@ import Testing
         #expect(harness.screen().contains("removed 60 entries"))
     }
 
+    @Test func quittingWhileAnActionWritesWaitsForIt() throws {
+        var harness = ConsoleHarness()
+        harness.press(.down, .character("D"))
+        harness.type("products")
+        let run = harness.controller.handle(.input(.key(.enter)))
+        #expect(harness.controller.handle(.input(.key(.character("q")))).isEmpty)
+        #expect(harness.screen().contains("Clear products… 0s; quitting when it finishes"))
+        let effect = try #require(run.first)
+        let message = try #require(EffectPerformer.perform(effect, on: harness.source))
+        #expect(harness.controller.handle(message) == [.quit])
+    }
+
     @Test func anUnknownNamespaceIsRefusedWithTheReason() {
         var harness = ConsoleHarness()
         harness.press(.character(":"))
