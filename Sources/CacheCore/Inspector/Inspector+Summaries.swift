@@ -31,7 +31,7 @@ extension Inspector {
     public func namespaces() throws -> [NamespaceSummary] {
         let now = store.now()
         return try store.database.read { connection in
-            try connection.readSnapshot {
+            try connection.readTransaction {
                 try connection.namespaceRecords(named: nil).map { try $0.summary(now: now, on: connection) }
             }
         }
@@ -43,7 +43,7 @@ extension Inspector {
     public func namespace(_ name: String) throws -> NamespaceSummary {
         let now = store.now()
         return try store.database.read { connection in
-            try connection.readSnapshot {
+            try connection.readTransaction {
                 guard let record = try connection.namespaceRecords(named: name).first else {
                     throw InspectorError.noSuchNamespace(name)
                 }

@@ -107,8 +107,19 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     /// Nested calls join the outer transaction.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in one read transaction, so its statements see one snapshot of the file
+    /// even while another connection commits; it ends before this returns (no read
+    /// transaction outlives the call). Nested calls join the outer transaction.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
-        try execute("BEGIN IMMEDIATE")
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
