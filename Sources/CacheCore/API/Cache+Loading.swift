@@ -28,6 +28,7 @@ extension Cache {
         let canonical = try canonicalKey(key)
         let now = store.now()
         if let found = try find(canonical, now: now, allowStale: false) {
+            found.count(in: counters, at: now)
             if let refreshAfter, now - found.writtenAt >= refreshAfter.milliseconds,
                 runtime.backoff.blockingError(for: canonical, now: now) == nil
             {
@@ -39,7 +40,9 @@ extension Cache {
             return try staleOrThrow(canonical, error)
         }
         do {
-            guard let value = try await startLoad(key, canonical: canonical, loader: loader).value as? Value else {
+            let loaded = try await startLoad(key, canonical: canonical, loader: loader).value
+            counters.miss()
+            guard let value = loaded as? Value else {
                 // Another handle on this namespace with another value type loaded the key.
                 return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil)
             }
@@ -120,7 +123,11 @@ extension Cache {
 
     private func staleOrThrow(_ canonical: String, _ error: any Error) throws -> StaleRead<Value> {
         let now = store.now()
-        guard let found = try find(canonical, now: now, allowStale: true) else { throw error }
+        guard let found = try find(canonical, now: now, allowStale: true) else {
+            counters.miss()
+            throw error
+        }
+        found.count(in: counters, at: now)
         return found.read(at: now)
     }
 }
