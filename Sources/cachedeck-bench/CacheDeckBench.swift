@@ -7,6 +7,9 @@ struct CacheDeckBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cachedeck-bench",
         abstract: "Benchmarks CacheDeck against baselines it runs itself (build with -c release).",
-        subcommands: [CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self]
+        subcommands: [
+            CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self, PeersCommand.self,
+            PeersWorkerCommand.self,
+        ]
     )
 }
