@@ -25,7 +25,8 @@ struct DiskcachePeer {
     }
 
     /// The arguments that run one worker (or, with `populate`, fill the cache).
-    func arguments(_ mode: String, directory: String, scenario: PeerScenario, sizes: PeerSizes, worker: Int) -> [String] {
+    func arguments(_ mode: String, directory: String, scenario: PeerScenario, sizes: PeerSizes, worker: Int) -> [String]
+    {
         [
             python, script, mode, directory, "\(scenario.valueSize)", "\(scenario.mix.getShare)", "\(sizes.keys)",
             "\(sizes.operations)", "\(sizes.deletes)", "\(scenario.processes)", "\(worker)",

@@ -47,7 +47,8 @@ struct PeerRow {
             let ratios = [PeerEngine.rawSQLite, .diskcache].map { engine in
                 row.ratio(to: engine).map { String(format: "%.2f×", $0) } ?? "—"
             }
-            lines.append("| \(row.scenario.label) | \(row.operation) | " + (cells + ratios).joined(separator: " | ") + " |")
+            lines.append(
+                "| \(row.scenario.label) | \(row.operation) | " + (cells + ratios).joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
     }

@@ -33,7 +33,8 @@ struct PeersCommand: ParsableCommand {
         for scenario in PeerScenario.all() {
             var results: [PeerEngine: PeerLatencies] = [:]
             for engine in PeerEngine.allCases {
-                let path = directory.file("\(engine.rawValue)-\(scenario.valueSize)-\(scenario.mix.rawValue)-\(scenario.processes)")
+                let path = directory.file(
+                    "\(engine.rawValue)-\(scenario.valueSize)-\(scenario.mix.rawValue)-\(scenario.processes)")
                 if engine == .diskcache {
                     guard let diskcache else { continue }
                     results[engine] = try runDiskcache(diskcache, directory: path, scenario: scenario, sizes: sizes)
@@ -55,24 +56,27 @@ struct PeersCommand: ParsableCommand {
     private func runWorkers(_ engine: PeerEngine, path: String, scenario: PeerScenario, sizes: PeerSizes) throws
         -> PeerLatencies
     {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return try gather((0..<scenario.processes).map { worker in
-            [
-                executable, "peers-worker", "--engine", engine.rawValue, "--path", path, "--value-size",
-                "\(scenario.valueSize)", "--mix", scenario.mix.rawValue, "--keys", "\(sizes.keys)", "--operations",
-                "\(sizes.operations)", "--processes", "\(scenario.processes)", "--worker", "\(worker)",
-            ]
-        })
+        return try gather(
+            (0..<scenario.processes).map { worker in
+                [
+                    executable, "peers-worker", "--engine", engine.rawValue, "--path", path, "--value-size",
+                    "\(scenario.valueSize)", "--mix", scenario.mix.rawValue, "--keys", "\(sizes.keys)", "--operations",
+                    "\(sizes.operations)", "--processes", "\(scenario.processes)", "--worker", "\(worker)",
+                ]
+            })
     }
 
     private func runDiskcache(_ peer: DiskcachePeer, directory: String, scenario: PeerScenario, sizes: PeerSizes)
         throws -> PeerLatencies
     {
         _ = try gather([peer.arguments("populate", directory: directory, scenario: scenario, sizes: sizes, worker: 0)])
-        return try gather((0..<scenario.processes).map {
-            peer.arguments("run", directory: directory, scenario: scenario, sizes: sizes, worker: $0)
-        })
+        return try gather(
+            (0..<scenario.processes).map {
+                peer.arguments("run", directory: directory, scenario: scenario, sizes: sizes, worker: $0)
+            })
     }
 
     /// Starts every command at once, waits for all, and merges their JSON latencies.
@@ -90,7 +94,9 @@ struct PeersCommand: ParsableCommand {
         for (process, output) in processes {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw BenchError("a worker failed: \(process.arguments ?? [])") }
+            guard process.terminationStatus == 0 else {
+                throw BenchError("a worker failed: \(process.arguments ?? [])")
+            }
             if data.isEmpty { continue }
             merged.add(try JSONDecoder().decode(PeerLatencies.self, from: data))
         }
