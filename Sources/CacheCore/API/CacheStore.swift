@@ -28,6 +28,7 @@ public final class CacheStore: Sendable {
     /// Names this store instance in the invalidation journal: `pid@host#random`.
     let origin: String
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
+    private let knownNamespaceIDs = Mutex<[String: Int64]>([:])
     let background = Mutex<Background?>(nil)
     let services: StoreServices
     private let decodeFailures = Atomic(0)
@@ -204,8 +205,13 @@ public final class CacheStore: Sendable {
 
     // MARK: Namespaces
 
+    /// The row id of namespace `name`, if the file has it. Ids never change (namespace rows
+    /// are never deleted), so found ids are remembered.
     func namespaceRowID(_ name: String) throws -> Int64? {
-        try database.read { try $0.namespaceRow(name: name)?.id }
+        if let known = knownNamespaceIDs.withLock({ $0[name] }) { return known }
+        guard let id = try database.read({ try $0.namespaceRow(name: name)?.id }) else { return nil }
+        knownNamespaceIDs.withLock { $0[name] = id }
+        return id
     }
 
     /// Finds or creates the namespace row, records the policy, and applies a version change.

@@ -27,9 +27,12 @@ extension SQLiteConnection {
     /// its memory tiers instead of replaying.
     static let journalRetention: Int64 = 10_000
 
+    /// One encoder for every journal row (making one per row costs more than the insert).
+    private static let selectorEncoder = JSONEncoder()
+
     /// Appends `selector` to the journal and trims old rows now and then.
     func appendInvalidation(_ selector: InvalidationSelector, removed: Int, origin: String, now: Int64) throws {
-        let json = String(decoding: try JSONEncoder().encode(selector), as: UTF8.self)
+        let json = String(decoding: try Self.selectorEncoder.encode(selector), as: UTF8.self)
         try run(
             "INSERT INTO invalidations (at, origin, selector, removed) VALUES (?1, ?2, ?3, ?4)",
             now, origin, json, removed)
