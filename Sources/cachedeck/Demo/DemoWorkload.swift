@@ -54,7 +54,7 @@ struct DemoWorkload {
                         Data(count: 300 + Int(random.next() % 3500)), for: key, tags: ["zoom:\(3 + index % 15)"])
                 }
             case 90..<96:
-                let account = Int(random.next()) % DemoBuilder.accounts
+                let account = Int(random.next() % UInt64(DemoBuilder.accounts))
                 let mailbox = try store.cache(
                     "mailbox_\(account)", key: Int.self, value: MailMessage.self,
                     policy: NamespacePolicy(expiration: .never).keepingNewest(1000))
