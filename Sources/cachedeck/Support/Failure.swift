@@ -9,7 +9,7 @@ struct Failure: Error, CustomStringConvertible {
 
     /// One line for any error: CacheCore's own descriptions, else the error's text.
     static func describe(_ error: any Error) -> String {
-        let text = (error as? CustomStringConvertible)?.description ?? "\(error)"
+        let text = String(describing: error)
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
