@@ -1,8 +1,8 @@
 import Foundation
 
 extension Inspector {
-    /// The span summaries call "the last minute": buckets that started in the minute up to
-    /// now (the bucket in progress included), with rates over 60 seconds.
+    /// How far back summaries' "last minute" reaches, in milliseconds (see
+    /// ``activity(namespace:last:)``).
     public static let recentWindowMilliseconds: Int64 = 60_000
 
     /// The processes attached to the file, oldest first, with whether each is live. Reads
@@ -19,6 +19,18 @@ extension Inspector {
             try connection.activityCounts(from: start, until: max(end, start), width: Int64.max, namespace: namespace)
         }
         return Activity(start: start, duration: end - start, statistics: rows.reduce(.zero) { $0 + $1.counts })
+    }
+
+    /// What every process did in the `duration` up to now, in `namespace` or in all of them:
+    /// the buckets that started in it (the one in progress included), with rates over
+    /// `duration`. Summaries use it for their last minute.
+    public func activity(namespace: String? = nil, last duration: Duration) throws -> Activity {
+        let now = store.now()
+        let length = max(duration.milliseconds, 0)
+        let rows = try store.database.read { connection in
+            try connection.activityCounts(from: now - length, until: now + 1, width: Int64.max, namespace: namespace)
+        }
+        return Activity(start: now - length, duration: length, statistics: rows.reduce(.zero) { $0 + $1.counts })
     }
 
     /// Telemetry over `window`, one point per bucket of its resolution, for `namespace` or
