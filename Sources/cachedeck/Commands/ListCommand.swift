@@ -41,7 +41,7 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var store: StoreArguments
     @Argument(help: "The namespace to list.") var namespace: String
-    @Option(name: .shortAndLong, help: "The order: key, size, created, expires, access or hits.") var sort = Order.key
+    @Option(name: .shortAndLong, help: "The order (see above).") var sort = Order.key
     @Flag(name: .shortAndLong, help: "Reverse the order.") var reverse = false
     @Option(name: .shortAndLong, help: "Only entries matching every term, e.g. \"size>1KB hits=0 user_\".")
     var filter = ""

@@ -1,8 +1,7 @@
 import CacheConsole
 
-/// A plain-text table with aligned columns. A column of numbers (every cell starts with a
-/// digit, or a sign or `~` and a digit, or is the placeholder `—`) aligns right, header
-/// included; the others, and `textColumns` whatever they hold, align left. Cells are
+/// A plain-text table with aligned columns. A column of figures (every cell a number with an
+/// optional unit, or the placeholder `—`) aligns right, header included; the others, and `textColumns` whatever they hold, align left. Cells are
 /// sanitized for the terminal.
 struct Table {
     let headers: [String]
@@ -31,9 +30,10 @@ struct Table {
         return ([line(headers)] + safeRows.map(line)).joined(separator: "\n")
     }
 
+    /// A figure with an optional sign or `~` and unit: `1,234`, `-3`, `12.5`, `87.2%`, `1.2 kB`,
+    /// `~3.4 MB`, `24h`, `+5h`; not a date, a key or a relative time.
     private static func isNumber(_ cell: String) -> Bool {
-        let digits = cell.first.map { "+-~".contains($0) } == true ? cell.dropFirst() : Substring(cell)
-        return digits.first?.isNumber ?? false
+        cell.wholeMatch(of: /[~+-]?[0-9][0-9,.]*( ?[A-Za-z%]+)?/) != nil
     }
 
     /// The placeholder for a missing value.
