@@ -71,6 +71,10 @@ import Testing
         let sizesMinute = namespaces[1].lastMinute
         #expect(sizesMinute.hitRate == 0 && sizesMinute.health == .unknown, "one request is too few to judge")
         #expect(try inspector.namespace("colors").lastMinute == colorsMinute)
+        #expect(try inspector.activity(last: .seconds(60)) == summary.lastMinute)
+        #expect(try inspector.activity(namespace: "colors", last: .seconds(60)) == colorsMinute)
+        let lastTen = try inspector.activity(last: .seconds(10))
+        #expect(lastTen.requests == 1 && lastTen.durationMilliseconds == 10_000, "the bucket starting now counts")
 
         fixture.clock.advance(by: .seconds(31))
         let later = try inspector.namespace("colors").lastMinute

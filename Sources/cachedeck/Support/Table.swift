@@ -33,7 +33,15 @@ struct Table {
     /// A figure with an optional sign or `~` and unit: `1,234`, `-3`, `12.5`, `87.2%`, `1.2 kB`,
     /// `~3.4 MB`, `24h`, `+5h`; not a date, a key or a relative time.
     private static func isNumber(_ cell: String) -> Bool {
-        cell.wholeMatch(of: /[~+-]?[0-9][0-9,.]*( ?[A-Za-z%]+)?/) != nil
+        var rest = Substring(cell)
+        if let first = rest.first, "~+-".contains(first) { rest = rest.dropFirst() }
+        guard rest.first?.isASCIIDigit == true else { return false }
+        rest = rest.drop { $0.isASCIIDigit || $0 == "," || $0 == "." }
+        if rest.first == " " {
+            rest = rest.dropFirst()
+            if rest.isEmpty { return false }
+        }
+        return rest.allSatisfy { ($0.isASCII && $0.isLetter) || $0 == "%" }
     }
 
     /// The placeholder for a missing value.
@@ -50,4 +58,8 @@ struct Fields {
             item.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TerminalText.sanitize(item.value)
         }.joined(separator: "\n")
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
