@@ -28,7 +28,7 @@ import Testing
 
         let check = try fixture.run("check", fixture.path)
         #expect(check.status == 1)
-        #expect(check.stdout.contains("Namespace counters      1 namespaces disagree\n"))
+        #expect(check.stdout.contains("Namespace counters      1 namespace disagrees\n"))
         #expect(check.stdout.contains("  colors: recorded 7 entries, 21 B; actual 3 entries, 21 B\n"))
         #expect(
             check.errorLines == [
@@ -42,7 +42,7 @@ import Testing
         #expect(dryRun.status == 1)
         #expect(
             dryRun.stdout.hasSuffix(
-                "Dry run: the counters of 1 namespaces and 0 tag index rows would be rewritten. Nothing was changed.\n")
+                "Dry run: the counters of 1 namespace and 0 tag index rows would be rewritten. Nothing was changed.\n")
         )
         #expect(fixture.bytes == bytes)
 

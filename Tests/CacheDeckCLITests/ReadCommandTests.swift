@@ -183,7 +183,7 @@ import Testing
         let table = try fixture.run("stats", fixture.path, "--namespace", "colors")
         #expect(table.status == 0)
         let lines = table.stdout.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "Activity of namespace colors, from the telemetry of 1 attached processes (0 live)")
+        #expect(lines[0] == "Activity of namespace colors, from the telemetry of 1 attached process (0 live)")
         #expect(lines.dropFirst().first?.hasPrefix("last  requests  hits  misses") == true)
         #expect(
             lines.suffix(4).map { $0.split(separator: " ").prefix(4) } == [

@@ -80,7 +80,8 @@ struct CheckCommand: ParsableCommand {
         if let repair = outcome.repair, let after = outcome.afterRepair {
             print()
             print(
-                "Repaired: recounted \(repair.countersRewritten) namespaces, added \(repair.tagRowsAdded) and "
+                "Repaired: recounted \(Figures.counted(repair.countersRewritten, "namespace", "namespaces")), added "
+                    + "\(repair.tagRowsAdded) and "
                     + "removed \(repair.tagRowsRemoved) tag rows. After the repair:")
             print(Self.render(after))
         }
@@ -95,7 +96,9 @@ struct CheckCommand: ParsableCommand {
                 ),
                 (
                     "Namespace counters",
-                    report.counterMismatches.isEmpty ? "ok" : "\(report.counterMismatches.count) namespaces disagree"
+                    report.counterMismatches.isEmpty
+                        ? "ok"
+                        : Figures.counted(report.counterMismatches.count, "namespace disagrees", "namespaces disagree")
                 ),
                 (
                     "Tag index",
@@ -131,8 +134,8 @@ struct CheckCommand: ParsableCommand {
     }
 
     private static func describeRepairs(_ report: IntegrityReport) -> String {
-        "the counters of \(report.counterMismatches.count) namespaces and "
-            + "\(report.missingTagRows + report.extraTagRows) tag index rows"
+        "the counters of \(Figures.counted(report.counterMismatches.count, "namespace", "namespaces")) and "
+            + Figures.counted(report.missingTagRows + report.extraTagRows, "tag index row", "tag index rows")
     }
 }
 

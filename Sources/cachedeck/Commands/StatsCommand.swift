@@ -53,7 +53,8 @@ struct StatsCommand: ParsableCommand {
         }
         print(
             "Activity of \(namespace.map { "namespace \($0)" } ?? "all namespaces"), from the telemetry of "
-                + "\(processes.count) attached processes (\(processes.filter(\.isLive).count) live)")
+                + "\(Figures.counted(processes.count, "attached process", "attached processes")) "
+                + "(\(processes.filter(\.isLive).count) live)")
         print()
         print(
             Table(

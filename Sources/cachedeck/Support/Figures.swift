@@ -34,6 +34,11 @@ enum Figures {
         share.map { String(format: "%.1f%%", $0 * 100) } ?? Table.none
     }
 
+    /// `count` and the noun for it: `1 namespace`, `2,500 entries`.
+    static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+        "\(Formatting.count(count)) \(count == 1 ? singular : plural)"
+    }
+
     /// A rate with one decimal: `12.5`.
     static func rate(_ value: Double) -> String { String(format: "%.1f", value) }
 
