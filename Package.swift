@@ -85,6 +85,12 @@ let package = Package(
         .testTarget(
             name: "CursesTerminalTests"
         ),
+        // Runs the built `cachedeck` binary on small files (build every product first, as
+        // `swift test` does).
+        .testTarget(
+            name: "CacheDeckCLITests",
+            dependencies: ["CacheCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

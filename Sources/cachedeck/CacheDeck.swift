@@ -12,7 +12,9 @@ struct CacheDeck: AsyncParsableCommand {
             Exit codes: 0 success, 1 failure, 2 usage.
             """,
         subcommands: [
-            SweepCommand.self, ClearCommand.self, InvalidateCommand.self, RestoreCommand.self, AuditCommand.self,
+            InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self, TimelineCommand.self,
+            StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self, InvalidateCommand.self,
+            RestoreCommand.self, AuditCommand.self,
             DemoCommand.self,
         ]
     )
