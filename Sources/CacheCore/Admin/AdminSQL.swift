@@ -6,7 +6,7 @@ extension SQLiteConnection {
         try run(
             "INSERT INTO audit (at, user, host, pid, program, target, restores) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             now, origin.user, origin.host, Int64(origin.pid), origin.program, target, restores)
-        return try scalar("SELECT last_insert_rowid()") ?? 0
+        return lastInsertedRowID
     }
 
     /// Removes up to `limit` entries of `scope` that existed when the action started (`start`:

@@ -42,6 +42,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The row id of the last row this connection inserted.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Whether the file was opened (or fell back to) read-only.
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

@@ -36,7 +36,7 @@ extension SQLiteConnection {
         try run(
             "INSERT INTO invalidations (at, origin, selector, removed) VALUES (?1, ?2, ?3, ?4)",
             now, origin, json, removed)
-        let seq = try scalar("SELECT last_insert_rowid()") ?? 0
+        let seq = lastInsertedRowID
         if seq % 1000 == 0 {
             try run("DELETE FROM invalidations WHERE seq <= ?1", seq - Self.journalRetention)
         }
