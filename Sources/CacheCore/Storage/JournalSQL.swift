@@ -3,10 +3,12 @@ import Foundation
 extension Schema {
     /// The invalidation journal: every invalidation any process ran, so processes with a
     /// memory tier drop what others removed. `selector` is the ``InvalidationSelector`` as
-    /// JSON; `origin` names the store instance that ran it (`pid@host#id`).
+    /// JSON; `origin` names the store instance that ran it (`pid@host#id`). Trimming removes
+    /// only the oldest rows, never the newest, so `seq` keeps growing without AUTOINCREMENT
+    /// (which would dirty one more page per invalidation).
     static let invalidationJournal = """
         CREATE TABLE invalidations (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             at INTEGER NOT NULL,
             origin TEXT NOT NULL,
             selector TEXT NOT NULL,
