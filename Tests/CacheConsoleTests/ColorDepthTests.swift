@@ -6,8 +6,10 @@ import Testing
         ThemeColor(name: hex) ?? .terminalDefault
     }
 
-    @Test(arguments: [(0, ColorDepth.monochrome), (2, .monochrome), (8, .ansi8), (16, .ansi16), (88, .ansi16),
-        (256, .xterm256), (16_777_216, .xterm256)])
+    @Test(arguments: [
+        (0, ColorDepth.monochrome), (2, .monochrome), (8, .ansi8), (16, .ansi16), (88, .ansi16),
+        (256, .xterm256), (16_777_216, .xterm256),
+    ])
     func depthFollowsTheColourCount(count: Int, depth: ColorDepth) {
         #expect(ColorDepth(colorCount: count) == depth)
     }

@@ -148,9 +148,11 @@ import Testing
     }
 
     @Test func otherwiseTheHomeConfigFolder() {
-        #expect(ConfigPaths(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/me"]).folder.path
-            == "/home/me/.config/cachedeck")
-        #expect(ConfigPaths(environment: ["XDG_CONFIG_HOME": "", "HOME": "/home/me"]).folder.path
-            == "/home/me/.config/cachedeck")
+        #expect(
+            ConfigPaths(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/me"]).folder.path
+                == "/home/me/.config/cachedeck")
+        #expect(
+            ConfigPaths(environment: ["XDG_CONFIG_HOME": "", "HOME": "/home/me"]).folder.path
+                == "/home/me/.config/cachedeck")
     }
 }

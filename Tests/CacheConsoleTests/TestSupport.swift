@@ -5,7 +5,8 @@ final class TemporaryFolder {
     let url: URL
 
     init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cachedeck-console-tests-" + UUID().uuidString)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cachedeck-console-tests-" + UUID().uuidString)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

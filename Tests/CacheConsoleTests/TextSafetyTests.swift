@@ -26,10 +26,12 @@ import Testing
     }
 
     @Test func sanitizedTextHoldsNoControlOrFormatCharacter() {
-        let hostile = (0..<0x300).compactMap(Unicode.Scalar.init).map(String.init).joined()
+        let hostile =
+            (0..<0x300).compactMap(Unicode.Scalar.init).map(String.init).joined()
             + "\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}\u{200B}\u{200C}\u{200E}\u{2060}"
         for scalar in TerminalText.sanitize(hostile).unicodeScalars {
-            #expect(![.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory))
+            #expect(
+                ![.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory))
         }
     }
 

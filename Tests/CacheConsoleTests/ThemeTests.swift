@@ -182,9 +182,11 @@ import Testing
 
     @Test func missingAndMalformedNamesAreReported() {
         let library = ThemeLibrary(folders: [])
-        #expect(throws: ThemeError(
-            .invalidName, source: "'../etc/passwd'", message: "not a theme name (use letters, digits, '.', '_' and '-')"))
-        {
+        #expect(
+            throws: ThemeError(
+                .invalidName, source: "'../etc/passwd'",
+                message: "not a theme name (use letters, digits, '.', '_' and '-')")
+        ) {
             try library.theme(named: "../etc/passwd")
         }
         do {

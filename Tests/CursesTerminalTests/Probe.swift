@@ -31,7 +31,8 @@ final class Probe {
             "PROBE": try Self.path(), "LOG": folder.appendingPathComponent("probe.log").path,
         ].merging(environment) { _, given in given }
         let assignments = settings.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
-        tmux = try Tmux(columns: columns, rows: rows, command: "env \(assignments.joined(separator: " ")) sh '\(script.path)'")
+        tmux = try Tmux(
+            columns: columns, rows: rows, command: "env \(assignments.joined(separator: " ")) sh '\(script.path)'")
         if waitForReady { _ = try pid() }
     }
 
@@ -64,7 +65,9 @@ final class Probe {
     func waitForExit() throws -> (status: Int, modes: Set<String>) {
         let screen = try tmux.waitFor("the probe to exit") { screen in
             screen.contains("probe-exit=")
-                && screen.components(separatedBy: "\n").contains { $0.hasPrefix("modes: ") && $0.split(separator: " ").count == 6 }
+                && screen.components(separatedBy: "\n").contains {
+                    $0.hasPrefix("modes: ") && $0.split(separator: " ").count == 6
+                }
         }
         let lines = screen.components(separatedBy: "\n")
         guard let exit = lines.last(where: { $0.hasPrefix("probe-exit=") }).flatMap({ Int($0.dropFirst(11)) }),

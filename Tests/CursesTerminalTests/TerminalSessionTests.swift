@@ -68,11 +68,15 @@ struct TerminalSessionTests {
         let basic = try Probe(environment: ["TERM": "screen"])
         try basic.tmux.waitFor(text: "depth=ansi8")
         let basicEscapes = try basic.tmux.captureWithEscapes()
-        #expect(!basicEscapes.contains("\u{1B}[38;5;") && basicEscapes.range(of: Self.colourCode, options: .regularExpression) != nil)
+        #expect(
+            !basicEscapes.contains("\u{1B}[38;5;")
+                && basicEscapes.range(of: Self.colourCode, options: .regularExpression) != nil)
         let none = try Probe(environment: ["NO_COLOR": "1"])
         try none.tmux.waitFor(text: "depth=monochrome")
         let noneEscapes = try none.tmux.captureWithEscapes()
-        #expect(!noneEscapes.contains("\u{1B}[38;5;") && noneEscapes.range(of: Self.colourCode, options: .regularExpression) == nil)
+        #expect(
+            !noneEscapes.contains("\u{1B}[38;5;")
+                && noneEscapes.range(of: Self.colourCode, options: .regularExpression) == nil)
         #expect(noneEscapes.contains("\u{1B}[7m"))  // the header in reverse video instead
     }
 

@@ -20,7 +20,8 @@ struct ProbeError: Error, CustomStringConvertible {
 func render(size: Size, session: TerminalSession, last: String, count: Int) -> ScreenBuffer {
     var buffer = ScreenBuffer(size: size)
     let glyphs: GlyphSet = session.supportsUnicode ? .unicode : .ascii
-    let header = "probe ready \(size.columns)x\(size.rows) depth=\(session.colorDepth) theme=\(session.theme.name) "
+    let header =
+        "probe ready \(size.columns)x\(size.rows) depth=\(session.colorDepth) theme=\(session.theme.name) "
         + "pid=\(getpid())"
     buffer.fill(Rect(column: 0, row: 0, columns: size.columns, rows: 1), style: CellStyle(.header))
     buffer.put(header, at: Point(column: 0, row: 0), style: CellStyle(.header))
@@ -32,18 +33,21 @@ func render(size: Size, session: TerminalSession, last: String, count: Int) -> S
     let inner = panel.insetBy(1)
     buffer.put("wide: 界面テスト", at: Point(column: inner.minColumn + 1, row: inner.minRow), maxWidth: 28)
     buffer.put("|", at: Point(column: inner.minColumn + 29, row: inner.minRow), style: CellStyle(.key))
-    buffer.put("hostile: \u{1B}[31mred\u{07}\u{202E}abc", at: Point(column: inner.minColumn + 1, row: inner.minRow + 1),
+    buffer.put(
+        "hostile: \u{1B}[31mred\u{07}\u{202E}abc", at: Point(column: inner.minColumn + 1, row: inner.minRow + 1),
         style: CellStyle(.bad), maxWidth: 45, truncation: .ellipsis("…"))
     buffer.drawSparkline(
         (0..<24).map { Double($0 % 8) }, at: Point(column: inner.minColumn + 1, row: inner.minRow + 2), width: 24,
         glyphs: glyphs)
-    buffer.drawBar(at: Point(column: inner.minColumn + 1, row: inner.minRow + 3), width: 24, fraction: 0.6, glyphs: glyphs)
+    buffer.drawBar(
+        at: Point(column: inner.minColumn + 1, row: inner.minRow + 3), width: 24, fraction: 0.6, glyphs: glyphs)
     buffer.drawGraph(
         (0..<48).map { sin(Double($0) / 4) + 1 },
         in: Rect(column: inner.minColumn + 1, row: inner.minRow + 4, columns: 24, rows: 2), glyphs: glyphs)
     buffer.fill(Rect(column: 0, row: size.rows - 1, columns: size.columns, rows: 1), style: CellStyle(.statusBar))
     buffer.put(
-        "q quit  e error  c trap  a abort  s segv  w stderr  m mouse  t theme", at: Point(column: 0, row: size.rows - 1),
+        "q quit  e error  c trap  a abort  s segv  w stderr  m mouse  t theme",
+        at: Point(column: 0, row: size.rows - 1),
         style: CellStyle(.statusBar))
     return buffer
 }

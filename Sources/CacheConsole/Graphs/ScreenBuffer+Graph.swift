@@ -65,7 +65,8 @@ extension ScreenBuffer {
                     }
                     guard glyph != " " else { continue }
                     let style = CellStyle(StyleRole.graph(at: Double(level + 1) / Double(rect.size.rows)))
-                    put(glyph, at: Point(column: rect.minColumn + firstColumn + offset, row: rect.maxRow - 1 - level),
+                    put(
+                        glyph, at: Point(column: rect.minColumn + firstColumn + offset, row: rect.maxRow - 1 - level),
                         style: style)
                 }
             }

@@ -12,8 +12,11 @@ public enum BorderStyle: Hashable, Sendable {
     case ascii
 
     /// Top-left, horizontal, top-right, vertical, bottom-left, bottom-right.
-    var glyphs: (topLeft: String, horizontal: String, topRight: String, vertical: String, bottomLeft: String,
-        bottomRight: String)
+    var glyphs:
+        (
+            topLeft: String, horizontal: String, topRight: String, vertical: String, bottomLeft: String,
+            bottomRight: String
+        )
     {
         switch self {
         case .light: return ("┌", "─", "┐", "│", "└", "┘")
@@ -36,13 +39,17 @@ extension ScreenBuffer {
         let glyphs = border.glyphs
         let right = rect.maxColumn - 1
         let bottom = rect.maxRow - 1
-        drawHorizontalLine(from: Point(column: rect.minColumn + 1, row: rect.minRow), width: rect.size.columns - 2,
+        drawHorizontalLine(
+            from: Point(column: rect.minColumn + 1, row: rect.minRow), width: rect.size.columns - 2,
             style: style, border: border)
-        drawHorizontalLine(from: Point(column: rect.minColumn + 1, row: bottom), width: rect.size.columns - 2,
+        drawHorizontalLine(
+            from: Point(column: rect.minColumn + 1, row: bottom), width: rect.size.columns - 2,
             style: style, border: border)
-        drawVerticalLine(from: Point(column: rect.minColumn, row: rect.minRow + 1), height: rect.size.rows - 2,
+        drawVerticalLine(
+            from: Point(column: rect.minColumn, row: rect.minRow + 1), height: rect.size.rows - 2,
             style: style, border: border)
-        drawVerticalLine(from: Point(column: right, row: rect.minRow + 1), height: rect.size.rows - 2,
+        drawVerticalLine(
+            from: Point(column: right, row: rect.minRow + 1), height: rect.size.rows - 2,
             style: style, border: border)
         put(glyphs.topLeft, at: rect.origin, style: style)
         put(glyphs.topRight, at: Point(column: right, row: rect.minRow), style: style)

@@ -140,7 +140,8 @@ private struct Reader {
         for element in array {
             let name = try string(element, at: location)
             guard let attribute = TextAttributes.named.first(where: { $0.name == name })?.attribute else {
-                throw invalid(location, "unknown attribute \(TOMLDocument.quoted(name)) (use bold, dim, underline, reverse)")
+                throw invalid(
+                    location, "unknown attribute \(TOMLDocument.quoted(name)) (use bold, dim, underline, reverse)")
             }
             attributes.insert(attribute)
         }

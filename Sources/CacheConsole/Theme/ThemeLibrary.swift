@@ -21,7 +21,8 @@ public struct ThemeLibrary: Hashable, Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = Bundle.main.executableURL
     ) {
-        self.init(folders: [ConfigPaths(environment: environment).themesFolder] + Self.shippedFolders(executable: executable))
+        self.init(
+            folders: [ConfigPaths(environment: environment).themesFolder] + Self.shippedFolders(executable: executable))
     }
 
     /// The shipped themes folders that exist for the executable at `executable`: an installed
@@ -96,7 +97,8 @@ public struct ThemeLibrary: Hashable, Sendable {
             let file = try ThemeFile(parsing: text, source: source)
             let key = "\(name)@\(index)"
             guard !visited.contains(key) else {
-                throw ThemeError(.inheritanceCycle, source: source, location: "inherits", message: "themes inherit in a circle")
+                throw ThemeError(
+                    .inheritanceCycle, source: source, location: "inherits", message: "themes inherit in a circle")
             }
             let base: Theme
             if let parent = file.inherits {
@@ -132,6 +134,9 @@ public struct ThemeLibrary: Hashable, Sendable {
     /// Whether `name` is a plain file name: letters, digits, `.`, `_`, `-`, not starting with `.`.
     private static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && name.count <= 64
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 }
