@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "CacheCore",
                 "CacheConsole",
+                "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

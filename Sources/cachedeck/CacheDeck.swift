@@ -7,16 +7,17 @@ struct CacheDeck: AsyncParsableCommand {
         commandName: "cachedeck",
         abstract: "Inspect, watch and safely purge CacheDeck cache files.",
         discussion: """
-            Read commands print a table, or JSON with --json. Destructive commands show what they \
+            `cachedeck FILE` opens the full-screen console. Read commands print a table, or JSON with --json. Destructive commands show what they \
             would remove, ask on a terminal, and need --yes otherwise; --dry-run only shows it. \
             Exit codes: 0 success, 1 failure, 2 usage.
             """,
         subcommands: [
-            InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self, TimelineCommand.self,
-            StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self, InvalidateCommand.self,
-            RestoreCommand.self, AuditCommand.self,
+            ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
+            TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
+            InvalidateCommand.self, RestoreCommand.self, AuditCommand.self,
             DemoCommand.self,
-        ]
+        ],
+        defaultSubcommand: ConsoleCommand.self
     )
 }
 

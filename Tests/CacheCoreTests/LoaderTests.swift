@@ -99,6 +99,22 @@ private final class Locked<Value: Sendable>: Sendable {
         #expect(origin.calls == 7)
     }
 
+    @Test func loaderReadsCountAsHitsMissesAndStaleHits() async throws {
+        let fixture = try TestStore()
+        var policy = NamespacePolicy.default.expiring(.after(.seconds(10)))
+        policy.staleWindow = .seconds(60)
+        let cache = try fixture.store.cache("rates", key: String.self, value: String.self, policy: policy)
+        let origin = Origin()
+        _ = try await cache.value(for: "eur", orLoad: origin.load)
+        _ = try await cache.value(for: "eur", orLoad: origin.load)
+        fixture.clock.advance(by: .seconds(11))
+        origin.fail(true)
+        #expect(try await cache.read("eur", orLoad: origin.load).isStale)
+        await #expect(throws: Origin.Down.self) { try await cache.value(for: "usd", orLoad: origin.load) }
+        let counts = cache.statistics()
+        #expect(counts.hits == 1 && counts.staleHits == 1 && counts.misses == 2)
+    }
+
     @Test func withoutAStaleValueTheLoadersErrorIsThrown() async throws {
         let fixture = try TestStore()
         let cache = try fixture.store.cache("rates", key: String.self, value: String.self)

@@ -87,7 +87,7 @@ import Testing
         let fixture = try CLIFixture()
         let bytes = fixture.bytes
         let misuses: [[String]] = [
-            ["frobnicate"], ["info"], ["ls", fixture.path], ["ls", fixture.path, "colors", "--limit", "0"],
+            ["info"], ["ls", fixture.path], ["ls", fixture.path, "colors", "--limit", "0"],
             ["ls", fixture.path, "colors", "--sort", "colour"], ["ls", fixture.path, "colors", "--filter", "size>>1"],
             ["ls", fixture.path, "colors", "--filter", "ttl<soon"], ["ls", fixture.path, "colors", "--after", "xyz"],
             ["stats", fixture.path, "--interval", "5"], ["stats", fixture.path, "--watch", "--interval", "0"],
@@ -101,6 +101,9 @@ import Testing
                 result.stdout.isEmpty && result.stderr.contains("Usage: cachedeck"), "\(arguments): \(result.stderr)")
         }
         #expect(fixture.bytes == bytes)
+        // A bare word is a file for the console: a missing one is a failure, not a usage error.
+        let missing = try fixture.run(["frobnicate"])
+        #expect(missing.status == 1 && missing.stderr == "cachedeck: cannot open frobnicate: no such file\n")
     }
 
     @Test func aMissingNamespaceOrCursorOfAnotherOrderFailsWithOneLine() throws {

@@ -53,6 +53,12 @@ public struct PendingAction: Sendable, Hashable {
     /// What it would remove when it was prepared.
     public let impact: ActionImpact
 
+    /// An action measured elsewhere (``ActionController/prepare(_:)`` measures its own).
+    public init(target: AdminTarget, impact: ActionImpact) {
+        self.target = target
+        self.impact = impact
+    }
+
     /// How the operator must confirm it.
     public var confirmation: Confirmation {
         switch target {
@@ -104,6 +110,13 @@ public struct ActionResult: Sendable, Hashable {
     public let outcome: ActionOutcome
     /// The handle for ``ActionController/undo(_:)``; `nil` when nothing was kept (sweeps).
     public let undo: UndoHandle?
+
+    /// A result with these parts (``ActionController/run(confirmed:)`` reports real ones).
+    public init(target: AdminTarget, outcome: ActionOutcome, undo: UndoHandle?) {
+        self.target = target
+        self.outcome = outcome
+        self.undo = undo
+    }
 }
 
 /// Undoes one action (within the trash retention).
@@ -112,6 +125,12 @@ public struct UndoHandle: Sendable, Hashable {
     public let auditID: Int64
     /// What the action was, for display.
     public let summary: String
+
+    /// A handle on the action with audit id `auditID`.
+    public init(auditID: Int64, summary: String) {
+        self.auditID = auditID
+        self.summary = summary
+    }
 }
 
 extension String {

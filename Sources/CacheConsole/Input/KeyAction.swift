@@ -37,6 +37,36 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case refreshSlower
     /// Mark or unmark the selected row for a bulk action.
     case toggleMark
+    /// Mark every row from the last marked one to the selection.
+    case markRange
+    /// Mark every entry the filter matches (or unmark them).
+    case markAllMatching
+    /// Sort by the next column.
+    case sortNext
+    /// Reverse the sort order.
+    case reverseSort
+    /// Show the value as a hex dump, or as text again.
+    case toggleHex
+    /// Go to the Overview.
+    case showOverview
+    /// Show the expiry timeline (of the namespace in view, else of the store).
+    case showTimeline
+    /// Show the statistics graphs.
+    case showStatistics
+    /// Show the audit log.
+    case showAudit
+    /// Switch the statistics window (5 min, 1 h, 24 h).
+    case cycleWindow
+    /// Invalidate the selected or marked entries (or those the filter matches).
+    case invalidate
+    /// Clear the namespace in view (asks for its name).
+    case clearNamespace
+    /// Sweep expired entries (of the namespace in view, else of the store).
+    case sweep
+    /// Undo the last action (or, in the audit log, the selected one).
+    case undo
+    /// Turn mouse reporting on or off.
+    case toggleMouse
     /// Redraw the whole screen.
     case redraw
     /// Leave the console.
@@ -63,6 +93,21 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
         case .refreshFaster: return "Refresh faster"
         case .refreshSlower: return "Refresh slower"
         case .toggleMark: return "Mark / unmark"
+        case .markRange: return "Mark from the last mark to here"
+        case .markAllMatching: return "Mark all matching / unmark all"
+        case .sortNext: return "Sort by the next column"
+        case .reverseSort: return "Reverse the sort"
+        case .toggleHex: return "Hex dump / text"
+        case .showOverview: return "Overview"
+        case .showTimeline: return "Expiry timeline"
+        case .showStatistics: return "Statistics"
+        case .showAudit: return "Audit log"
+        case .cycleWindow: return "Statistics window: 5 min, 1 h, 24 h"
+        case .invalidate: return "Invalidate selected / marked / matching"
+        case .clearNamespace: return "Clear the namespace"
+        case .sweep: return "Sweep expired entries"
+        case .undo: return "Undo the last action"
+        case .toggleMouse: return "Mouse on / off"
         case .redraw: return "Redraw the screen"
         case .quit: return "Quit"
         }

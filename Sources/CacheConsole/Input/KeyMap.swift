@@ -8,7 +8,9 @@ public struct KeyMap: Hashable, Sendable {
     /// back, `-` for the previous view, Tab/Shift-Tab between panels, g/G and Home/End,
     /// PgUp/PgDn (and Ctrl-B/Ctrl-F), `/` filter, `:` command, `?` help, `p` pause, `+`/`_`
     /// refresh faster/slower (`-` is taken by the previous view; `_` is its shifted key),
-    /// Space mark, Ctrl-L redraw, `q` quit.
+    /// Space mark (`V` a range, `*` all matching), `s`/`S` sort, `x` hex, `1`–`4` (and `t`)
+    /// views, `W` statistics window, `d`/Del invalidate, `D` clear, `w` sweep, `u` undo,
+    /// `m` mouse, Ctrl-L redraw, `q` quit.
     public static let defaults = KeyMap(checkedBindings: defaultBindings)
 
     /// The bindings of ``defaults`` (a test checks that no key appears twice).
@@ -31,6 +33,21 @@ public struct KeyMap: Hashable, Sendable {
         .refreshFaster: [.character("+")],
         .refreshSlower: [.character("_")],
         .toggleMark: [.character(" ")],
+        .markRange: [.character("V")],
+        .markAllMatching: [.character("*")],
+        .sortNext: [.character("s")],
+        .reverseSort: [.character("S")],
+        .toggleHex: [.character("x")],
+        .showOverview: [.character("1")],
+        .showTimeline: [.character("2"), .character("t")],
+        .showStatistics: [.character("3")],
+        .showAudit: [.character("4")],
+        .cycleWindow: [.character("W")],
+        .invalidate: [.character("d"), .delete],
+        .clearNamespace: [.character("D")],
+        .sweep: [.character("w")],
+        .undo: [.character("u")],
+        .toggleMouse: [.character("m")],
         .redraw: [.control("l")],
         .quit: [.character("q")],
     ]

@@ -121,6 +121,8 @@ extension Cache {
         return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
     }
 
+    /// The stale value for a read whose load failed (counted as a stale hit), else the error
+    /// (counted as a miss).
     private func staleOrThrow(_ canonical: String, _ error: any Error) throws -> StaleRead<Value> {
         let now = store.now()
         guard let found = try find(canonical, now: now, allowStale: true) else {

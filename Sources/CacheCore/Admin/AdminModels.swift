@@ -10,6 +10,14 @@ public struct ActionImpact: Sendable, Hashable, Codable {
     public let recentHitShare: Double
     /// Up to ten of the keys, as `namespace/key`.
     public let sampleKeys: [String]
+
+    /// An impact with these figures (``Admin/preview(_:)`` measures real ones).
+    public init(entries: Int, bytes: Int, recentHitShare: Double, sampleKeys: [String]) {
+        self.entries = entries
+        self.bytes = bytes
+        self.recentHitShare = recentHitShare
+        self.sampleKeys = sampleKeys
+    }
 }
 
 /// Who ran an action: recorded in the audit log.
@@ -50,6 +58,14 @@ public struct ActionOutcome: Sendable, Hashable, Codable {
     public let bytes: Int
     /// Whether the removed rows are in the trash (so the action can be undone).
     public let isUndoable: Bool
+
+    /// An outcome with these figures (``Admin/run(_:origin:)`` reports real ones).
+    public init(auditID: Int64, removed: Int, bytes: Int, isUndoable: Bool) {
+        self.auditID = auditID
+        self.removed = removed
+        self.bytes = bytes
+        self.isUndoable = isUndoable
+    }
 }
 
 /// One row of the audit log.

@@ -1,8 +1,9 @@
 import ArgumentParser
+import CacheConsole
 import CacheCore
 import Foundation
 
-/// `cachedeck demo [PATH] [--live]`
+/// `cachedeck demo [PATH] [--live | --console]`
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -19,6 +20,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "After building (or on an existing demo cache), run a simulated app until interrupted.")
     var live = false
 
+    @Flag(help: "Run the simulated app in the background and open the console on the demo cache.")
+    var console = false
+
     @Option(help: "Stop the live workload after this many seconds.") var duration: Double?
 
     @Option(help: "Live operations per second.") var rate = 2000
@@ -30,6 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         if scale <= 0 || scale > 20 { throw ValidationError("--scale must be between 0 and 20") }
         if rate < 1 { throw ValidationError("--rate must be at least 1") }
+        if live && console { throw ValidationError("give --live or --console, not both") }
     }
 
     func run() async throws {
@@ -49,6 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             print("Using the demo cache in \(target) (--rebuild starts over).")
         }
+        if console { return try await runConsole(on: store, path: target) }
         guard live else {
             try store.close()
             print("Open it with: cachedeck \(target)")
@@ -63,6 +69,29 @@ struct DemoCommand: AsyncParsableCommand {
             report: { print("  \($0)") })
         try store.close()
         print("Stopped; the cache was flushed and closed.")
+    }
+
+    /// The simulated app in the background of this process, and the console in front of it.
+    private func runConsole(on store: CacheStore, path: String) async throws {
+        let (theme, _) = try ConsoleLauncher.theme(named: "default")
+        let stop = StopSignal()
+        let workload = Task { [rate] in
+            var workload = DemoWorkload(store: store, rate: rate)
+            try await workload.run(shouldStop: { stop.isStopped }, report: { _ in })
+        }
+        var consoleError: (any Error)?
+        do {
+            try await ConsoleLauncher(theme: theme, refresh: .seconds(1))
+                .runDetached(on: try StoreDataSource.open(path: path, readOnly: false))
+        } catch {
+            consoleError = error
+        }
+        stop.stop()
+        let stopped = await workload.result
+        try store.close()
+        if let consoleError { throw consoleError }
+        try stopped.get()
+        print("Stopped the simulated app; the cache was flushed and closed.")
     }
 
     private static func remove(_ path: String) throws {

@@ -1,0 +1,69 @@
+import CacheCore
+
+extension ConsoleController {
+    /// Measures an action (the confirmation dialog opens when the preview arrives).
+    mutating func startAction(_ request: ActionRequest, title: String) -> [ConsoleEffect] {
+        guard !model.isReadOnly else {
+            report("Read-only: actions are disabled (the file was opened read-only).", isError: true)
+            return []
+        }
+        guard model.busy == nil else {
+            report("Another action is still running; wait for it to finish.", isError: true)
+            return []
+        }
+        model.busy = BusyState(title: "Measuring \(title)", since: model.now)
+        return [.prepare(request)]
+    }
+
+    /// Undoes the action with audit id `auditID`.
+    mutating func startUndo(_ auditID: Int64) -> [ConsoleEffect] {
+        guard !model.isReadOnly else {
+            report("Read-only: undo is disabled (the file was opened read-only).", isError: true)
+            return []
+        }
+        guard model.busy == nil else {
+            report("Another action is still running; wait for it to finish.", isError: true)
+            return []
+        }
+        model.busy = BusyState(title: "Undoing action #\(auditID)", since: model.now)
+        return [.undo(auditID: auditID)]
+    }
+
+    /// A key while the confirmation dialog is open. A yes/no question takes `y` (anything
+    /// else, Enter included, is No); a name is typed and confirmed with Enter.
+    mutating func confirmKey(_ key: Key, _ dialog: ConfirmDialog) -> [ConsoleEffect] {
+        var dialog = dialog
+        switch dialog.pending.confirmation {
+        case .yesOrNo:
+            switch key {
+            case .character("y"), .character("Y"): return runConfirmed(dialog.pending, answer: "y")
+            case .character, .enter, .escape: return cancelDialog()
+            default: return []
+            }
+        case .typeName:
+            switch dialog.answer.handle(key) {
+            case .submitted: return runConfirmed(dialog.pending, answer: dialog.answer.text)
+            case .cancelled: return cancelDialog()
+            case .edited, .ignored:
+                model.overlay = .confirm(dialog)
+                return []
+            }
+        }
+    }
+
+    private mutating func runConfirmed(_ pending: PendingAction, answer: String) -> [ConsoleEffect] {
+        model.overlay = nil
+        guard pending.accepts(answer) else {
+            report("Cancelled: the name did not match; nothing was changed.")
+            return []
+        }
+        model.busy = BusyState(title: "Running \(pending.target)", since: model.now)
+        return [.run(pending, answer: answer)]
+    }
+
+    private mutating func cancelDialog() -> [ConsoleEffect] {
+        model.overlay = nil
+        report("Cancelled; nothing was changed.")
+        return []
+    }
+}

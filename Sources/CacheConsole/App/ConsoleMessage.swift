@@ -1,0 +1,47 @@
+import CacheCore
+
+/// Everything that reaches the console's controller: input, clock ticks and the results of
+/// the work its effects started.
+public enum ConsoleMessage: Sendable {
+    /// A key, mouse or resize event.
+    case input(InputEvent)
+    /// Time passed; `now` is milliseconds since the epoch.
+    case tick(now: Int64)
+    /// Reads finished.
+    case loaded([LoadResult])
+    /// A refresh checked the file: `changed` tells whether anything was committed; `results`
+    /// holds the reloaded data (empty when nothing was reloaded).
+    case refreshed(changed: Bool, results: [LoadResult])
+    /// An action was measured and waits for confirmation.
+    case prepared(PendingAction)
+    /// An action ran (`nil`: the answer did not confirm it).
+    case ran(ActionResult?)
+    /// An action was undone: `restored` entries came back.
+    case undone(auditID: Int64, restored: Int)
+    /// An action, undo or refresh check failed.
+    case failed(ConsoleError)
+}
+
+/// Work the controller asks the runtime to do; reads and actions run off the terminal's
+/// thread and come back as ``ConsoleMessage``s.
+public enum ConsoleEffect: Sendable, Hashable {
+    /// Run these reads in order.
+    case load([LoadRequest])
+    /// Check the file for commits; run `loads` if it changed, if `force`, or if the
+    /// controller knows it is stale.
+    case refresh(loads: [LoadRequest], force: Bool)
+    /// Measure an action.
+    case prepare(ActionRequest)
+    /// Run a measured action with the operator's answer.
+    case run(PendingAction, answer: String)
+    /// Undo an action.
+    case undo(auditID: Int64)
+    /// Draw with this theme from now on.
+    case applyTheme(Theme)
+    /// Turn mouse reporting on or off.
+    case setMouseReporting(Bool)
+    /// Clear the terminal and draw the next frame whole.
+    case redrawAll
+    /// Leave the console.
+    case quit
+}

@@ -1,0 +1,62 @@
+/// A read the console needs, tagged with the view it is for.
+public enum LoadRequest: Sendable, Hashable {
+    /// The Overview snapshot (also feeds the header and completions).
+    case overview
+    /// A page of the Entries view `view`: page `page` of its chain, in generation
+    /// `generation` of its order and filter; `replacing` reloads the page and drops the pages
+    /// after it (a refresh).
+    case entries(view: Int, generation: Int, page: Int, replacing: Bool, EntriesRequest)
+    /// The entry shown by the Detail view `view`.
+    case detail(view: Int, id: Int64, hex: Bool)
+    /// The timeline shown by view `view`.
+    case timeline(view: Int, namespace: String?)
+    /// The statistics shown by view `view`.
+    case statistics(view: Int, window: StatisticsWindow)
+    /// The audit log shown by view `view`.
+    case audit(view: Int)
+
+    /// Runs the read on `source`.
+    func perform(on source: any ConsoleDataSource) throws -> LoadedData {
+        switch self {
+        case .overview: .overview(try source.overview())
+        case .entries(_, _, _, _, let request): .entries(try source.entries(request))
+        case .detail(_, let id, let hex): .detail(try source.entry(id: id, hex: hex))
+        case .timeline(_, let namespace): .timeline(try source.timeline(namespace: namespace))
+        case .statistics(_, let window): .statistics(try source.statistics(window: window))
+        case .audit: .audit(try source.auditLog(limit: 200))
+        }
+    }
+}
+
+/// What a ``LoadRequest`` read.
+public enum LoadedData: Sendable, Hashable {
+    /// The Overview snapshot.
+    case overview(OverviewSnapshot)
+    /// A page of entries.
+    case entries(EntriesPage)
+    /// An entry, or `nil` when it is gone.
+    case detail(EntryDetailSnapshot?)
+    /// A timeline.
+    case timeline(TimelineSnapshot)
+    /// Statistics.
+    case statistics(StatisticsSnapshot)
+    /// Audit rows.
+    case audit([AuditEntry])
+}
+
+/// A finished read: what was asked, what came back (or the error), and how long it took.
+public struct LoadResult: Sendable, Hashable {
+    /// The request.
+    public var request: LoadRequest
+    /// The data, or the error as one line.
+    public var outcome: Result<LoadedData, ConsoleError>
+    /// How long the read took.
+    public var duration: Duration
+
+    /// A result with these parts.
+    public init(request: LoadRequest, outcome: Result<LoadedData, ConsoleError>, duration: Duration) {
+        self.request = request
+        self.outcome = outcome
+        self.duration = duration
+    }
+}

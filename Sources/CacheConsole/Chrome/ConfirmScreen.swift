@@ -1,0 +1,64 @@
+import CacheCore
+
+/// The confirmation dialog: what the action would remove, and the question.
+enum ConfirmScreen {
+    static func draw(_ dialog: ConfirmDialog, in area: Rect, into buffer: inout ScreenBuffer, options: RenderOptions) {
+        let pending = dialog.pending
+        let impact = pending.impact
+        let width = min(72, area.size.columns - 4)
+        let inner = width - 4
+        var lines: [(String, CellStyle)] = [
+            (ActionText.title(pending.target), CellStyle(.title)),
+            ("", CellStyle(.dialog)),
+            (
+                "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "entry" : "entries")\(options.dot)"
+                    + "\(Formatting.bytes(impact.bytes))\(options.dot)"
+                    + "\(TimeText.percent(impact.recentHitShare)) of recent hits",
+                CellStyle(.dialog, [.bold])
+            ),
+        ]
+        if !impact.sampleKeys.isEmpty {
+            lines.append(("e.g. " + impact.sampleKeys.prefix(3).joined(separator: ", "), CellStyle(.dialog)))
+        }
+        lines.append(("", CellStyle(.dialog)))
+        switch pending.confirmation {
+        case .yesOrNo:
+            lines.append(("Proceed? [y/N]", CellStyle(.bad)))
+            lines.append(("", CellStyle(.dialog)))
+            lines.append(("y runs it · any other key cancels (No)", CellStyle(.keyHint)))
+        case .typeName(let name):
+            lines.append(("Type '\(name)' to confirm (anything else cancels):", CellStyle(.bad)))
+            lines.append(("", CellStyle(.input)))
+            lines.append(("", CellStyle(.dialog)))
+            lines.append(("Enter confirms · Esc cancels · the default is No", CellStyle(.keyHint)))
+        }
+        if !pending.target.isUndoable {
+            lines.append(("Sweeps cannot be undone (only expired entries are removed).", CellStyle(.muted)))
+        } else {
+            lines.append(("Undoable: removed entries stay in the trash for 7 days.", CellStyle(.muted)))
+        }
+        let height = lines.count + 2
+        let box = Rect(
+            column: area.minColumn + (area.size.columns - width) / 2,
+            row: area.minRow + max(0, (area.size.rows - height) / 2), columns: width, rows: height)
+        buffer.fill(box, style: CellStyle(.dialog))
+        buffer.drawBox(
+            box, style: CellStyle(.dialogBorder), border: options.border, title: "Confirm",
+            titleStyle: CellStyle(.dialogBorder, [.bold]))
+        for (offset, line) in lines.enumerated() {
+            let point = Point(column: box.minColumn + 2, row: box.minRow + 1 + offset)
+            if line.1.role == .input {
+                drawAnswer(dialog.answer, at: point, width: inner, into: &buffer)
+                continue
+            }
+            buffer.put(line.0, at: point, style: line.1, maxWidth: inner, truncation: .ellipsis(options.ellipsis))
+        }
+    }
+
+    private static func drawAnswer(_ field: TextField, at point: Point, width: Int, into buffer: inout ScreenBuffer) {
+        buffer.fill(Rect(origin: point, size: Size(columns: width, rows: 1)), style: CellStyle(.input))
+        let column = buffer.put(
+            "> " + field.text, at: point, style: CellStyle(.input), maxWidth: width - 1)
+        buffer.put(" ", at: Point(column: column, row: point.row), style: CellStyle(.input, [.reverse]))
+    }
+}

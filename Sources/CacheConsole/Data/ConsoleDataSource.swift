@@ -1,0 +1,42 @@
+import CacheCore
+
+/// Everything the console reads and does, as immutable snapshots. The console calls it only
+/// from a background thread, never from the thread that owns the terminal.
+///
+/// ``StoreDataSource`` implements it over CacheCore's inspector, telemetry and the
+/// ``ActionController``; tests use a fake.
+public protocol ConsoleDataSource: Sendable {
+    /// The file shown (for the header).
+    var location: String { get }
+    /// Whether every action is refused.
+    var isReadOnly: Bool { get }
+    /// Whether anything was committed to the file since the previous call (`true` at first).
+    func hasChanged() throws -> Bool
+    /// The Overview screen's data.
+    func overview() throws -> OverviewSnapshot
+    /// One page of a namespace's entries.
+    func entries(_ request: EntriesRequest) throws -> EntriesPage
+    /// One entry in full (`nil` when it no longer exists), its value as a hex dump if `hex`.
+    func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot?
+    /// The expiry timeline of `namespace`, or of the store when `nil`.
+    func timeline(namespace: String?) throws -> TimelineSnapshot
+    /// Telemetry over `window`.
+    func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot
+    /// The newest `limit` audit rows, newest first.
+    func auditLog(limit: Int) throws -> [AuditEntry]
+    /// Measures an action and captures its target (through the ``ActionController``).
+    func prepare(_ request: ActionRequest) throws -> PendingAction
+    /// Runs `pending` if `answer` confirms it; `nil` when it does not.
+    func run(_ pending: PendingAction, answer: String) throws -> ActionResult?
+    /// Undoes the action with audit id `auditID`; returns how many entries came back.
+    func undo(auditID: Int64) throws -> Int
+}
+
+/// An action the operator asked for, before it is measured.
+public enum ActionRequest: Sendable, Hashable {
+    /// A target the action controller knows as it is.
+    case target(AdminTarget)
+    /// Every entry of `namespace` that matches `filter` (filter text): invalidated by prefix
+    /// or tag when the filter is just that, else by the keys it matches (a bounded number).
+    case matching(namespace: String, filter: String)
+}

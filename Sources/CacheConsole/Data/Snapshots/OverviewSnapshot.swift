@@ -1,0 +1,132 @@
+/// What the Overview screen (and the header) shows: the file, the processes attached to it,
+/// recent activity and every namespace. Times are milliseconds since the Unix epoch.
+public struct OverviewSnapshot: Sendable, Hashable {
+    /// The file's sizes and totals.
+    public var file: FileFacts
+    /// Processes that attached to the file, live ones first.
+    public var processes: [ProcessFacts]
+    /// Hit rate and rates per second from the file's telemetry.
+    public var activity: ActivityFacts
+    /// Every namespace, by name.
+    public var namespaces: [NamespaceFacts]
+
+    /// A snapshot of these parts.
+    public init(file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts]) {
+        self.file = file
+        self.processes = processes
+        self.activity = activity
+        self.namespaces = namespaces
+    }
+}
+
+/// The cache file at a glance.
+public struct FileFacts: Sendable, Hashable {
+    /// The file's path.
+    public var path: String
+    /// The format version.
+    public var formatVersion: Int
+    /// The database file's size in bytes.
+    public var fileBytes: Int64
+    /// The write-ahead log's size in bytes.
+    public var walBytes: Int64
+    /// Keys and values of the stored entries, in bytes.
+    public var payloadBytes: Int64
+    /// Stored entries, expired ones not yet swept included.
+    public var entries: Int
+    /// The time of the snapshot, by the store's clock.
+    public var now: Int64
+
+    /// Facts with these values.
+    public init(
+        path: String, formatVersion: Int, fileBytes: Int64, walBytes: Int64, payloadBytes: Int64, entries: Int,
+        now: Int64
+    ) {
+        self.path = path
+        self.formatVersion = formatVersion
+        self.fileBytes = fileBytes
+        self.walBytes = walBytes
+        self.payloadBytes = payloadBytes
+        self.entries = entries
+        self.now = now
+    }
+}
+
+/// A process attached to the file (an app's writable store).
+public struct ProcessFacts: Sendable, Hashable {
+    /// The process id.
+    public var pid: Int32
+    /// The program's name.
+    public var program: String
+    /// The host it runs on.
+    public var host: String
+    /// Whether it looks alive (recent heartbeat, not closed).
+    public var isLive: Bool
+    /// Its last heartbeat.
+    public var lastSeen: Int64
+
+    /// Facts with these values.
+    public init(pid: Int32, program: String, host: String, isLive: Bool, lastSeen: Int64) {
+        self.pid = pid
+        self.program = program
+        self.host = host
+        self.isLive = isLive
+        self.lastSeen = lastSeen
+    }
+}
+
+/// Recent activity of every process on the file.
+public struct ActivityFacts: Sendable, Hashable {
+    /// The hit rate of each of the last seconds, oldest first (not-a-number for a second
+    /// without reads).
+    public var hitRates: [Double]
+    /// The hit rate over those seconds; `nil` without reads.
+    public var hitRate: Double?
+    /// Reads, sets and removes per second, recently.
+    public var operationsPerSecond: Double
+    /// Expired entries removed per second, recently.
+    public var expirationsPerSecond: Double
+    /// Entries evicted per second, recently.
+    public var evictionsPerSecond: Double
+
+    /// Activity with these values.
+    public init(
+        hitRates: [Double], hitRate: Double?, operationsPerSecond: Double, expirationsPerSecond: Double,
+        evictionsPerSecond: Double
+    ) {
+        self.hitRates = hitRates
+        self.hitRate = hitRate
+        self.operationsPerSecond = operationsPerSecond
+        self.expirationsPerSecond = expirationsPerSecond
+        self.evictionsPerSecond = evictionsPerSecond
+    }
+
+    /// No activity recorded.
+    public static let none = ActivityFacts(
+        hitRates: [], hitRate: nil, operationsPerSecond: 0, expirationsPerSecond: 0, evictionsPerSecond: 0)
+}
+
+/// One namespace at a glance.
+public struct NamespaceFacts: Sendable, Hashable {
+    /// The name.
+    public var name: String
+    /// Stored entries, expired ones not yet swept included.
+    public var entries: Int
+    /// Expired entries waiting for a sweep.
+    public var expired: Int
+    /// Key and value bytes.
+    public var bytes: Int64
+    /// The recent hit rate; `nil` without reads.
+    public var hitRate: Double?
+    /// The namespace version.
+    public var version: String
+
+    /// Facts with these values.
+    public init(name: String, entries: Int, expired: Int, bytes: Int64, hitRate: Double?, version: String) {
+        self.name = name
+        self.entries = entries
+        self.expired = expired
+        self.bytes = bytes
+        self.hitRate = hitRate
+        self.version = version
+    }
+}

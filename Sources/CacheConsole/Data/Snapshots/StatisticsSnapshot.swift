@@ -1,0 +1,64 @@
+/// A time window of the Statistics screen.
+public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
+    /// The last five minutes.
+    case fiveMinutes = "5 min"
+    /// The last hour.
+    case hour = "1 h"
+    /// The last day.
+    case day = "24 h"
+
+    /// The window's length in seconds.
+    public var seconds: Int {
+        switch self {
+        case .fiveMinutes: 300
+        case .hour: 3600
+        case .day: 86_400
+        }
+    }
+
+    /// Values per series: the window in equal buckets.
+    public static let buckets = 120
+
+    /// The next window, wrapping around.
+    public var next: StatisticsWindow {
+        let all = Self.allCases
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
+    }
+}
+
+/// The series the Statistics screen graphs for one namespace (or all of them).
+public struct StatisticsSeries: Sendable, Hashable {
+    /// Hit rate per bucket (0…1; not-a-number for a bucket without reads).
+    public var hitRate: [Double]
+    /// Reads, sets and removes per second, per bucket.
+    public var operations: [Double]
+    /// Evictions per second, per bucket.
+    public var evictions: [Double]
+
+    /// Series with these values.
+    public init(hitRate: [Double], operations: [Double], evictions: [Double]) {
+        self.hitRate = hitRate
+        self.operations = operations
+        self.evictions = evictions
+    }
+
+    /// Series without a single value.
+    public static let empty = StatisticsSeries(hitRate: [], operations: [], evictions: [])
+}
+
+/// Telemetry over a window, overall and per namespace.
+public struct StatisticsSnapshot: Sendable, Hashable {
+    /// The window.
+    public var window: StatisticsWindow
+    /// Every namespace together.
+    public var overall: StatisticsSeries
+    /// By namespace name (namespaces without telemetry are absent).
+    public var namespaces: [String: StatisticsSeries]
+
+    /// A snapshot with these values.
+    public init(window: StatisticsWindow, overall: StatisticsSeries, namespaces: [String: StatisticsSeries]) {
+        self.window = window
+        self.overall = overall
+        self.namespaces = namespaces
+    }
+}

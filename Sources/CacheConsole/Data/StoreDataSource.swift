@@ -1,0 +1,204 @@
+import CacheCore
+import Foundation
+
+/// The console's data from a cache file: CacheCore's ``Inspector``, telemetry, client list
+/// and audit log for reading, and the ``ActionController`` for every action. No SQL here.
+public struct StoreDataSource: ConsoleDataSource {
+    /// Filters that match more entries than this cannot be invalidated key by key.
+    public static let maximumKeysPerAction = 100_000
+
+    private let store: CacheStore
+    private let watcher: ChangeWatcher
+    private let actions: ActionController?
+
+    /// A data source over `store`; actions are refused when it is read-only.
+    public init(store: CacheStore) throws {
+        self.store = store
+        watcher = try store.inspector.changeWatcher()
+        actions = store.isReadOnly ? nil : ActionController(store: store)
+    }
+
+    /// Opens the cache file at `path` for the console: never created or moved aside, and
+    /// read-only when `readOnly`.
+    public static func open(path: String, readOnly: Bool) throws -> StoreDataSource {
+        try StoreDataSource(store: CacheStore(path: path, options: .inspection(writable: !readOnly)))
+    }
+
+    /// The file's path.
+    public var location: String { store.path }
+
+    /// Whether the store was opened read-only.
+    public var isReadOnly: Bool { actions == nil }
+
+    /// One `PRAGMA data_version` (see ``ChangeWatcher``).
+    public func hasChanged() throws -> Bool {
+        try watcher.hasChanged()
+    }
+
+    /// Summary, namespaces, clients and the last minute of telemetry.
+    public func overview() throws -> OverviewSnapshot {
+        let inspector = store.inspector
+        let summary = try inspector.summary()
+        let namespaces = try inspector.namespaces()
+        let clients = try store.clients()
+        let since = Date(timeIntervalSince1970: Double(summary.now) / 1000 - 60)
+        let telemetry = try store.telemetry(since: since)
+        let recent = TelemetryWindow(start: since, seconds: 60)
+        return OverviewSnapshot(
+            file: FileFacts(
+                path: summary.path, formatVersion: summary.formatVersion, fileBytes: summary.fileBytes,
+                walBytes: summary.walBytes, payloadBytes: summary.payloadBytes, entries: summary.entryCount,
+                now: summary.now),
+            processes: clients.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map { client in
+                ProcessFacts(
+                    pid: client.pid, program: client.program, host: client.host, isLive: client.isLive,
+                    lastSeen: Int64(client.lastSeen.timeIntervalSince1970 * 1000))
+            },
+            activity: recent.activity(telemetry.overall),
+            namespaces: namespaces.map { namespace in
+                let requests = recent.total(telemetry.namespaces[namespace.name] ?? [])
+                return NamespaceFacts(
+                    name: namespace.name, entries: namespace.entryCount, expired: namespace.expiredEntryCount,
+                    bytes: namespace.bytes, hitRate: requests.requests > 0 ? requests.hitRate : nil,
+                    version: namespace.version)
+            })
+    }
+
+    /// A page from the inspector; a filtered walk that stops short at the scan limit goes on
+    /// for a few more steps before it returns what it found.
+    public func entries(_ request: EntriesRequest) throws -> EntriesPage {
+        let filter = try EntryFilter(parsing: request.filter)
+        var query = EntryQuery(
+            namespace: request.namespace, sort: request.sort, filter: filter, limit: request.limit, previewBytes: 0)
+        query.after = try request.start.map(Self.cursor)
+        var rows: [EntryInfo] = []
+        var examined = 0
+        var partial = false
+        for _ in 0..<4 {
+            let page = try store.inspector.entries(query)
+            rows += page.rows.map(Self.info)
+            examined += page.examinedRows
+            partial = partial || !page.isRankingComplete
+            query.after = page.next
+            query.limit = request.limit - rows.count
+            guard page.next != nil, query.limit > 0 else { break }
+        }
+        return EntriesPage(
+            rows: rows, next: try query.after.map(Self.token), examinedRows: examined, isRankingPartial: partial)
+    }
+
+    /// The entry from the inspector, its value pretty-printed or hex-dumped.
+    public func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
+        let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
+        guard let detail = try store.inspector.entry(id: id, options: options) else { return nil }
+        let value: ValueText =
+            switch detail.value {
+            case .json(let text, let isTruncated): .json(text, isTruncated: isTruncated)
+            case .hexDump(let lines, let isTruncated):
+                .hexDump(
+                    lines.map { line in
+                        let offset = String(line.offset, radix: 16)
+                        return String(repeating: "0", count: max(0, 8 - offset.count)) + offset + "  " + line.hex
+                            + "  |" + line.ascii + "|"
+                    }, isTruncated: isTruncated)
+            }
+        return EntryDetailSnapshot(
+            entry: Self.info(detail.entry), namespace: detail.entry.namespace, valueBytes: detail.entry.valueBytes,
+            staleUntil: detail.entry.staleUntil, version: detail.entry.version, value: value)
+    }
+
+    /// The inspector's expiry timeline.
+    public func timeline(namespace: String?) throws -> TimelineSnapshot {
+        let timeline = try store.inspector.expiryTimeline(namespace: namespace)
+        return TimelineSnapshot(
+            namespace: namespace,
+            buckets: timeline.buckets.map {
+                TimelineSnapshot.Bucket(
+                    kind: $0.kind, entries: $0.entries, bytes: $0.bytes, bytesAreEstimated: $0.bytesAreEstimated)
+            },
+            hourly: timeline.hourly.map(\.entries))
+    }
+
+    /// Telemetry over the window in ``StatisticsWindow/buckets`` buckets.
+    public func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
+        let end = Date()
+        let since = end.addingTimeInterval(-Double(window.seconds))
+        let width = Double(window.seconds) / Double(StatisticsWindow.buckets)
+        let telemetry = try store.telemetry(since: since, resolution: .milliseconds(Int64(width * 1000)))
+        let series = TelemetryWindow(start: since, seconds: window.seconds)
+        return StatisticsSnapshot(
+            window: window, overall: series.series(telemetry.overall),
+            namespaces: telemetry.namespaces.mapValues(series.series))
+    }
+
+    /// The admin audit log.
+    public func auditLog(limit: Int) throws -> [AuditEntry] {
+        try store.admin.auditLog(limit: limit).map { record in
+            AuditEntry(
+                id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
+                action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
+                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo)
+        }
+    }
+
+    /// Measures the action through the action controller; a filter becomes a prefix, a tag,
+    /// the whole namespace or its matching keys.
+    public func prepare(_ request: ActionRequest) throws -> PendingAction {
+        guard let actions else { throw CacheError.readOnly(path: store.path) }
+        switch request {
+        case .target(let target):
+            return try actions.prepare(target)
+        case .matching(let namespace, let text):
+            return try actions.prepare(.invalidate(try selector(namespace: namespace, filter: text)))
+        }
+    }
+
+    /// Runs the action through the action controller.
+    public func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+        guard let actions else { throw CacheError.readOnly(path: store.path) }
+        return try actions.run(pending, answer: answer)
+    }
+
+    /// Undoes an action through the action controller.
+    public func undo(auditID: Int64) throws -> Int {
+        guard let actions else { throw CacheError.readOnly(path: store.path) }
+        return try actions.undo(UndoHandle(auditID: auditID, summary: "action #\(auditID)"))
+    }
+
+    private func selector(namespace: String, filter text: String) throws -> InvalidationSelector {
+        let filter = try EntryFilter(parsing: text)
+        if filter.terms.isEmpty { return .namespace(namespace) }
+        if filter.terms.count == 1, case .keyPrefix(let prefix) = filter.terms[0] {
+            return .prefix(namespace: namespace, prefix: prefix)
+        }
+        if filter.terms.count == 1, case .tag(let tag) = filter.terms[0] { return .tag(tag, namespace: namespace) }
+        var keys: [String] = []
+        var query = EntryQuery(namespace: namespace, filter: filter, limit: 10_000, previewBytes: 0, scanLimit: nil)
+        repeat {
+            let page = try store.inspector.entries(query)
+            keys += page.rows.map(\.key)
+            query.after = page.next
+            guard keys.count <= Self.maximumKeysPerAction else {
+                throw ConsoleError(
+                    "the filter matches more than \(Formatting.count(Self.maximumKeysPerAction)) entries; "
+                        + "narrow it, or use prefix: or tag:")
+            }
+        } while query.after != nil
+        guard !keys.isEmpty else { throw ConsoleError("no entry matches '\(text)'") }
+        return keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
+    }
+
+    private static func info(_ row: EntryRow) -> EntryInfo {
+        EntryInfo(
+            id: row.id, key: row.key, size: row.size, createdAt: row.createdAt, expiresAt: row.expiresAt,
+            lastAccessAt: row.lastAccessAt, hits: row.hits, tags: row.tags)
+    }
+
+    private static func token(_ cursor: EntryCursor) throws -> PageToken {
+        PageToken(String(decoding: try JSONEncoder().encode(cursor), as: UTF8.self))
+    }
+
+    private static func cursor(_ token: PageToken) throws -> EntryCursor {
+        try JSONDecoder().decode(EntryCursor.self, from: Data(token.rawValue.utf8))
+    }
+}

@@ -1,0 +1,111 @@
+/// One entry: its metadata, then its value (pretty JSON wrapped to the width, or a hex dump)
+/// in a scrolling box.
+enum DetailScreen {
+    /// Metadata lines above the value.
+    private static let metadataRows = 6
+
+    /// Value lines that fit at `size`.
+    static func valueHeight(for size: Size) -> Int {
+        max(1, ConsoleLayout.body(size).size.rows - metadataRows - 2)
+    }
+
+    /// The value's lines, wrapped to the box at terminal width `width`.
+    static func valueLines(_ view: DetailView, width: Int) -> [String] {
+        guard let snapshot = view.snapshot else { return [] }
+        let room = max(8, width - 4)
+        switch snapshot.value {
+        case .json(let text, let isTruncated):
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+                wrap(String($0), width: room)
+            }
+            return lines + (isTruncated ? ["… (cut at 64 KiB)"] : [])
+        case .hexDump(let lines, let isTruncated):
+            return lines + (isTruncated ? ["… (the value is longer)"] : [])
+        }
+    }
+
+    /// `line` cut into pieces of at most `width` cells, after a space when one falls in the
+    /// second half of a piece (continuations indented like the line, plus two).
+    static func wrap(_ line: String, width: Int) -> [String] {
+        let safe = TerminalText.sanitize(line)
+        guard TerminalText.displayWidth(of: safe) > width else { return [safe] }
+        let indent = String(repeating: " ", count: min(width / 2, safe.prefix { $0 == " " }.count + 2))
+        var pieces: [String] = []
+        var rest = Array(safe)
+        var prefix = ""
+        while !rest.isEmpty {
+            let room = width - prefix.count
+            var count = 0
+            var used = 0
+            while count < rest.count {
+                let cells = TerminalText.displayWidth(of: String(rest[count]))
+                guard used + cells <= room || count == 0 else { break }
+                used += cells
+                count += 1
+            }
+            if count < rest.count, let space = rest[..<count].lastIndex(of: " "), space >= count / 2 {
+                count = space + 1
+            }
+            pieces.append(prefix + String(rest[..<count]))
+            rest.removeFirst(count)
+            prefix = indent
+        }
+        return pieces
+    }
+
+    static func draw(
+        _ view: DetailView, model: ConsoleModel, in area: Rect, into buffer: inout ScreenBuffer,
+        options: RenderOptions
+    ) {
+        guard let snapshot = view.snapshot else {
+            let text = view.isGone ? "This entry no longer exists." : "Reading the entry\(options.ellipsis)"
+            buffer.put(" " + text, at: area.origin, style: CellStyle(view.isGone ? .warn : .muted))
+            return
+        }
+        let entry = snapshot.entry
+        let now = model.now
+        let half = area.size.columns / 2
+        func fact(
+            _ name: String, _ value: String, row: Int, column: Int = 0, wide: Bool = false, style: CellStyle = .text
+        ) {
+            let point = Point(column: area.minColumn + column, row: area.minRow + row)
+            let end = buffer.put(" " + TerminalText.pad(name, toWidth: 12), at: point, style: CellStyle(.muted))
+            let limit = wide || column > 0 ? area.maxColumn : area.minColumn + half
+            buffer.put(
+                value, at: Point(column: end, row: point.row), style: style, maxWidth: limit - end - 1,
+                truncation: .ellipsis(options.ellipsis))
+        }
+        fact("Key", entry.key, row: 0, wide: true, style: CellStyle(.title))
+        fact("Namespace", snapshot.namespace, row: 1)
+        fact("Version", snapshot.version.isEmpty ? "–" : snapshot.version, row: 1, column: half)
+        fact("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(snapshot.valueBytes)) B)", row: 2)
+        fact("Hits", Formatting.count(entry.hits), row: 2, column: half)
+        fact("Created", TimeText.ago(entry.createdAt, now: now), row: 3)
+        fact("Accessed", TimeText.ago(entry.lastAccessAt, now: now), row: 3, column: half)
+        let expiry = TimeText.expiry(entry.expiresAt, now: now)
+        fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
+        fact("Stale until", snapshot.staleUntil.map { TimeText.expiry($0, now: now) } ?? "–", row: 4, column: half)
+        fact(
+            "Tags", entry.tags.isEmpty ? "–" : entry.tags.joined(separator: ", "), row: 5, wide: true,
+            style: CellStyle(.tag))
+        let box = Rect(
+            column: area.minColumn, row: area.minRow + metadataRows, columns: area.size.columns,
+            rows: area.size.rows - metadataRows)
+        let lines = valueLines(view, width: area.size.columns)
+        let kind =
+            (snapshot.value.isHexDump ? "hex dump" : "JSON") + (view.isGone ? "\(options.dot)gone since read" : "")
+        let position =
+            lines.isEmpty
+            ? ""
+            : "\(options.dot)lines \(view.scroll + 1)–\(min(lines.count, view.scroll + box.size.rows - 2)) of \(lines.count)"
+        buffer.drawBox(
+            box, style: CellStyle(.border), border: options.border, title: "Value\(options.dot)\(kind)\(position)")
+        let inner = box.insetBy(1)
+        let margin = snapshot.value.isHexDump ? "" : " "
+        for (offset, line) in lines.dropFirst(view.scroll).prefix(inner.size.rows).enumerated() {
+            buffer.put(
+                margin + line, at: Point(column: inner.minColumn, row: inner.minRow + offset),
+                maxWidth: inner.size.columns)
+        }
+    }
+}

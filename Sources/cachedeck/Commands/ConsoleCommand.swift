@@ -1,0 +1,58 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// `cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]`: the full-screen
+/// console, and the command run when no other is named.
+struct ConsoleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console",
+        abstract: "Browse, watch and purge a cache file in a full-screen console (the default command).",
+        discussion: """
+            Without FILE it opens the only cache file in the user cache folder, or lists them. Keys: ? shows \
+            them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits.
+            """)
+
+    @Argument(help: "The cache file (.sqlite).", completion: .file())
+    var file: String?
+
+    @Flag(help: "Open the file read-only: every action is disabled.")
+    var readOnly = false
+
+    @Option(help: "The colour theme: default, light, high-contrast, monochrome, colorblind, or a user theme.")
+    var theme = "default"
+
+    @Option(help: "Seconds between refreshes, 0.25 to 60.")
+    var refresh = 1.0
+
+    func validate() throws {
+        if !(0.25...60).contains(refresh) { throw ValidationError("--refresh must be between 0.25 and 60 seconds") }
+    }
+
+    func run() throws {
+        let (theme, notice) = try ConsoleLauncher.theme(named: theme)
+        let path = try file ?? Self.defaultFile()
+        let source = try StoreDataSource.open(path: path, readOnly: readOnly)
+        try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
+            .run(on: source, notices: notice.map { [$0] } ?? [])
+    }
+
+    /// The only cache file in the user cache folder; otherwise a usage error listing them.
+    static func defaultFile() throws -> String {
+        let folder = (CacheStore.defaultPath(named: "demo") as NSString).deletingLastPathComponent
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".sqlite") }.sorted()
+        switch files.count {
+        case 0:
+            throw ValidationError(
+                "no cache files in \(folder); give a FILE, or try the demo: cachedeck demo --console")
+        case 1:
+            return (folder as NSString).appendingPathComponent(files[0])
+        default:
+            throw ValidationError(
+                "several cache files in \(folder): \(files.joined(separator: ", ")); give one as FILE, "
+                    + "e.g. cachedeck \((folder as NSString).appendingPathComponent(files[0]))")
+        }
+    }
+}

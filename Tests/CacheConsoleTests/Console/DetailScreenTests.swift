@@ -1,0 +1,141 @@
+import Testing
+
+@testable import CacheConsole
+
+@Suite struct DetailScreenTests {
+    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness {
+        var harness = ConsoleHarness(columns: columns, rows: rows)
+        harness.press(.down, .enter, .enter)
+        return harness
+    }
+
+    @Test func prettyJSONWrapsAtEightyColumns() {
+        expectScreen(
+            detail(),
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite › products › product-0000
+             Key         product-0000
+             Namespace   products                    Version     v3
+             Size        400 B (value 388 B)         Hits        0
+             Created     37m ago                     Accessed    0s ago
+             Expires     in 3h                       Stale until in 4h
+             Tags        featured
+            ╭─ Value · JSON · lines 1–8 of 8 ──────────────────────────────────────────────╮
+            │ {                                                                            │
+            │   "id": 1000,                                                                │
+            │   "key": "product-0000",                                                     │
+            │   "name": "Trail running shoe, waterproof, with a long description that has  │
+            │     to wrap across lines",                                                   │
+            │   "price": { "amount": 129.9, "currency": "EUR" },                           │
+            │   "tags": ["featured"]                                                       │
+            │ }                                                                            │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             x hex  d invalidate  Esc back  : command  ? help        query 1.0 ms · frame –
+            """#)
+    }
+
+    @Test func atOneTwentyByForty() {
+        expectScreen(
+            detail(columns: 120, rows: 40),
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                                                         live 1 s
+             cache.sqlite › products › product-0000                                1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
+             Key         product-0000
+             Namespace   products                                        Version     v3
+             Size        400 B (value 388 B)                             Hits        0
+             Created     37m ago                                         Accessed    0s ago
+             Expires     in 3h                                           Stale until in 4h
+             Tags        featured
+            ╭─ Value · JSON · lines 1–7 of 7 ──────────────────────────────────────────────────────────────────────────────────────╮
+            │ {                                                                                                                    │
+            │   "id": 1000,                                                                                                        │
+            │   "key": "product-0000",                                                                                             │
+            │   "name": "Trail running shoe, waterproof, with a long description that has to wrap across lines",                   │
+            │   "price": { "amount": 129.9, "currency": "EUR" },                                                                   │
+            │   "tags": ["featured"]                                                                                               │
+            │ }                                                                                                                    │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            │                                                                                                                      │
+            ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
+             x hex  d invalidate  Esc back  : command  ? help  q quit                                        query 1.0 ms · frame –
+            """#)
+    }
+
+    @Test func xSwitchesToAHexDumpAndBack() {
+        var harness = detail()
+        harness.press(.character("x"))
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite › products › product-0000
+             Key         product-0000
+             Namespace   products                    Version     v3
+             Size        400 B (value 388 B)         Hits        0
+             Created     37m ago                     Accessed    0s ago
+             Expires     in 3h                       Stale until in 4h
+             Tags        featured
+            ╭─ Value · hex dump · lines 1–3 of 3 ──────────────────────────────────────────╮
+            │00000000  7b 0a 20 20 22 69 64 22  3a 20 31 30 30 30 2c 0a  |{.  "id": 1000,.|│
+            │00000010  20 20 22 6b 65 79 22 3a  20 22 70 72 6f 64 75 63  |  "key": "produc|│
+            │… (the value is longer)                                                       │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             x hex  d invalidate  Esc back  : command  ? help        query 1.0 ms · frame –
+            """#)
+        harness.press(.character("x"))
+        #expect(harness.screen().contains("Value · JSON"))
+    }
+
+    @Test func anEntryRemovedMeanwhileSaysSo() {
+        var harness = detail()
+        harness.source.change { $0["products"]?.removeFirst() }
+        harness.wait(1000)
+        #expect(harness.screen().contains("Value · JSON · gone since read"))
+    }
+
+    @Test func theValueScrolls() {
+        var harness = detail(columns: 60, rows: 16)
+        harness.press(.down, .down)
+        #expect(harness.screen().contains("lines 3–7 of 8"))
+        harness.press(.character("G"))
+        #expect(harness.screen().contains("lines 4–8 of 8"))
+        harness.press(.character("g"))
+        #expect(harness.screen().contains("lines 1–5 of 8"))
+    }
+}

@@ -1,0 +1,239 @@
+import Testing
+
+@testable import CacheConsole
+
+@Suite struct DialogTests {
+    @Test func invalidatingAskForYesAndDefaultsToNo() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .enter, .character(" "), .character(" "), .character("d"))
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite › products
+             products · 240 entries · 2 marked · row 3 of 240
+            ╭─ Entries ────────────────────────────────────────────────────────────────────╮
+            │  key ▲                        size   age   expires   hits   accessed tags    │
+            │● product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │● product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
+            │  p╭─ Confirm ────────────────────────────────────────────────────────────╮   │
+            │  p│ Invalidate 2 keys in products                                        │   │
+            │  p│                                                                      │red│
+            │  p│ 2 entries · 813 B · 12.5% of recent hits                             │su…│
+            │  p│ e.g. products/product-0000, products/product-0001                    │   │
+            │  p│                                                                      │   │
+            │  p│ Proceed? [y/N]                                                       │red│
+            │  p│                                                                      │su…│
+            │  p│ y runs it · any other key cancels (No)                               │   │
+            │  p│ Undoable: removed entries stay in the trash for 7 days.              │   │
+            │  p╰──────────────────────────────────────────────────────────────────────╯red│
+            │  product-0013                569 B    8h    in 19h     91     0s ago sale,su…│
+            │  product-0014                582 B    9h   expired      1    17s ago         │
+            │  product-0015                595 B    9h   expired      8    34s ago         │
+            │  product-0016                608 B   10h     in 1h     15    51s ago featured│
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+            """#)
+        harness.press(.enter)
+        #expect(harness.screen().contains("Cancelled; nothing was changed."))
+        #expect(harness.screen().contains("products · 240 entries · 2 marked"))
+        harness.press(.character("d"), .character("n"))
+        #expect(harness.screen().contains("Cancelled; nothing was changed."))
+        harness.press(.character("d"), .character("y"))
+        #expect(harness.screen().contains("Invalidate 2 keys in products: removed 2 entries (813 B). u undoes it."))
+        #expect(harness.screen().contains("products · 238 entries · row 1 of 238"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Restored 2 entries (action #1)."))
+        #expect(harness.screen().contains("products · 240 entries"))
+    }
+
+    @Test func clearingAsksForTheNamespacesName() {
+        var harness = ConsoleHarness(columns: 120, rows: 40)
+        harness.press(.down, .character("D"))
+        harness.type("prod")
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                                                         live 1 s
+             cache.sqlite                                                          1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
+            │namespace          entries     bytes           hit rate  expired version  ││      pid program                     seen│
+            │hostile                  6     399 B                  –        0 –        ││●    4242 shop-api@web-1            1s ago│
+            │products               240  196.1 kB █████████    91.2%      101 v3       ││○    3977 shop-worker@web-1         2h ago│
+            │sessions                12    2.9 kB ▏            45.7%        4 –        ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                       ╭─ Confirm ────────────────────────────────────────────────────────────╮                       │
+            │                       │ Clear products                                                       │                       │
+            │                       │                                                                      │                       │
+            │                       │ 240 entries · 196.1 kB · 12.5% of recent hits                        │                       │
+            │                       │ e.g. products/product-0000, products/product-0001, products/product… │                       │
+            │                       │                                                                      │                       │
+            │                       │ Type 'products' to confirm (anything else cancels):                  │                       │
+            │                       │ > prod                                                               │                       │
+            │                       │                                                                      │                       │
+            │                       │ Enter confirms · Esc cancels · the default is No                     │                       │
+            │                       │ Undoable: removed entries stay in the trash for 7 days.              │                       │
+            │                       ╰──────────────────────────────────────────────────────────────────────╯                       │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
+             Enter open  Tab panel  w sweep  D clear  : command  ? help  q quit                              query 1.0 ms · frame –
+            """#)
+        harness.type("ucts!")
+        harness.press(.enter)
+        #expect(harness.screen().contains("Cancelled: the name did not match; nothing was changed."))
+        harness.press(.character("D"))
+        harness.type("products")
+        harness.press(.enter)
+        #expect(harness.screen().contains("Clear products: removed 240 entries (196.1 kB). u undoes it."))
+    }
+
+    @Test func aSweepSaysItCannotBeUndone() {
+        var harness = ConsoleHarness()
+        harness.press(.character("w"))
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
+            │nam╭─ Confirm ────────────────────────────────────────────────────────────╮   │
+            │hos│ Sweep expired entries of all namespaces                              │   │
+            │pro│                                                                      │   │
+            │ses│ 105 entries · 83.7 kB · 12.5% of recent hits                         │   │
+            │   │ e.g. products/product-0007, products/product-0014, products/product… │   │
+            │   │                                                                      │   │
+            │   │ Proceed? [y/N]                                                       │   │
+            │   │                                                                      │   │
+            │   │ y runs it · any other key cancels (No)                               │   │
+            │   │ Sweeps cannot be undone (only expired entries are removed).          │   │
+            │   ╰──────────────────────────────────────────────────────────────────────╯   │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+            """#)
+        harness.press(.character("y"))
+        #expect(harness.screen().contains("Sweep expired entries of all namespaces: removed 105 entries"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Nothing to undo in this session"))
+    }
+
+    @Test func readOnlyRefusesEveryActionAndSaysSo() {
+        var harness = ConsoleHarness(source: FakeDataSource(isReadOnly: true))
+        harness.press(.down, .enter, .character("d"))
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                      READ-ONLY  live 1 s
+             cache.sqlite › products
+             products · 240 entries · row 1 of 240
+            ╭─ Entries ────────────────────────────────────────────────────────────────────╮
+            │  key ▲                        size   age   expires   hits   accessed tags    │
+            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
+            │  product-0002                426 B    1h    in 10h     14    34s ago         │
+            │  product-0003                439 B    2h    in 13h     21    51s ago         │
+            │  product-0004                452 B    3h    in 16h     28     1m ago featured│
+            │  product-0005                465 B    3h    in 20h     35     1m ago sale,su…│
+            │  product-0006                478 B    4h    in 23h     42     1m ago         │
+            │  product-0007                491 B    4h   expired     49     1m ago         │
+            │  product-0008                504 B    5h     in 2h     56     2m ago featured│
+            │  product-0009                517 B    6h     never     63     2m ago sale,su…│
+            │  product-0010                530 B    6h     in 9h     70     2m ago         │
+            │  product-0011                543 B    7h    in 12h     77     3m ago         │
+            │  product-0012                556 B    8h    in 15h     84     3m ago featured│
+            │  product-0013                569 B    8h    in 19h     91     0s ago sale,su…│
+            │  product-0014                582 B    9h   expired      1    17s ago         │
+            │  product-0015                595 B    9h   expired      8    34s ago         │
+            │  product-0016                608 B   10h     in 1h     15    51s ago featured│
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             Read-only: actions are disabled (the file was opened read-only).
+            """#)
+        for key in ["D", "w", "u"] {
+            harness.press(.character(Character(key)))
+            #expect(harness.model.overlay == nil && harness.model.busy == nil)
+        }
+    }
+
+    @Test func theCommandLineCompletesAndRunsCommands() {
+        var harness = ConsoleHarness()
+        harness.press(.character(":"))
+        harness.type("inv")
+        harness.press(.tab)
+        harness.type("t")
+        harness.press(.tab)
+        harness.type("featured ns=")
+        harness.press(.tab)
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
+            │namespace            entries     bytes            hit rate  expired version   │
+            │hostile                    6     399 B                   –        0 –         │
+            │products                 240  196.1 kB ██████████    91.2%      101 v3        │
+            │sessions                  12    2.9 kB ▏             45.7%        4 –         │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+             hostile  products  sessions
+            :invalidate tag=featured ns=
+            """#)
+        harness.type("p")
+        harness.press(.tab, .enter)
+        #expect(harness.screen().contains("Invalidate tag 'featured' in products"))
+        harness.press(.character("y"))
+        #expect(harness.screen().contains("removed 60 entries"))
+    }
+
+    @Test func themesSwitchFromTheCommandLine() {
+        var harness = ConsoleHarness()
+        harness.press(.character(":"))
+        harness.type("theme light")
+        harness.press(.enter)
+        #expect(
+            harness.sideEffects.contains {
+                if case .applyTheme(let theme) = $0 { theme.name == "light" } else { false }
+            })
+        harness.press(.character(":"))
+        harness.type("theme nosuch")
+        harness.press(.enter)
+        #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': not found") == true)
+    }
+}

@@ -1,0 +1,354 @@
+import CacheCore
+import Foundation
+import Synchronization
+
+@testable import CacheConsole
+
+/// A console data source with fixed, made-up data and a clock that stands still: the same
+/// screens every run. Actions change its entries and audit log like the real thing.
+final class FakeDataSource: ConsoleDataSource {
+    /// 2027-01-15 08:00:00 UTC.
+    static let now: Int64 = 1_800_000_000_000
+
+    struct State {
+        var namespaces: [String: [EntryInfo]]
+        var audit: [AuditEntry] = []
+        var trash: [Int64: (namespace: String, entries: [EntryInfo])] = [:]
+        var version = 1
+        var seenVersion = 0
+        var nextAuditID: Int64 = 1
+        var failNextRead: String?
+        var reads = 0
+    }
+
+    let location: String
+    let isReadOnly: Bool
+    let state: Mutex<State>
+
+    init(location: String = "/srv/shop/cache.sqlite", isReadOnly: Bool = false, entries: [String: [EntryInfo]]? = nil) {
+        self.location = location
+        self.isReadOnly = isReadOnly
+        state = Mutex(State(namespaces: entries ?? Self.sampleEntries()))
+    }
+
+    /// Makes the next read fail with `message`.
+    func failNextRead(_ message: String) {
+        state.withLock { $0.failNextRead = message }
+    }
+
+    /// Changes the file behind the console's back: `body` edits the entries.
+    func change(_ body: (inout [String: [EntryInfo]]) -> Void) {
+        state.withLock { state in
+            body(&state.namespaces)
+            state.version += 1
+        }
+    }
+
+    // MARK: Sample data
+
+    static func sampleEntries() -> [String: [EntryInfo]] {
+        let minute: Int64 = 60_000
+        var products: [EntryInfo] = []
+        for index in 0..<240 {
+            let created = now - Int64(index % 50 + 1) * 37 * minute
+            products.append(
+                EntryInfo(
+                    id: Int64(1000 + index), key: String(format: "product-%04d", index), size: 400 + index * 13 % 900,
+                    createdAt: created,
+                    expiresAt: index % 10 == 9 ? nil : created + Int64(index % 7 + 1) * 240 * minute,
+                    lastAccessAt: now - Int64(index % 13) * 17_000, hits: index * 7 % 97,
+                    tags: index % 4 == 0 ? ["featured"] : index % 4 == 1 ? ["sale", "summer"] : []))
+        }
+        var sessions: [EntryInfo] = []
+        for index in 0..<12 {
+            sessions.append(
+                EntryInfo(
+                    id: Int64(5000 + index), key: "session:\(String(format: "%08x", 0x5eed_0000 + index * 7919))",
+                    size: 180 + index * 11, createdAt: now - Int64(index + 1) * 5 * minute,
+                    expiresAt: now + Int64(index - 3) * 2 * minute, lastAccessAt: now - Int64(index) * 9_000,
+                    hits: 12 - index, tags: ["user:\(index % 3)"]))
+        }
+        let hostile = [
+            "商品-東京-😀", "\u{1B}[31mred\u{1B}[0m", "evil\u{202E}txt.exe", "bell\u{07}and\ttab", "e\u{301}te\u{301}",
+            "👩‍👩‍👧 family",
+        ].enumerated().map { index, key in
+            EntryInfo(
+                id: Int64(9000 + index), key: key, size: 64 + index, createdAt: now - 3_600_000,
+                expiresAt: nil, lastAccessAt: now - 60_000, hits: index,
+                tags: index == 1 ? ["\u{1B}]0;pwned\u{07}"] : [])
+        }
+        return ["products": products, "sessions": sessions, "hostile": hostile]
+    }
+
+    // MARK: ConsoleDataSource
+
+    func hasChanged() throws -> Bool {
+        state.withLock { state in
+            defer { state.seenVersion = state.version }
+            return state.seenVersion != state.version
+        }
+    }
+
+    /// How many reads (overview, entries, detail, …) were made.
+    var reads: Int { state.withLock { $0.reads } }
+
+    private func checkFailure() throws {
+        if let message = state.withLock({ state -> String? in
+            state.reads += 1
+            defer { state.failNextRead = nil }
+            return state.failNextRead
+        }) {
+            throw ConsoleError(message)
+        }
+    }
+
+    func overview() throws -> OverviewSnapshot {
+        try checkFailure()
+        let namespaces = state.withLock { $0.namespaces }
+        let facts = namespaces.keys.sorted().map { name in
+            let entries = namespaces[name] ?? []
+            return NamespaceFacts(
+                name: name, entries: entries.count,
+                expired: entries.filter { ($0.expiresAt ?? .max) <= Self.now }.count,
+                bytes: Int64(entries.reduce(0) { $0 + $1.size }),
+                hitRate: name == "products" ? 0.912 : name == "sessions" ? 0.457 : nil,
+                version: name == "products" ? "v3" : "")
+        }
+        let total = facts.reduce(0) { $0 + $1.entries }
+        let payload = facts.reduce(Int64(0)) { $0 + $1.bytes }
+        return OverviewSnapshot(
+            file: FileFacts(
+                path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
+                entries: total, now: Self.now),
+            processes: [
+                ProcessFacts(pid: 4242, program: "shop-api", host: "web-1", isLive: true, lastSeen: Self.now - 1000),
+                ProcessFacts(
+                    pid: 3977, program: "shop-worker", host: "web-1", isLive: false, lastSeen: Self.now - 7_200_000),
+            ],
+            activity: ActivityFacts(
+                hitRates: (0..<60).map { 0.7 + Double($0 % 12) / 40 }, hitRate: 0.873, operationsPerSecond: 2013,
+                expirationsPerSecond: 3.4, evictionsPerSecond: 0),
+            namespaces: facts)
+    }
+
+    func entries(_ request: EntriesRequest) throws -> EntriesPage {
+        try checkFailure()
+        let filter = try EntryFilter(parsing: request.filter)
+        let rows = state.withLock { $0.namespaces[request.namespace] }
+        guard let rows else { throw ConsoleError("no namespace named '\(request.namespace)'") }
+        let matching = rows.filter { Self.matches($0, filter) }.sorted { Self.ordered($0, $1, by: request.sort) }
+        let start = request.start.flatMap { Int($0.rawValue) } ?? 0
+        let end = min(matching.count, start + request.limit)
+        return EntriesPage(
+            rows: Array(matching[min(start, end)..<end]), next: end < matching.count ? PageToken(String(end)) : nil,
+            examinedRows: end - start, isRankingPartial: false)
+    }
+
+    func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
+        try checkFailure()
+        let found = state.withLock { state in
+            state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
+        }
+        guard let (namespace, entry) = found else { return nil }
+        let json = """
+            {
+              "id": \(entry.id),
+              "key": "\(entry.key)",
+              "name": "Trail running shoe, waterproof, with a long description that has to wrap across lines",
+              "price": { "amount": 129.9, "currency": "EUR" },
+              "tags": [\(entry.tags.map { "\"\($0)\"" }.joined(separator: ", "))]
+            }
+            """
+        let value: ValueText =
+            hex
+            ? .hexDump(
+                [
+                    "00000000  7b 0a 20 20 22 69 64 22  3a 20 31 30 30 30 2c 0a  |{.  \"id\": 1000,.|",
+                    "00000010  20 20 22 6b 65 79 22 3a  20 22 70 72 6f 64 75 63  |  \"key\": \"produc|",
+                ], isTruncated: true)
+            : .json(json, isTruncated: false)
+        return EntryDetailSnapshot(
+            entry: entry, namespace: namespace, valueBytes: entry.size - entry.key.utf8.count,
+            staleUntil: entry.expiresAt.map { $0 + 3_600_000 }, version: namespace == "products" ? "v3" : "",
+            value: value)
+    }
+
+    func timeline(namespace: String?) throws -> TimelineSnapshot {
+        try checkFailure()
+        let counts: [(ExpiryBucketKind, Int, Int64, Bool)] = [
+            (.expired, 18, 9_200, false), (.withinMinute, 2, 1_100, false), (.withinFiveMinutes, 7, 3_900, false),
+            (.withinHour, 41, 22_300, false), (.withinDay, 130, 71_000, true), (.withinWeek, 30, 16_800, true),
+            (.later, 0, 0, false), (.never, 24, 14_000, false),
+        ]
+        return TimelineSnapshot(
+            namespace: namespace,
+            buckets: counts.map { .init(kind: $0.0, entries: $0.1, bytes: $0.2, bytesAreEstimated: $0.3) },
+            hourly: (0..<48).map { hour in hour < 24 ? (hour * 5 + 3) % 17 : hour == 30 ? 25 : 0 })
+    }
+
+    func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
+        try checkFailure()
+        let count = StatisticsWindow.buckets
+        func series(_ scale: Double) -> StatisticsSeries {
+            let hitRate: [Double] = (0..<count).map { index -> Double in
+                guard index >= 10 else { return .nan }
+                let step = Double(index % 20)
+                return 0.6 + 0.3 * step / 20
+            }
+            let operations: [Double] = (0..<count).map { index in scale * Double(100 + (index * 37) % 90) }
+            let evictions: [Double] = (0..<count).map { index in index % 30 == 0 ? scale * 4 : 0 }
+            return StatisticsSeries(hitRate: hitRate, operations: operations, evictions: evictions)
+        }
+        return StatisticsSnapshot(
+            window: window, overall: series(20), namespaces: ["products": series(12), "sessions": series(3)])
+    }
+
+    func auditLog(limit: Int) throws -> [AuditEntry] {
+        try checkFailure()
+        return state.withLock { Array($0.audit.reversed().prefix(limit)) }
+    }
+
+    func prepare(_ request: ActionRequest) throws -> PendingAction {
+        guard !isReadOnly else { throw CacheError.readOnly(path: location) }
+        let target: AdminTarget
+        switch request {
+        case .target(let given): target = given
+        case .matching(let namespace, let filter):
+            target =
+                filter.isEmpty
+                ? .invalidate(.namespace(namespace)) : .invalidate(.prefix(namespace: namespace, prefix: filter))
+        }
+        let doomed = state.withLock { Self.selected(by: target, in: $0.namespaces) }
+        let entries = doomed.values.reduce(0) { $0 + $1.count }
+        let bytes = doomed.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.size } }
+        let sample = doomed.keys.sorted().flatMap { name in (doomed[name] ?? []).prefix(3).map { "\(name)/\($0.key)" } }
+        return PendingAction(
+            target: target,
+            impact: ActionImpact(
+                entries: entries, bytes: bytes, recentHitShare: entries > 0 ? 0.125 : 0,
+                sampleKeys: Array(sample.prefix(3))))
+    }
+
+    func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+        guard !isReadOnly else { throw CacheError.readOnly(path: location) }
+        guard pending.accepts(answer) else { return nil }
+        return state.withLock { state in
+            let doomed = Self.selected(by: pending.target, in: state.namespaces)
+            let ids = Set(doomed.values.flatMap { $0.map(\.id) })
+            for name in doomed.keys { state.namespaces[name]?.removeAll { ids.contains($0.id) } }
+            let auditID = state.nextAuditID
+            state.nextAuditID += 1
+            let removed = ids.count
+            let bytes = doomed.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.size } }
+            let undoable = pending.target.isUndoable
+            if undoable {
+                for (name, rows) in doomed {
+                    state.trash[auditID] = (name, (state.trash[auditID]?.entries ?? []) + rows)
+                }
+            }
+            state.audit.append(
+                AuditEntry(
+                    id: auditID, at: Self.now, who: "ops@web-1", action: pending.target.description, entries: removed,
+                    bytes: bytes, isUndone: false, canUndo: undoable && removed > 0))
+            state.version += 1
+            return ActionResult(
+                target: pending.target,
+                outcome: ActionOutcome(auditID: auditID, removed: removed, bytes: bytes, isUndoable: undoable),
+                undo: undoable ? UndoHandle(auditID: auditID, summary: pending.target.description) : nil)
+        }
+    }
+
+    func undo(auditID: Int64) throws -> Int {
+        guard !isReadOnly else { throw CacheError.readOnly(path: location) }
+        return try state.withLock { state in
+            guard let trashed = state.trash.removeValue(forKey: auditID) else {
+                throw CacheError.nothingToRestore(reason: "action #\(auditID) was already undone")
+            }
+            state.namespaces[trashed.namespace, default: []] += trashed.entries
+            if let index = state.audit.firstIndex(where: { $0.id == auditID }) {
+                state.audit[index].isUndone = true
+                state.audit[index].canUndo = false
+            }
+            let restoreID = state.nextAuditID
+            state.nextAuditID += 1
+            state.audit.append(
+                AuditEntry(
+                    id: restoreID, at: Self.now, who: "ops@web-1", action: "restore #\(auditID)",
+                    entries: trashed.entries.count, bytes: trashed.entries.reduce(0) { $0 + $1.size }, isUndone: false,
+                    canUndo: false))
+            state.version += 1
+            return trashed.entries.count
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func selected(by target: AdminTarget, in namespaces: [String: [EntryInfo]]) -> [String: [EntryInfo]]
+    {
+        var result: [String: [EntryInfo]] = [:]
+        for (name, rows) in namespaces {
+            let chosen: [EntryInfo]
+            switch target {
+            case .sweep(let namespace):
+                chosen = namespace == nil || namespace == name ? rows.filter { ($0.expiresAt ?? .max) <= now } : []
+            case .clear(let namespace): chosen = namespace == name ? rows : []
+            case .clearAll: chosen = rows
+            case .invalidate(let selector):
+                chosen = rows.filter { row in
+                    switch selector {
+                    case .key(let namespace, let key): namespace == name && row.key == key
+                    case .keys(let namespace, let keys): namespace == name && keys.contains(row.key)
+                    case .prefix(let namespace, let prefix): namespace == name && row.key.hasPrefix(prefix)
+                    case .tag(let tag, let namespace): (namespace == nil || namespace == name) && row.tags.contains(tag)
+                    case .namespace(let namespace): namespace == name
+                    case .all: true
+                    }
+                }
+            }
+            if !chosen.isEmpty { result[name] = chosen }
+        }
+        return result
+    }
+
+    private static func matches(_ row: EntryInfo, _ filter: EntryFilter) -> Bool {
+        filter.terms.allSatisfy { term in
+            switch term {
+            case .keyContains(let text): row.key.contains(text)
+            case .keyPrefix(let prefix): row.key.hasPrefix(prefix)
+            case .tag(let tag): row.tags.contains(tag)
+            case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
+            case .hits(let comparison, let count): compare(Int64(row.hits), comparison, count)
+            case .expired: (row.expiresAt ?? .max) <= now
+            case .neverExpires: row.expiresAt == nil
+            case .keyMatches, .timeToLive, .age: true
+            }
+        }
+    }
+
+    private static func compare(_ value: Int64, _ comparison: FilterComparison, _ operand: Int64) -> Bool {
+        switch comparison {
+        case .less: value < operand
+        case .lessOrEqual: value <= operand
+        case .equal: value == operand
+        case .notEqual: value != operand
+        case .greaterOrEqual: value >= operand
+        case .greater: value > operand
+        }
+    }
+
+    private static func ordered(_ first: EntryInfo, _ second: EntryInfo, by sort: EntrySort) -> Bool {
+        func key(_ row: EntryInfo) -> (Int64, String) {
+            switch sort.field {
+            case .key: (0, row.key)
+            case .size: (Int64(row.size), "")
+            case .created: (row.createdAt, "")
+            case .expires: (row.expiresAt ?? .max, "")
+            case .lastAccess: (row.lastAccessAt, "")
+            case .hits: (Int64(row.hits), "")
+            }
+        }
+        let (a, b) = (key(first), key(second))
+        if a == b { return sort.descending ? first.id > second.id : first.id < second.id }
+        return sort.descending ? a > b : a < b
+    }
+}

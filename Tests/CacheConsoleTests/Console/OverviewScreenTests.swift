@@ -1,0 +1,143 @@
+import Testing
+
+@testable import CacheConsole
+
+@Suite struct OverviewScreenTests {
+    @Test func atEightyByTwentyFour() {
+        let harness = ConsoleHarness()
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
+            │namespace            entries     bytes            hit rate  expired version   │
+            │hostile                    6     399 B                   –        0 –         │
+            │products                 240  196.1 kB ██████████    91.2%      101 v3        │
+            │sessions                  12    2.9 kB ▏             45.7%        4 –         │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+            """#)
+        #expect(harness.rows(styled: .selection).count == 1)
+        #expect(harness.rows(styled: .selection).first?.hasPrefix("│hostile") == true)
+    }
+
+    @Test func atOneTwentyByFortyBothPanelsShow() {
+        var harness = ConsoleHarness(columns: 120, rows: 40)
+        harness.press(.down)
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                                                         live 1 s
+             cache.sqlite                                                          1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
+            │namespace          entries     bytes           hit rate  expired version  ││      pid program                     seen│
+            │hostile                  6     399 B                  –        0 –        ││●    4242 shop-api@web-1            1s ago│
+            │products               240  196.1 kB █████████    91.2%      101 v3       ││○    3977 shop-worker@web-1         2h ago│
+            │sessions                12    2.9 kB ▏            45.7%        4 –        ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            │                                                                          ││                                          │
+            ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
+             Enter open  Tab panel  w sweep  D clear  : command  ? help  q quit                              query 1.0 ms · frame –
+            """#)
+        #expect(harness.rows(styled: .selection).first?.contains("│products") == true)
+    }
+
+    @Test func tabShowsTheProcessesWhereOnlyOnePanelFits() {
+        var harness = ConsoleHarness()
+        harness.press(.tab)
+        expectScreen(
+            harness,
+            #"""
+             CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
+             cache.sqlite
+             File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
+             Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
+             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+
+            ╭─ Processes (2) ──────────────────────────────────────────────────────────────╮
+            │      pid program                                                         seen│
+            │●    4242 shop-api@web-1                                                1s ago│
+            │○    3977 shop-worker@web-1                                             2h ago│
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            ╰──────────────────────────────────────────────────────────────────────────────╯
+             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+            """#)
+        harness.press(.backTab)
+        #expect(harness.screen().contains("Namespaces (3)"))
+    }
+
+    @Test func theSelectionFollowsItsNamespaceWhenRowsMove() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .down)
+        #expect(harness.rows(styled: .selection).first?.contains("sessions") == true)
+        harness.source.change { $0["carts"] = [] }
+        harness.wait(1000)
+        #expect(harness.rows(styled: .selection).first?.contains("sessions") == true)
+        #expect(harness.screen().contains("Namespaces (4)"))
+    }
+
+    @Test func changedFiguresAreHighlightedBriefly() {
+        var harness = ConsoleHarness()
+        harness.source.change { $0["sessions"]?.removeLast() }
+        harness.wait(1000)
+        #expect(harness.texts(styled: .highlightChanged) == ["11", "2.6 kB"])
+        harness.wait(2500)
+        #expect(harness.texts(styled: .highlightChanged).isEmpty)
+    }
+}
