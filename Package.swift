@@ -42,6 +42,7 @@ let package = Package(
             name: "cachedeck-bench",
             dependencies: [
                 "CacheCore",
+                "CacheConsole",
                 "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -90,6 +91,11 @@ let package = Package(
         // `swift test` does).
         .testTarget(
             name: "CacheDeckCLITests",
+            dependencies: ["CacheCore"]
+        ),
+        // Runs the built `cachedeck` binary under tmux (skipped without tmux).
+        .testTarget(
+            name: "ConsoleEndToEndTests",
             dependencies: ["CacheCore"]
         ),
     ],

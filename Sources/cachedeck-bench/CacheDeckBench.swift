@@ -8,8 +8,8 @@ struct CacheDeckBench: ParsableCommand {
         commandName: "cachedeck-bench",
         abstract: "Benchmarks CacheDeck against baselines it runs itself (build with -c release).",
         subcommands: [
-            CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self, PeersCommand.self,
-            PeersWorkerCommand.self,
+            CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
+            ConsoleBenchCommand.self, PeersCommand.self, PeersWorkerCommand.self,
         ]
     )
 }

@@ -6,6 +6,10 @@ struct CacheDeck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cachedeck",
         abstract: "Inspect, watch and safely purge CacheDeck cache files.",
+        usage: """
+            cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]
+            cachedeck <subcommand>
+            """,
         discussion: """
             `cachedeck FILE` opens the full-screen console. Read commands print a table, or JSON with --json. Destructive commands show what they \
             would remove, ask on a terminal, and need --yes otherwise; --dry-run only shows it. \

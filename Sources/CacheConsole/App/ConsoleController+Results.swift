@@ -74,7 +74,7 @@ extension ConsoleController {
             }
             if shown(before) != shown(namespace) { view.changedAt[namespace.name] = model.now }
         }
-        let names = snapshot.namespaces.map(\.name)
+        let names = view.ordered(snapshot.namespaces).map(\.name)
         if let name = view.selectedName, let index = names.firstIndex(of: name) {
             view.selection = index
         } else {

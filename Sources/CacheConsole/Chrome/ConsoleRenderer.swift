@@ -174,7 +174,11 @@ extension ConsoleController {
     private var hints: [(KeyAction, String)] {
         let actions: [(KeyAction, String)] =
             switch model.current.content {
-            case .overview: [(.drillIn, "open"), (.nextPane, "panel"), (.sweep, "sweep"), (.clearNamespace, "clear")]
+            case .overview:
+                [
+                    (.drillIn, "open"), (.sortNext, "sort"), (.nextPane, "panel"), (.sweep, "sweep"),
+                    (.clearNamespace, "clear"),
+                ]
             case .entries:
                 [
                     (.drillIn, "open"), (.filter, "filter"), (.sortNext, "sort"), (.toggleMark, "mark"),

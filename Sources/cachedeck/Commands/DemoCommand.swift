@@ -7,7 +7,9 @@ import Foundation
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Build a realistic demo cache (about 100k entries); --live then runs a simulated app on it.",
+        abstract:
+            "Build a realistic demo cache (about 100k entries); --live runs a simulated app on it, --console "
+            + "also opens the console.",
         discussion: """
             The cache holds a LEGO catalog (colors never expire, themes 30 days, parts 7 days, sets 1 day), a \
             multi-tenant planner with dependency rules, map tiles (24 h) and mailboxes capped at the newest \

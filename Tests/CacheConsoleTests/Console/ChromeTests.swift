@@ -49,10 +49,10 @@ import Testing
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace            entries     bytes            hit rate  expired version   │
-            │hostile                    6     399 B                   –        0 –         │
-            │products                 240  196.1 kB ██████████    91.2%      101 v3        │
-            │sessions                  12    2.9 kB ▏             45.7%        4 –         │
+            │namespace ▲         entries     bytes             hit rate   expired version  │
+            │hostile                   6     399 B                    –         0 –        │
+            │products                240  196.1 kB █████████      91.2%       101 v3       │
+            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
             │                                                                              │
             │                                                                              │
             │                                                                              │
@@ -65,7 +65,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
             """#)
         harness.press(.character("p"))
         #expect(harness.screen().contains("11    2.6 kB"))

@@ -61,10 +61,10 @@ import Testing
              Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
-            │namespace          entries     bytes           hit rate  expired version  ││      pid program                     seen│
-            │hostile                  6     399 B                  –        0 –        ││●    4242 shop-api@web-1            1s ago│
-            │products               240  196.1 kB █████████    91.2%      101 v3       ││○    3977 shop-worker@web-1         2h ago│
-            │sessions                12    2.9 kB ▏            45.7%        4 –        ││                                          │
+            │namespace ▲       entries     bytes            hit rate   expired version ││      pid program                     seen│
+            │hostile                 6     399 B                   –         0 –       ││●    4242 shop-api@web-1            1s ago│
+            │products              240  196.1 kB ████████      91.2%       101 v3      ││○    3977 shop-worker@web-1         2h ago│
+            │sessions               12    2.9 kB ▏             45.7%         4 –       ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
@@ -93,7 +93,7 @@ import Testing
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command  ? help  q quit                              query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear  : command  ? help  q quit                      query 1.0 ms · frame –
             """#)
         harness.type("ucts!")
         harness.press(.enter)
@@ -117,7 +117,7 @@ import Testing
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │nam╭─ Confirm ────────────────────────────────────────────────────────────╮   │
+            │nam╭─ Confirm ────────────────────────────────────────────────────────────╮n  │
             │hos│ Sweep expired entries of all namespaces                              │   │
             │pro│                                                                      │   │
             │ses│ 105 entries · 83.7 kB · 12.5% of recent hits                         │   │
@@ -133,7 +133,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
             """#)
         harness.press(.character("y"))
         #expect(harness.screen().contains("Sweep expired entries of all namespaces: removed 105 entries"))
@@ -197,10 +197,10 @@ import Testing
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace            entries     bytes            hit rate  expired version   │
-            │hostile                    6     399 B                   –        0 –         │
-            │products                 240  196.1 kB ██████████    91.2%      101 v3        │
-            │sessions                  12    2.9 kB ▏             45.7%        4 –         │
+            │namespace ▲         entries     bytes             hit rate   expired version  │
+            │hostile                   6     399 B                    –         0 –        │
+            │products                240  196.1 kB █████████      91.2%       101 v3       │
+            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
             │                                                                              │
             │                                                                              │
             │                                                                              │

@@ -15,10 +15,10 @@ import Testing
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace            entries     bytes            hit rate  expired version   │
-            │hostile                    6     399 B                   –        0 –         │
-            │products                 240  196.1 kB ██████████    91.2%      101 v3        │
-            │sessions                  12    2.9 kB ▏             45.7%        4 –         │
+            │namespace ▲         entries     bytes             hit rate   expired version  │
+            │hostile                   6     399 B                    –         0 –        │
+            │products                240  196.1 kB █████████      91.2%       101 v3       │
+            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
             │                                                                              │
             │                                                                              │
             │                                                                              │
@@ -31,7 +31,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
             """#)
         #expect(harness.rows(styled: .selection).count == 1)
         #expect(harness.rows(styled: .selection).first?.hasPrefix("│hostile") == true)
@@ -50,10 +50,10 @@ import Testing
              Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
             ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
-            │namespace          entries     bytes           hit rate  expired version  ││      pid program                     seen│
-            │hostile                  6     399 B                  –        0 –        ││●    4242 shop-api@web-1            1s ago│
-            │products               240  196.1 kB █████████    91.2%      101 v3       ││○    3977 shop-worker@web-1         2h ago│
-            │sessions                12    2.9 kB ▏            45.7%        4 –        ││                                          │
+            │namespace ▲       entries     bytes            hit rate   expired version ││      pid program                     seen│
+            │hostile                 6     399 B                   –         0 –       ││●    4242 shop-api@web-1            1s ago│
+            │products              240  196.1 kB ████████      91.2%       101 v3      ││○    3977 shop-worker@web-1         2h ago│
+            │sessions               12    2.9 kB ▏             45.7%         4 –       ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
@@ -82,7 +82,7 @@ import Testing
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command  ? help  q quit                              query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear  : command  ? help  q quit                      query 1.0 ms · frame –
             """#)
         #expect(harness.rows(styled: .selection).first?.contains("│products") == true)
     }
@@ -116,10 +116,31 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  Tab panel  w sweep  D clear  : command      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
             """#)
         harness.press(.backTab)
         #expect(harness.screen().contains("Namespaces (3)"))
+    }
+
+    @Test func theNamespaceTableSortsByAnyColumnAndTheSelectionFollows() {
+        var harness = ConsoleHarness()
+        func names() -> [String] {
+            harness.screen().split(separator: "\n").dropFirst(7).prefix(3).map {
+                String($0.dropFirst().prefix { $0 != " " })
+            }
+        }
+        harness.press(.down)
+        harness.press(.character("s"))
+        #expect(names() == ["products", "sessions", "hostile"])
+        #expect(harness.screen().contains("entries ▼"))
+        #expect(harness.rows(styled: .selection).first?.contains("products") == true)
+        harness.press(.character("S"))
+        #expect(names() == ["hostile", "sessions", "products"])
+        harness.press(.character("s"), .character("s"))
+        #expect(names() == ["products", "sessions", "hostile"], "by hit rate, namespaces without reads last")
+        harness.press(.character("s"), .character("s"))
+        #expect(names() == ["hostile", "products", "sessions"])
+        #expect(harness.screen().contains("namespace ▲"))
     }
 
     @Test func theSelectionFollowsItsNamespaceWhenRowsMove() {

@@ -3,7 +3,7 @@ extension ConsoleController {
     /// sweep the store, clear the selected namespace.
     mutating func overviewAction(_ action: KeyAction) -> [ConsoleEffect] {
         guard var view = model.current.content.overview else { return [] }
-        let namespaces = model.overview?.namespaces ?? []
+        let namespaces = view.ordered(model.overview?.namespaces ?? [])
         let selected = namespaces.indices.contains(view.selection) ? namespaces[view.selection].name : nil
         if view.pane == .processes, let delta = ListMotion.delta(action, page: pageRows) {
             let count = model.overview?.processes.count ?? 0
@@ -27,13 +27,26 @@ extension ConsoleController {
             view.pane = view.pane == .namespaces ? .processes : .namespaces
             model.current.content.overview = view
             return []
+        case .sortNext, .reverseSort:
+            if action == .sortNext {
+                view.sort = view.sort.next
+                view.descending = view.sort != .name
+            } else {
+                view.descending.toggle()
+            }
+            let ordered = view.ordered(namespaces)
+            view.selection = ordered.firstIndex { $0.name == selected } ?? 0
+            view.scroll = OverviewScreen.scroll(
+                0, selection: view.selection, height: OverviewScreen.listHeight(for: size))
+            model.current.content.overview = view
+            return []
         case .sweep:
             return startAction(.target(.sweep(namespace: nil)), title: "sweep all")
         case .clearNamespace:
             guard let selected else { return [] }
             return startAction(.target(.clear(namespace: selected)), title: "clear \(selected)")
-        case .invalidate, .filter, .toggleMark, .markRange, .markAllMatching, .sortNext, .reverseSort:
-            report("Open a namespace (\(label(.drillIn))) to filter, sort, mark and invalidate its entries.")
+        case .invalidate, .filter, .toggleMark, .markRange, .markAllMatching:
+            report("Open a namespace (\(label(.drillIn))) to filter, mark and invalidate its entries.")
             return []
         default:
             return []

@@ -118,8 +118,8 @@ enum OverviewScreen {
         TableColumn(title: "entries", width: .fixed(9), alignment: .trailing),
         TableColumn(title: "bytes", width: .fixed(9), alignment: .trailing),
         TableColumn(title: "", width: .flexible(minimum: 6, weight: 2)),
-        TableColumn(title: "hit rate", width: .fixed(8), alignment: .trailing),
-        TableColumn(title: "expired", width: .fixed(8), alignment: .trailing),
+        TableColumn(title: "hit rate", width: .fixed(10), alignment: .trailing),
+        TableColumn(title: "expired", width: .fixed(9), alignment: .trailing),
         TableColumn(title: "version", width: .flexible(minimum: 7, weight: 1)),
     ]
 
@@ -134,8 +134,17 @@ enum OverviewScreen {
         let inner = area.insetBy(1)
         guard !inner.isEmpty else { return }
         let widths = TableColumn.widths(namespaceColumns, total: inner.size.columns)
+        let sortedColumn: Int =
+            switch view.sort {
+            case .name: 0
+            case .entries: 1
+            case .bytes: 2
+            case .hitRate: 4
+            case .expired: 5
+            }
         buffer.drawTableHeader(
-            namespaceColumns, widths: widths, at: inner.origin, width: inner.size.columns, glyphs: options.glyphs)
+            namespaceColumns, widths: widths, at: inner.origin, width: inner.size.columns,
+            sorted: (sortedColumn, view.descending), glyphs: options.glyphs)
         let largest = max(1, snapshot.namespaces.map(\.bytes).max() ?? 1)
         let height = inner.size.rows - 1
         guard height > 0 else { return }
@@ -144,7 +153,8 @@ enum OverviewScreen {
                 "No namespaces yet.", at: Point(column: inner.minColumn, row: inner.minRow + 1),
                 style: CellStyle(.muted))
         }
-        for (offset, namespace) in snapshot.namespaces.dropFirst(view.scroll).prefix(height).enumerated() {
+        for (offset, namespace) in view.ordered(snapshot.namespaces).dropFirst(view.scroll).prefix(height).enumerated()
+        {
             let index = view.scroll + offset
             let row = inner.minRow + 1 + offset
             let selected = index == view.selection

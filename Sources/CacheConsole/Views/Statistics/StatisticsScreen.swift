@@ -51,7 +51,9 @@ enum StatisticsScreen {
             let box = Rect(
                 column: graphs.minColumn, row: graphs.minRow + index * height, columns: graphs.size.columns, rows: rows)
             let finite = panel.1.filter(\.isFinite)
-            let last = panel.1.last(where: \.isFinite)
+            // The newest bucket is still filling (telemetry arrives once a second): "now" is the
+            // one before it.
+            let last = panel.1.dropLast().last(where: \.isFinite)
             let summary =
                 finite.isEmpty
                 ? "no data" : "now \(last.map(panel.3) ?? "–")\(options.dot)peak \(panel.3(finite.max() ?? 0))"

@@ -1,0 +1,173 @@
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// Drives the console's controller over a real file the way the runtime does, without a
+/// terminal: every frame is rendered and diffed against the one before (what the painter
+/// sends to curses is the cells that differ). Reads run between keys, untimed, as the
+/// runtime's background queue runs them; keypress-to-frame is the key's handling, the
+/// render and the diff.
+struct ConsoleBenchmark {
+    let path: String
+
+    /// DESIGN.md's console budgets.
+    static let firstFrameBudget = 150.0
+    static let keypressBudget = 16.0
+    static let memoryBudget = 64.0
+
+    func run() throws -> String {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let source = try StoreDataSource.open(path: path, readOnly: true)
+        var console = Console(source: source, size: Size(columns: 120, rows: 40))
+        console.perform(console.controller.start())
+        let firstFrame = console.frame()
+        let firstFrameTime = (clock.now - started).milliseconds
+        guard firstFrame.textSnapshot().contains("bench") else { throw BenchError("the first frame shows no data") }
+
+        let openNamespace = clock.now
+        console.type(":ns bench")
+        console.press(.enter)
+        let entriesTime = (clock.now - openNamespace).milliseconds
+        guard console.frame().textSnapshot().contains("row 1 of ") else {
+            throw BenchError("the entries of 'bench' did not show")
+        }
+
+        var keys: [Key] = Array(repeating: .character("j"), count: 500)
+        keys += Array(repeating: .pageDown, count: 300) + Array(repeating: .pageUp, count: 100)
+        keys += [.character("G")] + Array(repeating: .character("k"), count: 100) + [.character("g")]
+        keys += [.character("s")] + Array(repeating: .character("j"), count: 50) + [.character("S"), .character("s")]
+        keys += [.character("/")] + "hits=0".map { Key.character($0) } + [.enter]
+        keys += Array(repeating: .character("j"), count: 50) + [.character(" "), .character(" "), .character("*")]
+        keys += [.enter, .character("x"), .character("x"), .escape, .escape, .escape]
+        keys += [.character("2"), .character("3"), .character("W"), .tab, .character("j"), .character("4")]
+        keys += [.character("?"), .pageDown, .escape, .character("1"), .tab, .tab]
+        keys += Array(repeating: .character("j"), count: 20) + [.character("p"), .character("p")]
+        var latencies = LatencySample()
+        for key in keys { latencies.add(console.timedPress(key)) }
+
+        console.type(":ns bench")
+        console.press(.enter)
+        for _ in 0..<2000 { console.press(.pageDown) }
+        let scrolled = console.frame().textSnapshot().split(separator: "\n").dropFirst(2).first.map(String.init) ?? ""
+        let memory = Self.memory()
+
+        let p99 = latencies.percentile(0.99) / 1e6
+        let rows: [(String, String, String, Bool)] = [
+            (
+                "first frame (open, overview, render, diff)", String(format: "%.1f ms", firstFrameTime),
+                "≤ \(Int(Self.firstFrameBudget)) ms", firstFrameTime <= Self.firstFrameBudget
+            ),
+            (
+                "keypress to frame, p99 of \(latencies.count)", String(format: "%.2f ms", p99),
+                "≤ \(Int(Self.keypressBudget)) ms", p99 <= Self.keypressBudget
+            ),
+            (
+                "resident memory after 2,000 pages down", String(format: "%.1f MB", memory.resident),
+                "≤ \(Int(Self.memoryBudget)) MB", memory.resident <= Self.memoryBudget
+            ),
+        ]
+        var lines = ["", "console on \(path) (120×40):"]
+        for row in rows {
+            lines.append(
+                "  \(row.0.padding(toLength: 44, withPad: " ", startingAt: 0)) \(row.1.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                    + "\(row.2.padding(toLength: 9, withPad: " ", startingAt: 0)) \(row.3 ? "PASS" : "FAIL")")
+        }
+        lines.append(
+            "  • keypress to frame: median \(String(format: "%.3f", latencies.percentile(0.5) / 1e6)) ms, "
+                + "max \(String(format: "%.2f", latencies.maximum / 1e6)) ms (handling, render and diff; reads run apart)"
+        )
+        lines.append(
+            "  • first page of 'bench' after `:ns bench`: \(String(format: "%.1f", entriesTime)) ms "
+                + "(query, render, diff)")
+        lines.append(
+            "  • reads between keys: \(console.reads) in \(String(format: "%.0f", console.readMilliseconds)) ms; "
+                + "peak resident \(String(format: "%.1f", memory.peak)) MB")
+        lines.append("  • after scrolling: \(scrolled.trimmingCharacters(in: .whitespaces))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// VmRSS and VmHWM from /proc/self/status, in MB.
+    static func memory() -> (resident: Double, peak: Double) {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func value(_ name: String) -> Double {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+            return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
+        }
+        return (value("VmRSS"), value("VmHWM"))
+    }
+}
+
+/// The controller, the data source and the last frame, stepped by hand.
+private struct Console {
+    var controller: ConsoleController
+    let source: any ConsoleDataSource
+    var previous: ScreenBuffer?
+    var reads = 0
+    var readMilliseconds = 0.0
+    private let clock = ContinuousClock()
+
+    init(source: any ConsoleDataSource, size: Size) {
+        self.source = source
+        controller = ConsoleController(
+            location: source.location, isReadOnly: source.isReadOnly, themeName: "default",
+            settings: ConsoleSettings(), size: size, now: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// Renders and diffs a frame, as the runtime's draw does.
+    mutating func frame() -> ScreenBuffer {
+        let buffer = controller.render()
+        _ = Self.changedCells(from: previous, to: buffer)
+        previous = buffer
+        return buffer
+    }
+
+    /// Presses `key`, returns nanoseconds from the key to its frame, then runs the reads it
+    /// asked for (untimed) and draws what they brought.
+    mutating func timedPress(_ key: Key) -> Double {
+        let started = clock.now
+        let effects = controller.handle(.input(.key(key)))
+        _ = frame()
+        let elapsed = clock.now - started
+        perform(effects)
+        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    }
+
+    mutating func press(_ key: Key) {
+        _ = timedPress(key)
+    }
+
+    mutating func type(_ text: String) {
+        for character in text { press(.character(character)) }
+    }
+
+    /// Carries out effects at once, drawing a frame after each message.
+    mutating func perform(_ effects: [ConsoleEffect]) {
+        for effect in effects {
+            let started = clock.now
+            guard let message = EffectPerformer.perform(effect, on: source) else { continue }
+            reads += 1
+            readMilliseconds += (clock.now - started).milliseconds
+            let next = controller.handle(message)
+            _ = frame()
+            perform(next)
+        }
+    }
+
+    /// The cells that differ between two frames (all of them without a previous frame).
+    static func changedCells(from previous: ScreenBuffer?, to next: ScreenBuffer) -> Int {
+        guard let previous, previous.size == next.size else { return next.size.columns * next.size.rows }
+        var changed = 0
+        for row in 0..<next.size.rows {
+            for (old, new) in zip(previous.cells(inRow: row), next.cells(inRow: row)) where old != new { changed += 1 }
+        }
+        return changed
+    }
+}
+
+extension Duration {
+    /// Milliseconds with their fraction.
+    fileprivate var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
