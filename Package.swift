@@ -87,6 +87,12 @@ let package = Package(
         .testTarget(
             name: "CursesTerminalTests"
         ),
+        // Runs the built `cachedeck` binary on small files (build every product first, as
+        // `swift test` does).
+        .testTarget(
+            name: "CacheDeckCLITests",
+            dependencies: ["CacheCore"]
+        ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(
             name: "ConsoleEndToEndTests",

@@ -16,8 +16,9 @@ struct CacheDeck: AsyncParsableCommand {
             Exit codes: 0 success, 1 failure, 2 usage.
             """,
         subcommands: [
-            ConsoleCommand.self, SweepCommand.self, ClearCommand.self, InvalidateCommand.self, RestoreCommand.self,
-            AuditCommand.self,
+            ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
+            TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
+            InvalidateCommand.self, RestoreCommand.self, AuditCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

@@ -52,6 +52,40 @@ import Testing
         }
     }
 
+    @Test func anAppWritingDuringAClearLosesNoneOfItsNewWrites() async throws {
+        let fixture = try TestStore()
+        let old = 50_000
+        let tiles = try fixture.store.cache("tiles", key: String.self, value: Int.self)
+        for start in stride(from: 0, to: old, by: 1000) {
+            try tiles.set((start..<start + 1000).map { (key: "old\($0)", value: $0) })
+        }
+        fixture.clock.advance(by: .seconds(1))
+        let app = try fixture.reopen().cache("tiles", key: String.self, value: Int.self)
+        let admin = fixture.store.admin
+        let clear = Task.detached { try admin.run(.clear(namespace: "tiles")) }
+        // Write once the clear has begun deleting, from the next millisecond on, until it ends.
+        while try fixture.scalar("SELECT count(*) FROM entries") == Int64(old) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        fixture.clock.advance(by: .milliseconds(1))
+        var written = 0
+        var rewritten: [Int] = []
+        repeat {
+            try app.set(written, for: "new\(written)")
+            if written % 50 == 0 {
+                try app.set(-1, for: "old\(written)")  // a new value for an old key
+                rewritten.append(written)
+            }
+            written += 1
+        } while try fixture.scalar("SELECT count(*) FROM audit WHERE entries > 0") == 0
+        let outcome = try await clear.value
+        for index in 0..<written { #expect(try tiles.get("new\(index)") == index) }
+        for index in rewritten { #expect(try tiles.get("old\(index)") == -1) }
+        // Every old row is gone unless the app wrote it again; nothing the app wrote is lost.
+        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE key LIKE 'old%'") == Int64(rewritten.count))
+        #expect((old - rewritten.count)...old ~= outcome.removed)
+    }
+
     @Test func clearingANamespaceLeavesTheOthersAndIsJournaled() throws {
         let (fixture, _) = try populated()
         let outcome = try fixture.store.admin.run(.clear(namespace: "tiles"))

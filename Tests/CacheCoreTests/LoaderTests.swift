@@ -163,3 +163,22 @@ private final class Locked<Value: Sendable>: Sendable {
         #expect(try cache.get(39) == 78)
     }
 }
+
+@Suite struct LoaderStatisticsTests {
+    @Test func loaderReadsCountHitsMissesStaleHitsAndLoads() async throws {
+        let fixture = try TestStore()
+        var policy = NamespacePolicy.hybrid.expiring(.after(.seconds(10)))
+        policy.staleWindow = .seconds(60)
+        let cache = try fixture.store.cache("rates", key: String.self, value: String.self, policy: policy)
+        let origin = Origin()
+        _ = try await cache.value(for: "eur", orLoad: origin.load)  // miss, loaded
+        _ = try await cache.value(for: "eur", orLoad: origin.load)  // memory hit
+        fixture.clock.advance(by: .seconds(11))
+        origin.fail(true)
+        _ = try await cache.read("eur", orLoad: origin.load)  // stale hit after a failed load
+        await #expect(throws: Origin.Down.self) { try await cache.value(for: "usd", orLoad: origin.load) }
+        let statistics = cache.statistics()
+        #expect(statistics.misses == 2 && statistics.memoryHits == 1 && statistics.staleHits == 1)
+        #expect(statistics.loadSuccesses == 1 && statistics.loadFailures == 2 && statistics.sets == 1)
+    }
+}

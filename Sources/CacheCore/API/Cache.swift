@@ -76,7 +76,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let canonical = try canonicalKey(key)
         let now = store.now()
         if let entry = runtime.memory?.get(canonical, now: now), !entry.isExpired(at: now) { return true }
-        if let write = runtime.pending.value(for: canonical) { return !write.attributes.isExpired(at: now) }
+        if writesBehind, let write = runtime.pending.value(for: canonical) {
+            return !write.attributes.isExpired(at: now)
+        }
         guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return false }
         let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
         guard let entry, entry.version == record.policy.version else { return false }
@@ -210,7 +212,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             if !entry.isExpired(at: now) { return found }
             stale = found
         }
-        if let write = runtime.pending.value(for: key), !write.attributes.isPurgeable(at: now),
+        if writesBehind, let write = runtime.pending.value(for: key), !write.attributes.isPurgeable(at: now),
             let value = decoded(write.value, key: key)
         {
             let found = Found(
@@ -234,6 +236,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     }
 
     // MARK: Private
+
+    /// Whether this handle's sets wait in the write-behind queue (only then is it worth a look).
+    private var writesBehind: Bool { record.policy.tiers == .memoryAndDisk && record.policy.writeBehind != nil }
 
     /// The key's canonical text; strings and integers skip the generic conversion.
     @inlinable func canonicalKey(_ key: Key) throws -> String {

@@ -3,15 +3,18 @@ import Synchronization
 /// The per-namespace runtimes, and the background work a memory tier needs: coherence with
 /// other processes and write-behind flushes.
 extension CacheStore {
-    /// What runs while a namespace with a memory tier is open.
+    /// What runs while a namespace with a memory tier is open: the coherence monitor, driven
+    /// by a thread of its own (never the Swift concurrency pool, which an app may keep busy).
     final class Background: Sendable {
         let monitor: CoherenceMonitor
-        let task: Task<Void, Never>
+        let worker: BackgroundWorker
 
-        init(monitor: CoherenceMonitor, task: Task<Void, Never>) {
+        init(monitor: CoherenceMonitor, worker: BackgroundWorker) {
             self.monitor = monitor
-            self.task = task
+            self.worker = worker
         }
+
+        deinit { worker.signalStop() }
     }
 
     /// Applies other processes' invalidations and rewrites to this process's memory tiers
@@ -56,8 +59,10 @@ extension CacheStore {
         }
     }
 
+    /// Stops the background thread and waits for a check in progress (outside the lock the
+    /// check itself takes).
     func stopBackground() {
-        background.withLock { $0?.task.cancel() }
+        background.withLock { $0?.worker }?.stop()
     }
 
     private func startBackground() throws {
@@ -66,14 +71,11 @@ extension CacheStore {
             let monitor = try CoherenceMonitor(
                 path: path, origin: origin, busyTimeout: options.busyTimeout, now: now())
             let interval = options.coherenceInterval
-            let task = Task.detached { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self, !Task.isCancelled else { return }
-                    self.tick()
-                }
+            let worker = BackgroundWorker(name: "CacheCore coherence", firstDelay: interval) { [weak self] in
+                self?.tick()
+                return interval
             }
-            background = Background(monitor: monitor, task: task)
+            background = Background(monitor: monitor, worker: worker)
         }
     }
 

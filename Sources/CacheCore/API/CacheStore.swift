@@ -28,6 +28,7 @@ public final class CacheStore: Sendable {
     /// Names this store instance in the invalidation journal: `pid@host#random`.
     let origin: String
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
+    private let knownNamespaceIDs = Mutex<[String: Int64]>([:])
     let background = Mutex<Background?>(nil)
     let services: StoreServices
     private let decodeFailures = Atomic(0)
@@ -160,8 +161,9 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Writes `rows` into the namespace in one transaction with a slice of the access log,
-    /// then enforces size limits (after writing the whole log, so recency is current).
+    /// Writes `rows` into the namespace in one transaction, then enforces size limits (after
+    /// writing the whole access log, so recency is current). Otherwise the access log is
+    /// written in the background (see ``StoreServices``), never on a set's path.
     /// `committed` runs under the writer lock once the rows are durable, so memory copies
     /// are updated in the same order as the file.
     func write(_ rows: [EntryWrite], in namespace: NamespaceRecord, committed: () -> Void = {}) throws {
@@ -169,10 +171,9 @@ public final class CacheStore: Sendable {
         let policy = namespace.policy
         let limited =
             policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
-        let carrying = limited || !accessLog.isEmpty
         try database.write { connection in
             let now = now()
-            if rows.count == 1 && !carrying {
+            if rows.count == 1 && !limited {
                 try connection.upsertEntry(namespaceID: namespaceID, rows[0], version: policy.version, now: now)
                 committed()
                 return
@@ -181,8 +182,7 @@ public final class CacheStore: Sendable {
                 for row in rows {
                     try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version, now: now)
                 }
-                let slice = accessLog.drain(limit: limited ? nil : AccessLog.sliceForWrite)
-                try AccessLog.write(slice, to: connection, now: now)
+                if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
                 let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
                 let storeEvicted = try Eviction.enforceStore(
                     maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
@@ -205,8 +205,13 @@ public final class CacheStore: Sendable {
 
     // MARK: Namespaces
 
+    /// The row id of namespace `name`, if the file has it. Ids never change (namespace rows
+    /// are never deleted), so found ids are remembered.
     func namespaceRowID(_ name: String) throws -> Int64? {
-        try database.read { try $0.namespaceRow(name: name)?.id }
+        if let known = knownNamespaceIDs.withLock({ $0[name] }) { return known }
+        guard let id = try database.read({ try $0.namespaceRow(name: name)?.id }) else { return nil }
+        knownNamespaceIDs.withLock { $0[name] = id }
+        return id
     }
 
     /// Finds or creates the namespace row, records the policy, and applies a version change.

@@ -12,7 +12,10 @@ import Foundation
 ///
 /// A run removes what the preview would count at that moment, in batches of
 /// ``CacheStore/batchSize`` so the app's reads and writes interleave, and journals it so
-/// running apps drop their memory copies. A read-only store refuses every action.
+/// running apps drop their memory copies. Entries written after the run started (new keys, or
+/// new values from the next millisecond on) are kept: an app writing during a long clear
+/// loses none of its new writes.
+/// A read-only store refuses every action.
 public struct Admin: Sendable {
     let store: CacheStore
 
@@ -61,8 +64,11 @@ public struct Admin: Sendable {
     public func run(_ target: AdminTarget, origin: ActionOrigin = .current) throws -> ActionOutcome {
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
-        let auditID = try store.database.write { connection in
-            try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now)
+        let (auditID, lastRowID) = try store.database.write { connection in
+            (
+                try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now),
+                try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
+            )
         }
         var removed = 0
         var bytes = 0
@@ -71,7 +77,8 @@ public struct Admin: Sendable {
                 try connection.writeTransaction {
                     guard let scope = try EntryScope.of(target, now: now, in: connection) else { return (0, 0) }
                     return try connection.removeBatch(
-                        scope, auditID: auditID, keepInTrash: target.isUndoable, limit: CacheStore.batchSize)
+                        scope, start: (now, lastRowID), auditID: auditID, keepInTrash: target.isUndoable,
+                        limit: CacheStore.batchSize)
                 }
             }
             removed += batch.0

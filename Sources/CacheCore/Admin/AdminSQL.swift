@@ -6,18 +6,26 @@ extension SQLiteConnection {
         try run(
             "INSERT INTO audit (at, user, host, pid, program, target, restores) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             now, origin.user, origin.host, Int64(origin.pid), origin.program, target, restores)
-        return try scalar("SELECT last_insert_rowid()") ?? 0
+        return lastInsertedRowID
     }
 
-    /// Removes up to `limit` entries of `scope` (copying them to the trash under `auditID`
-    /// when `keepInTrash`); returns how many and their bytes.
-    func removeBatch(_ scope: EntryScope, auditID: Int64, keepInTrash: Bool, limit: Int) throws -> (Int, Int) {
+    /// Removes up to `limit` entries of `scope` that existed when the action started (`start`:
+    /// written by then, and inserted as a row id up to then), copying them to the trash under
+    /// `auditID` when `keepInTrash`; returns how many and their bytes.
+    func removeBatch(
+        _ scope: EntryScope, start: (time: Int64, lastRowID: Int64), auditID: Int64, keepInTrash: Bool, limit: Int
+    ) throws -> (Int, Int) {
         try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
         try withDynamicStatement(
-            "INSERT INTO temp.doomed SELECT e.id FROM entries e WHERE \(scope.condition) LIMIT ?10"
+            """
+            INSERT INTO temp.doomed SELECT e.id FROM entries e
+            WHERE (\(scope.condition)) AND e.created_at <= ?11 AND e.id <= ?12 LIMIT ?10
+            """
         ) { statement in
             scope.bind(to: statement)
             Int64(limit).bind(to: statement, at: 10)
+            start.time.bind(to: statement, at: 11)
+            start.lastRowID.bind(to: statement, at: 12)
             _ = try statement.run()
         }
         if keepInTrash {

@@ -1,38 +1,49 @@
 import Foundation
 
 extension Inspector {
-    /// The file's sizes, format and totals: a few pragmas and the namespaces' counters, in
-    /// one snapshot; no entry is read.
+    /// The file's sizes, format and totals, the processes attached to it, and what they did
+    /// in the last minute: a few pragmas, the namespaces' counters, the `clients` table and
+    /// the last minute of telemetry; no entry is read.
     public func summary() throws -> StoreSummary {
         let now = store.now()
         let path = store.path
         let isReadOnly = store.isReadOnly
         let fileBytes = Self.fileSize(path)
         let walBytes = Self.fileSize(path + "-wal")
-        let totals = try store.database.read { connection in
-            try connection.withStatement(
-                """
-                SELECT (SELECT user_version FROM pragma_user_version), (SELECT page_size FROM pragma_page_size),
-                       (SELECT page_count FROM pragma_page_count), (SELECT freelist_count FROM pragma_freelist_count),
-                       count(*), coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0)
-                FROM namespaces
-                """
-            ) { statement in try statement.firstRow { row in (0..<7).map { row.int(Int32($0)) } } } ?? []
+        let (totals, recent) = try store.database.read { connection in
+            try connection.readTransaction {
+                let totals =
+                    try connection.withStatement(
+                        """
+                        SELECT (SELECT user_version FROM pragma_user_version), (SELECT page_size FROM pragma_page_size),
+                               (SELECT page_count FROM pragma_page_count),
+                               (SELECT freelist_count FROM pragma_freelist_count),
+                               count(*), coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0)
+                        FROM namespaces
+                        """
+                    ) { statement in try statement.firstRow { row in (0..<7).map { row.int(Int32($0)) } } } ?? []
+                return (totals, try Self.recentCounts(now: now, on: connection).values.reduce(.zero, +))
+            }
         }
         func total(_ index: Int) -> Int { index < totals.count ? totals[index] : 0 }
         return StoreSummary(
             path: path, now: now, formatVersion: total(0), isReadOnly: isReadOnly, fileBytes: fileBytes,
             walBytes: walBytes, pageSize: total(1), pageCount: total(2), freelistCount: total(3),
-            namespaceCount: total(4), entryCount: total(5), payloadBytes: Int64(total(6)))
+            namespaceCount: total(4), entryCount: total(5), payloadBytes: Int64(total(6)),
+            processes: try processes(), lastMinute: Self.recentActivity(recent, now: now))
     }
 
-    /// Every namespace, by name. Each costs a few index probes plus a count of its expired
-    /// entries (proportional to those, not to the namespace), all in one snapshot.
+    /// Every namespace, by name, with its last minute of telemetry. Each costs a few index
+    /// probes plus a count of its expired entries (proportional to those, not to the
+    /// namespace), all in one snapshot.
     public func namespaces() throws -> [NamespaceSummary] {
         let now = store.now()
         return try store.database.read { connection in
-            try connection.readSnapshot {
-                try connection.namespaceRecords(named: nil).map { try $0.summary(now: now, on: connection) }
+            try connection.readTransaction {
+                let recent = try Self.recentCounts(now: now, on: connection)
+                return try connection.namespaceRecords(named: nil).map {
+                    try $0.summary(now: now, recent: recent[$0.name] ?? .zero, on: connection)
+                }
             }
         }
     }
@@ -43,11 +54,12 @@ extension Inspector {
     public func namespace(_ name: String) throws -> NamespaceSummary {
         let now = store.now()
         return try store.database.read { connection in
-            try connection.readSnapshot {
+            try connection.readTransaction {
                 guard let record = try connection.namespaceRecords(named: name).first else {
                     throw InspectorError.noSuchNamespace(name)
                 }
-                return try record.summary(now: now, on: connection)
+                let recent = try Self.recentCounts(now: now, on: connection)[name] ?? .zero
+                return try record.summary(now: now, recent: recent, on: connection)
             }
         }
     }
@@ -72,8 +84,9 @@ struct NamespaceRecordRow {
 
     private static let policyDecoder = JSONDecoder()
 
-    /// The summary, with the counts and times that need the entries' indexes.
-    func summary(now: Int64, on connection: SQLiteConnection) throws -> NamespaceSummary {
+    /// The summary, with the counts and times that need the entries' indexes and the last
+    /// minute's telemetry counters `recent`.
+    func summary(now: Int64, recent: CacheStatistics, on connection: SQLiteConnection) throws -> NamespaceSummary {
         let expired = try connection.countExpired(namespaceID: id, now: now)
         // Separate statements: SQLite answers a lone min() or max() with one index descent,
         // but both in one statement scan the range.
@@ -86,7 +99,7 @@ struct NamespaceRecordRow {
             bytes: bytes, version: version, generation: generation,
             policy: try? Self.policyDecoder.decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
             policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, leastRecentlyUsedAt: leastRecent,
-            mostRecentlyUsedAt: mostRecent)
+            mostRecentlyUsedAt: mostRecent, lastMinute: Inspector.recentActivity(recent, now: now))
     }
 }
 

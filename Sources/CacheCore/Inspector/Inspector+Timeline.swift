@@ -13,7 +13,7 @@ extension Inspector {
         let now = store.now()
         let ranges = ExpiryRanges(now: now)
         let counts = try store.database.read { connection in
-            try connection.readSnapshot {
+            try connection.readTransaction {
                 let records = try connection.namespaceRecords(named: namespace)
                 if let namespace, records.isEmpty { throw InspectorError.noSuchNamespace(namespace) }
                 return try ranges.count(records, on: connection)

@@ -23,12 +23,6 @@ public struct Inspector: Sendable {
     public init(_ store: CacheStore) {
         self.store = store
     }
-
-    // MARK: Attached processes and telemetry
-    //
-    // Format v1 has no `clients` or `stats` table (DESIGN.md, "The cache file"), so there is
-    // nothing to read yet: the work that adds them adds the attached-process list and the
-    // live hit-rate telemetry here, beside `summary()`, rather than as empty placeholders.
 }
 
 extension CacheStore {

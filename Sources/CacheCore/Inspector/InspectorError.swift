@@ -4,12 +4,15 @@ public enum InspectorError: Error, Sendable, Hashable, CustomStringConvertible {
     case noSuchNamespace(String)
     /// The cursor came from a page of another namespace or another order.
     case cursorMismatch
+    /// A cursor token (``EntryCursor/token``) that does not decode.
+    case invalidCursor
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .noSuchNamespace(let name): "no namespace named '\(name)'"
         case .cursorMismatch: "the cursor belongs to another namespace or sort order; start from the first page"
+        case .invalidCursor: "the cursor is not one a page of entries handed out; start from the first page"
         }
     }
 }

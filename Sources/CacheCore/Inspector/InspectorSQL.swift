@@ -50,20 +50,6 @@ extension SQLiteConnection {
         }
     }
 
-    /// Runs `body` inside one read transaction, so the statements it runs see one snapshot of
-    /// the file even while another process commits. The transaction ends before this returns.
-    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-
     /// The namespaces' ids and names.
     func namespaceNames() throws -> [Int64: String] {
         let pairs = try withStatement("SELECT id, name FROM namespaces") { try $0.rows { ($0.int64(0), $0.text(1)) } }

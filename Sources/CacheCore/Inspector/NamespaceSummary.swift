@@ -27,4 +27,7 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     public var leastRecentlyUsedAt: Int64?
     /// The namespace's latest use: its newest write or recorded read. `nil` when empty.
     public var mostRecentlyUsedAt: Int64?
+    /// What every process did in the namespace in the last minute: hit rate, operations per
+    /// second and health (see ``Inspector/recentWindowMilliseconds``).
+    public var lastMinute: Activity
 }

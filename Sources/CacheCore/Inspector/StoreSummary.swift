@@ -24,4 +24,11 @@ public struct StoreSummary: Sendable, Hashable, Codable {
     public var entryCount: Int
     /// Key plus value bytes of those entries (the sum of the namespaces' byte counters).
     public var payloadBytes: Int64
+    /// The processes attached to the file, oldest first, live or stale.
+    public var processes: [AttachedProcess]
+    /// What every process did in the last minute (see ``Inspector/recentWindowMilliseconds``).
+    public var lastMinute: Activity
+
+    /// The attached processes that are live.
+    public var liveProcessCount: Int { processes.filter(\.isLive).count }
 }

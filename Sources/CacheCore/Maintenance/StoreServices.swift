@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a store runs besides reads and writes: its statistics, the telemetry reporter's
-/// thread, and the maintenance service. Released unclosed, it stops its threads (without
+/// What a store runs besides reads and writes: its statistics, a background thread that
+/// writes the access log and the telemetry every interval, and the maintenance service. Released unclosed, it stops its threads (without
 /// the final telemetry a ``CacheStore/close()`` writes).
 final class StoreServices: Sendable {
     let statistics: StatisticsRegistry
@@ -17,12 +17,24 @@ final class StoreServices: Sendable {
             database: database, statistics: statistics, accessLog: accessLog, options: options)
         let reporter = TelemetryReporter(database: database, registry: statistics, options: options)
         self.reporter = reporter
-        reporterThread = reporter.map { reporter in
-            BackgroundWorker(name: "CacheCore telemetry", firstDelay: reporter.interval) {
-                reporter.reportLoggingFailures()
-                return reporter.interval
+        let writesReads = !database.isReadOnly
+        let interval = reporter?.interval ?? .seconds(1)
+        let clock = options.clock
+        let logger = options.logger
+        reporterThread =
+            reporter == nil && !writesReads
+            ? nil
+            : BackgroundWorker(name: "CacheCore background", firstDelay: interval) {
+                if writesReads {
+                    do {
+                        try accessLog.writeInSlices(to: database, now: clock.nowMilliseconds())
+                    } catch {
+                        logger.warning("recorded reads could not be written", metadata: ["error": "\(error)"])
+                    }
+                }
+                reporter?.reportLoggingFailures()
+                return interval
             }
-        }
     }
 
     deinit {

@@ -42,6 +42,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The row id of the last row this connection inserted.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Whether the file was opened (or fell back to) read-only.
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
@@ -107,8 +110,19 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     /// Nested calls join the outer transaction.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in one read transaction, so its statements see one snapshot of the file
+    /// even while another connection commits; it ends before this returns (no read
+    /// transaction outlives the call). Nested calls join the outer transaction.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
-        try execute("BEGIN IMMEDIATE")
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")

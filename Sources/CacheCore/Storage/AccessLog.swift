@@ -4,8 +4,9 @@ import Synchronization
 /// access times and hit counts (for LRU eviction and the console), and expired rows found by
 /// reads, to be deleted lazily.
 ///
-/// Writes carry a bounded slice of the log; eviction, ``CacheStore/flush()`` and close carry
-/// all of it. When the log is full, reads of entries not yet in it are not recorded (hit
+/// A writable store's background thread writes it every second in bounded transactions;
+/// eviction, ``CacheStore/flush()`` and close write all of it. Sets never carry it (that
+/// made a set under heavy reads pay for a hundred row updates). When the log is full, reads of entries not yet in it are not recorded (hit
 /// counts are then lower bounds), which bounds its memory in read-only workloads.
 final class AccessLog: Sendable {
     struct Pending: Sendable {
@@ -27,8 +28,8 @@ final class AccessLog: Sendable {
 
     /// Distinct entries the log holds at most.
     static let capacity = 8192
-    /// Records a single write carries (a few ms of extra work at most).
-    static let sliceForWrite = 128
+    /// Records one background transaction writes (a few ms of the writer lock at most).
+    static let backgroundSlice = 512
 
     private let pending = Mutex(Pending())
 
@@ -79,6 +80,17 @@ final class AccessLog: Sendable {
         }
         for id in batch.expired.sorted() {
             try connection.run("DELETE FROM entries WHERE id = ?1 AND stale_until <= ?2", id, now)
+        }
+    }
+
+    /// Writes everything recorded, `backgroundSlice` records per transaction, so the app's
+    /// writes wait for one short transaction at most.
+    func writeInSlices(to database: Database, now: Int64) throws {
+        while !isEmpty {
+            let slice = drain(limit: Self.backgroundSlice)
+            try database.write { connection in
+                try connection.writeTransaction { try Self.write(slice, to: connection, now: now) }
+            }
         }
     }
 }

@@ -3,10 +3,12 @@ import Foundation
 extension Schema {
     /// The invalidation journal: every invalidation any process ran, so processes with a
     /// memory tier drop what others removed. `selector` is the ``InvalidationSelector`` as
-    /// JSON; `origin` names the store instance that ran it (`pid@host#id`).
+    /// JSON; `origin` names the store instance that ran it (`pid@host#id`). Trimming removes
+    /// only the oldest rows, never the newest, so `seq` keeps growing without AUTOINCREMENT
+    /// (which would dirty one more page per invalidation).
     static let invalidationJournal = """
         CREATE TABLE invalidations (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             at INTEGER NOT NULL,
             origin TEXT NOT NULL,
             selector TEXT NOT NULL,
@@ -27,13 +29,16 @@ extension SQLiteConnection {
     /// its memory tiers instead of replaying.
     static let journalRetention: Int64 = 10_000
 
+    /// One encoder for every journal row (making one per row costs more than the insert).
+    private static let selectorEncoder = JSONEncoder()
+
     /// Appends `selector` to the journal and trims old rows now and then.
     func appendInvalidation(_ selector: InvalidationSelector, removed: Int, origin: String, now: Int64) throws {
-        let json = String(decoding: try JSONEncoder().encode(selector), as: UTF8.self)
+        let json = String(decoding: try Self.selectorEncoder.encode(selector), as: UTF8.self)
         try run(
             "INSERT INTO invalidations (at, origin, selector, removed) VALUES (?1, ?2, ?3, ?4)",
             now, origin, json, removed)
-        let seq = try scalar("SELECT last_insert_rowid()") ?? 0
+        let seq = lastInsertedRowID
         if seq % 1000 == 0 {
             try run("DELETE FROM invalidations WHERE seq <= ?1", seq - Self.journalRetention)
         }

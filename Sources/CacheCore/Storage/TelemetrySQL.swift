@@ -40,7 +40,7 @@ extension SQLiteConnection {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """,
             Int(pid), host, program, startedAt, now, heartbeatInterval)
-        return try scalar("SELECT last_insert_rowid()") ?? 0
+        return lastInsertedRowID
     }
 
     /// Moves the client's `last_seen` to `now` (and sets `stopped_at` when `stopping`);

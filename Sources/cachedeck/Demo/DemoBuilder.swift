@@ -124,7 +124,7 @@ struct DemoBuilder {
             let batch = (written..<min(written + 500, tileCount)).map { index in
                 let zoom = 3 + index % 15
                 let size = 300 + Int(random.next() % 3500)
-                return (key: "\(zoom)/\(index / 7)/\(index % 997)", value: Data(count: size))
+                return (key: "\(zoom)/\(index / 7)/\(index % 997)", value: random.tile(size: size))
             }
             try tiles.set(batch, tags: ["zoom:\(3 + written % 15)"])
             written += batch.count

@@ -79,6 +79,14 @@ struct DemoRandom: RandomNumberGenerator {
         return min(count - 1, Int(Double(count) * pow(uniform, 3)))
     }
 
+    /// A fake map tile: a PNG signature, then noise (so a hex dump looks like an image).
+    mutating func tile(size: Int) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes.reserveCapacity(size)
+        while bytes.count < size { withUnsafeBytes(of: next()) { bytes += $0.prefix(size - bytes.count) } }
+        return Data(bytes)
+    }
+
     mutating func word() -> String {
         let syllables = ["bri", "ck", "lo", "go", "sta", "rk", "mo", "du", "le", "tra", "in", "ca", "stle", "po", "rt"]
         return (0..<Int.random(in: 2...4, using: &self)).map { _ in syllables.randomElement(using: &self) ?? "x" }

@@ -51,7 +51,7 @@ struct DemoWorkload {
                 let key = "\(3 + index % 15)/\(index / 7)/\(index % 997)"
                 if try tiles.get(key) == nil {
                     try tiles.set(
-                        Data(count: 300 + Int(random.next() % 3500)), for: key, tags: ["zoom:\(3 + index % 15)"])
+                        random.tile(size: 300 + Int(random.next() % 3500)), for: key, tags: ["zoom:\(3 + index % 15)"])
                 }
             case 90..<96:
                 let account = Int(random.next() % UInt64(DemoBuilder.accounts))

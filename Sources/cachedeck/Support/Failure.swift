@@ -7,9 +7,8 @@ struct Failure: Error, CustomStringConvertible {
 
     init(_ description: String) { self.description = description }
 
-    /// One line for any error: CacheCore's own descriptions, else the error's text.
+    /// One line for any error (CacheCore's errors describe themselves in one line already).
     static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

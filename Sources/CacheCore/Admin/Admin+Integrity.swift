@@ -1,0 +1,51 @@
+extension Admin {
+    /// Checks the file: SQLite's structural check at `depth`, then whether each namespace's
+    /// counters match its entries, `entry_tags` matches the entries' tag lists, and every
+    /// entry has its namespace — all in one snapshot, so an app writing meanwhile causes no
+    /// false alarm. Changes nothing; works on a read-only store.
+    ///
+    /// It reads every page (`full`) and every entry, so it takes seconds on a large file.
+    public func check(_ depth: IntegrityCheckDepth = .full) throws -> IntegrityReport {
+        let now = store.now()
+        return try store.database.read { connection in
+            try connection.readTransaction {
+                IntegrityReport(
+                    depth: depth, checkedAt: now, sqliteProblems: try connection.sqliteProblems(depth),
+                    counterMismatches: try connection.counterMismatches(),
+                    missingTagRows: try connection.missingTagRowCount(),
+                    extraTagRows: try connection.extraTagRowCount(),
+                    malformedTagLists: try connection.malformedTagListCount(),
+                    orphanedEntries: try connection.orphanedEntryCount())
+            }
+        }
+    }
+
+    /// Rewrites what ``check(_:)`` reports as repairable: recounts the counters of every
+    /// namespace that disagrees with its entries (one transaction per namespace) and adds or
+    /// removes `entry_tags` rows to match the entries' tag lists (in batches of
+    /// ``CacheStore/batchSize``). Entries are never changed. Recounting reads the entries
+    /// through SQLite's b-trees, so repair only a file whose ``IntegrityReport/sqliteProblems``
+    /// are empty. Throws ``CacheError/readOnly(path:)`` on a read-only store.
+    @discardableResult
+    public func repair() throws -> IntegrityRepair {
+        let mismatched = try store.database.read { try $0.counterMismatches().map(\.namespace) }
+        var rewritten = 0
+        for name in mismatched {
+            if try store.database.write({ try $0.recountNamespace(named: name) }) { rewritten += 1 }
+        }
+        return IntegrityRepair(
+            countersRewritten: rewritten,
+            tagRowsAdded: try inBatches { try $0.insertMissingTagRows(limit: CacheStore.batchSize) },
+            tagRowsRemoved: try inBatches { try $0.deleteExtraTagRows(limit: CacheStore.batchSize) })
+    }
+
+    /// Runs `batch` in its own write until it changes fewer than a batch; returns the total.
+    private func inBatches(_ batch: (SQLiteConnection) throws -> Int) throws -> Int {
+        var total = 0
+        while true {
+            let changed = try store.database.write { try batch($0) }
+            total += changed
+            if changed < CacheStore.batchSize { return total }
+        }
+    }
+}

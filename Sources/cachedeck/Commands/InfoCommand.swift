@@ -1,0 +1,67 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+
+/// `cachedeck info FILE`
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a cache file at a glance: sizes, format, totals, activity and attached processes.",
+        discussion: """
+            Reads the file without changing it, even while apps write it. Activity is what every \
+            attached process counted in the last minute (their telemetry). A process is live while \
+            it writes heartbeats; a stale one stopped or disappeared without closing.
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @OptionGroup var output: OutputArguments
+
+    func run() throws {
+        let summary = try store.openForReading().inspector.summary()
+        if output.json { return try JSONOutput.print(summary) }
+        let minute = summary.lastMinute
+        print(
+            Fields(
+                items: [
+                    ("File", summary.path),
+                    ("Format", "CacheDeck cache, format \(summary.formatVersion)"),
+                    (
+                        "On disk",
+                        "\(Formatting.bytes(Int(summary.fileBytes + summary.walBytes))) "
+                            + "(file \(Formatting.bytes(Int(summary.fileBytes))), WAL \(Formatting.bytes(Int(summary.walBytes))))"
+                    ),
+                    (
+                        "Pages",
+                        "\(Formatting.count(summary.pageCount)) of \(Formatting.count(summary.pageSize)) B, "
+                            + "\(Formatting.count(summary.freelistCount)) free"
+                    ),
+                    (
+                        "Contents",
+                        "\(Formatting.count(summary.entryCount)) entries, \(Formatting.bytes(Int(summary.payloadBytes))) "
+                            + "of keys and values, in \(Formatting.count(summary.namespaceCount)) namespaces"
+                    ),
+                    (
+                        "Last minute",
+                        "\(Formatting.count(minute.requests)) requests, hit rate \(Figures.percent(minute.hitRate)) "
+                            + "(\(minute.health.rawValue)), \(Figures.rate(minute.operationsPerSecond)) ops/s, "
+                            + "\(Formatting.count(minute.evictions)) evictions"
+                    ),
+                    ("Processes", "\(summary.liveProcessCount) live of \(summary.processes.count) attached"),
+                ]
+            ).rendered)
+        guard !summary.processes.isEmpty else { return }
+        print()
+        print(
+            Table(
+                headers: ["id", "pid", "host", "program", "started", "last heartbeat", "state"],
+                rows: summary.processes.map { process in
+                    [
+                        "\(process.id)", "\(process.pid)", process.host, process.program,
+                        Figures.relative(process.startedAt, now: summary.now),
+                        Figures.relative(process.lastHeartbeatAt, now: summary.now),
+                        process.isLive ? "live" : process.stoppedAt != nil ? "stopped" : "stale",
+                    ]
+                }, textColumns: [2, 3]
+            ).rendered)
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+
+/// `cachedeck ls FILE NAMESPACE [--sort …] [--reverse] [--filter …] [--limit N] [--after CURSOR]`
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls",
+        abstract: "List a namespace's entries, a page at a time.",
+        discussion: """
+            Orders: key and expires ascending (soonest expiry first); size, created, access and hits \
+            descending (largest, newest, most recent, hottest first); --reverse flips them. Key, \
+            expires and access walk an index; size, created and hits rank at most the 200,000 most \
+            recently inserted rows and say so.
+
+            Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
+            ttl<60s, age>1d, size>=4KiB, hits=0, expired, never. Example: --filter "size>1KB hits=0".
+
+            A page ends with the command for the next one (--after CURSOR, with the same order and \
+            filter). Keys are shown with control characters escaped; use show for one entry in full.
+            """)
+
+    /// The orders `--sort` accepts.
+    enum Order: String, ExpressibleByArgument, CaseIterable {
+        case key, size, created, expires, access, hits
+
+        var field: EntrySortField {
+            switch self {
+            case .key: .key
+            case .size: .size
+            case .created: .created
+            case .expires: .expires
+            case .access: .lastAccess
+            case .hits: .hits
+            }
+        }
+
+        /// Largest, newest or hottest first, except for keys and expiries.
+        var isDescendingByDefault: Bool { self != .key && self != .expires }
+    }
+
+    @OptionGroup var store: StoreArguments
+    @Argument(help: "The namespace to list.") var namespace: String
+    @Option(name: .shortAndLong, help: "The order (see above).") var sort = Order.key
+    @Flag(name: .shortAndLong, help: "Reverse the order.") var reverse = false
+    @Option(name: .shortAndLong, help: "Only entries matching every term, e.g. \"size>1KB hits=0 user_\".")
+    var filter = ""
+    @Option(name: .shortAndLong, help: "Entries per page (1–10,000).") var limit = 50
+    @Option(help: "Continue after this cursor (printed at the end of the previous page).") var after: String?
+    @OptionGroup var output: OutputArguments
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10,000") }
+        do {
+            _ = try EntryFilter(parsing: filter)
+        } catch {
+            throw ValidationError("--filter: \(error)")
+        }
+        if let after, (try? EntryCursor(token: after)) == nil {
+            throw ValidationError("--after: \(InspectorError.invalidCursor)")
+        }
+    }
+
+    func run() throws {
+        let query = EntryQuery(
+            namespace: namespace, sort: EntrySort(sort.field, descending: sort.isDescendingByDefault != reverse),
+            filter: try EntryFilter(parsing: filter), limit: limit, after: try after.map(EntryCursor.init(token:)))
+        let page = try store.openForReading().inspector.entries(query)
+        if output.json { return try JSONOutput.print(EntryListing(page)) }
+        print(
+            Table(
+                headers: ["key", "size", "hits", "created", "last access", "expires", "tags"],
+                rows: page.rows.map { row in
+                    [
+                        TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
+                        Formatting.count(row.hits), Figures.relative(row.createdAt, now: page.now),
+                        Figures.relative(row.lastAccessAt, now: page.now), Figures.expiry(row.expiresAt, now: page.now),
+                        TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
+                    ]
+                }, textColumns: [0, 6]
+            ).rendered)
+        for note in notes(page) { print(note) }
+    }
+
+    /// What the page covered and how to get the next one.
+    private func notes(_ page: EntryPage) -> [String] {
+        var notes: [String] = []
+        if let from = page.rankedFromRowID {
+            notes.append(
+                "Ranked only the most recently inserted rows (id ≥ \(from)): this order has no index; "
+                    + "key, expires and access orders cover every row.")
+        }
+        if page.reachedScanLimit {
+            notes.append("Stopped after examining \(Formatting.count(page.examinedRows)) rows; the next page goes on.")
+        }
+        if let next = page.next {
+            var words = ["cachedeck", "ls", store.file, namespace, "--sort", sort.rawValue]
+            if reverse { words.append("--reverse") }
+            if !filter.isEmpty { words += ["--filter", filter] }
+            if limit != 50 { words += ["--limit", "\(limit)"] }
+            words += ["--after", next.token]
+            notes.append("Next page: " + words.map(Shell.quoted).joined(separator: " "))
+        }
+        return notes
+    }
+}
+
+/// `ls --json`: a page of entries with its cursor as a token (absent on the last page).
+struct EntryListing: Encodable {
+    let namespace: String
+    let sort: EntrySort
+    let filter: String
+    let now: Int64
+    let rows: [EntryRow]
+    let next: String?
+    let examinedRows: Int
+    let reachedScanLimit: Bool
+    let rankedFromRowID: Int64?
+
+    init(_ page: EntryPage) {
+        namespace = page.namespace
+        sort = page.sort
+        filter = page.filter
+        now = page.now
+        rows = page.rows
+        next = page.next?.token
+        examinedRows = page.examinedRows
+        reachedScanLimit = page.reachedScanLimit
+        rankedFromRowID = page.rankedFromRowID
+    }
+}

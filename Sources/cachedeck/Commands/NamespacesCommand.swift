@@ -1,0 +1,37 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+
+/// `cachedeck namespaces FILE`
+struct NamespacesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "namespaces",
+        abstract: "List the namespaces: entries, expired entries, bytes, hit rate, ops/s, health, version, policy.",
+        discussion: """
+            Expired entries are stored but no longer readable; a sweep removes them. Hit rate, ops/s \
+            and health cover the last minute of every attached process (— when nothing was read).
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @OptionGroup var output: OutputArguments
+
+    func run() throws {
+        let namespaces = try store.openForReading().inspector.namespaces()
+        if output.json { return try JSONOutput.print(namespaces) }
+        print(
+            Table(
+                headers: [
+                    "namespace", "entries", "expired", "bytes", "hit rate", "ops/s", "health", "version", "policy",
+                ],
+                rows: namespaces.map { namespace in
+                    [
+                        namespace.name, Formatting.count(namespace.entryCount),
+                        Formatting.count(namespace.expiredEntryCount), Formatting.bytes(Int(namespace.bytes)),
+                        Figures.percent(namespace.lastMinute.hitRate),
+                        Figures.rate(namespace.lastMinute.operationsPerSecond), namespace.lastMinute.health.rawValue,
+                        namespace.version.isEmpty ? Table.none : namespace.version, Figures.policy(namespace.policy),
+                    ]
+                }, textColumns: [0, 7, 8]
+            ).rendered)
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// `cachedeck stats FILE [--namespace N] [--watch [--interval S] [--count N]]`
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show hit rates and counters from the telemetry of every process attached to the file.",
+        discussion: """
+            Without --watch: totals over the last minute, 5 minutes, hour and day. With --watch: one \
+            line per interval, like redis-cli --stat (hits, misses, sets, evictions and expirations \
+            per second, hit rate, live processes), until Ctrl-C or --count lines. Apps write their \
+            counters about once a second, so each line covers whole seconds that have ended.
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @Option(name: .shortAndLong, help: "Only this namespace.") var namespace: String?
+    @Flag(name: .shortAndLong, help: "Print a line per interval until interrupted.") var watch = false
+    @Option(name: .shortAndLong, help: "Seconds per --watch line.") var interval = 1
+    @Option(name: .shortAndLong, help: "Stop --watch after this many lines.") var count: Int?
+    @OptionGroup var output: OutputArguments
+
+    /// The spans the summary table shows.
+    static let windows: [(name: String, duration: Duration)] = [
+        ("1m", .seconds(60)), ("5m", .seconds(300)), ("1h", .seconds(3600)), ("24h", .seconds(86_400)),
+    ]
+
+    func validate() throws {
+        guard (1...3600).contains(interval) else { throw ValidationError("--interval must be 1 to 3600 seconds") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if !watch && (count != nil || interval != 1) { throw ValidationError("--interval and --count need --watch") }
+    }
+
+    func run() throws {
+        let inspector = try store.openForReading().inspector
+        if let namespace { _ = try inspector.namespace(namespace) }
+        if watch {
+            return try StatsWatch(inspector: inspector, namespace: namespace, json: output.json).run(
+                interval: interval, count: count)
+        }
+        let processes = try inspector.processes()
+        let windows = try Self.windows.map { window in
+            WindowActivity(
+                name: window.name, activity: try inspector.activity(namespace: namespace, last: window.duration))
+        }
+        if output.json {
+            return try JSONOutput.print(
+                StatsReport(
+                    namespace: namespace, liveProcesses: processes.filter(\.isLive).count, processes: processes.count,
+                    windows: windows))
+        }
+        print(
+            "Activity of \(namespace.map { "namespace \($0)" } ?? "all namespaces"), from the telemetry of "
+                + "\(Figures.counted(processes.count, "attached process", "attached processes")) "
+                + "(\(processes.filter(\.isLive).count) live)")
+        print()
+        print(
+            Table(
+                headers: [
+                    "last", "requests", "hits", "misses", "stale", "hit rate", "health", "ops/s", "sets", "removes",
+                    "evictions", "expirations", "invalidations", "load failures",
+                ],
+                rows: windows.map { window in
+                    let activity = window.activity
+                    return [window.name]
+                        + [activity.requests, activity.hits, activity.misses, activity.staleHits].map(Formatting.count)
+                        + [
+                            Figures.percent(activity.hitRate), activity.health.rawValue,
+                            Figures.rate(activity.operationsPerSecond),
+                        ]
+                        + [
+                            activity.sets, activity.removes, activity.evictions, activity.expirations,
+                            activity.invalidations, activity.loadFailures,
+                        ].map(Formatting.count)
+                }
+            ).rendered)
+    }
+}
+
+/// `stats --json`.
+struct StatsReport: Encodable {
+    let namespace: String?
+    let liveProcesses: Int
+    let processes: Int
+    let windows: [WindowActivity]
+}
+
+/// One span of `stats --json`: `1m`, `5m`, `1h` or `24h`.
+struct WindowActivity: Encodable {
+    let name: String
+    let activity: Activity
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+
+/// `cachedeck timeline FILE [NAMESPACE]`
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Show when entries expire: counts and bytes by range, and the next 48 hours hour by hour.",
+        discussion: """
+            Counts come from the expiry index. Bytes of large ranges are estimated from the \
+            namespace's average entry size and marked with ~.
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @Argument(help: "Only this namespace (default: all).") var namespace: String?
+    @OptionGroup var output: OutputArguments
+
+    func run() throws {
+        let timeline = try store.openForReading().inspector.expiryTimeline(namespace: namespace)
+        if output.json { return try JSONOutput.print(timeline) }
+        print("Expiry of \(namespace.map { "namespace \($0)" } ?? "all namespaces")")
+        print()
+        print(
+            Table(
+                headers: ["expires", "entries", "bytes"],
+                rows: timeline.buckets.map { bucket in
+                    [
+                        Self.label(bucket.kind), Formatting.count(bucket.entries),
+                        Self.bytes(bucket.bytes, estimated: bucket.bytesAreEstimated),
+                    ]
+                }
+            ).rendered)
+        print()
+        print("Next 48 hours, entries expiring per hour")
+        let largest = timeline.hourly.map(\.entries).max() ?? 0
+        let rows = timeline.hourly.map { hour in
+            [
+                "+\(hour.hour)h", BarChart.bar(hour.entries, of: largest, width: 40), Formatting.count(hour.entries),
+                Self.bytes(hour.bytes, estimated: hour.bytesAreEstimated),
+            ]
+        }
+        print(Table(headers: ["hour", "", "entries", "bytes"], rows: rows).rendered)
+    }
+
+    private static func label(_ kind: ExpiryBucketKind) -> String {
+        switch kind {
+        case .expired: "expired (not swept)"
+        case .withinMinute: "within a minute"
+        case .withinFiveMinutes: "in 1–5 minutes"
+        case .withinHour: "in 5–60 minutes"
+        case .withinDay: "in 1–24 hours"
+        case .withinWeek: "in 1–7 days"
+        case .later: "after 7 days"
+        case .never: "never"
+        }
+    }
+
+    private static func bytes(_ bytes: Int64, estimated: Bool) -> String {
+        (estimated ? "~" : "") + Formatting.bytes(Int(bytes))
+    }
+}

@@ -1,0 +1,78 @@
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// Times, durations, shares and rates as the tables show them.
+enum Figures {
+    /// `time` relative to `now`: `in 5m`, `3h 10m ago`, `now` (within a second).
+    static func relative(_ time: Int64, now: Int64) -> String {
+        let difference = time - now
+        if abs(difference) < 1000 { return "now" }
+        return difference > 0 ? "in " + span(difference) : span(-difference) + " ago"
+    }
+
+    /// A length of time in its largest unit, with the next one below 10: `850ms`, `42s`,
+    /// `5m 30s`, `25m`, `3h 5m`, `2d 4h`, `30d`.
+    static func span(_ milliseconds: Int64) -> String {
+        let units: [(Int64, String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1000, "s")]
+        guard let index = units.firstIndex(where: { milliseconds >= $0.0 }) else { return "\(milliseconds)ms" }
+        let (size, name) = units[index]
+        let whole = milliseconds / size
+        guard whole < 10, index + 1 < units.count else { return "\(whole)\(name)" }
+        let (smaller, smallerName) = units[index + 1]
+        let rest = milliseconds % size / smaller
+        return rest == 0 ? "\(whole)\(name)" : "\(whole)\(name) \(rest)\(smallerName)"
+    }
+
+    /// A moment as ISO 8601 in UTC, to the second.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    }
+
+    /// `87.2%`, or `—` when there is no share to show.
+    static func percent(_ share: Double?) -> String {
+        share.map { String(format: "%.1f%%", $0 * 100) } ?? Table.none
+    }
+
+    /// `count` and the noun for it: `1 namespace`, `2,500 entries`.
+    static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+        "\(Formatting.count(count)) \(count == 1 ? singular : plural)"
+    }
+
+    /// A rate with one decimal: `12.5`.
+    static func rate(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// An expiry relative to now: `in 5m`, `expired 3m ago`, `never`.
+    static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
+        guard let expiresAt else { return "never" }
+        return expiresAt <= now ? "expired " + relative(expiresAt, now: now) : relative(expiresAt, now: now)
+    }
+
+    /// A namespace policy in a few words: `24h`, `never, newest 1,000`, `1h, ≤ 10.0 MB lru, stale 5m`.
+    static func policy(_ policy: NamespacePolicy?) -> String {
+        guard let policy else { return "(unreadable)" }
+        guard policy.isEnabled else { return "disabled" }
+        var parts: [String]
+        switch policy.expiration {
+        case .never: parts = ["never"]
+        case .after(let duration): parts = [span(milliseconds(duration))]
+        case .at(let date): parts = ["at " + timestamp(Int64(date.timeIntervalSince1970 * 1000))]
+        }
+        if let maxEntries = policy.maxEntries {
+            parts.append(
+                policy.eviction == .oldestCreated
+                    ? "newest \(Formatting.count(maxEntries))" : "≤ \(Formatting.count(maxEntries)) lru")
+        }
+        if let maxBytes = policy.maxBytes {
+            parts.append("≤ \(Formatting.bytes(maxBytes))" + (policy.eviction == .oldestCreated ? " oldest" : " lru"))
+        }
+        if policy.staleWindow > .zero { parts.append("stale \(span(milliseconds(policy.staleWindow)))") }
+        if policy.tiers != .disk { parts.append(policy.tiers == .memory ? "memory only" : "memory+disk") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

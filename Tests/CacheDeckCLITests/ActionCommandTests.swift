@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// sweep, clear, invalidate, restore and audit through the binary: refusals without `--yes`
+/// when stdin is not a terminal, dry runs that change nothing, and a round trip with undo.
+@Suite struct ActionCommandTests {
+    @Test func destructiveCommandsRefuseWithoutYesAndDryRunsChangeNothing() throws {
+        let fixture = try CLIFixture()
+        let bytes = fixture.bytes
+        let refusals: [([String], String)] = [
+            (["sweep", fixture.path], "sweep all"), (["clear", fixture.path, "colors"], "clear colors"),
+            (["clear", fixture.path, "--all"], "clear all"),
+            (["invalidate", fixture.path, "tiles", "--tag", "zoom:1"], "invalidate"),
+        ]
+        for (arguments, action) in refusals {
+            let refused = try fixture.run(arguments)
+            #expect(refused.status == 1 && refused.stdout.isEmpty, "\(arguments)")
+            #expect(
+                refused.errorLines.count == 1
+                    && refused.stderr.hasPrefix("cachedeck: refusing to \(action)")
+                    && refused.stderr.contains("without --yes (stdin is not a terminal)"), "\(refused.stderr)")
+            let dryRun = try fixture.run(arguments + ["--dry-run"])
+            #expect(
+                dryRun.status == 0 && dryRun.stdout.hasPrefix("Dry run: ")
+                    && dryRun.stdout.hasSuffix("Nothing was changed.\n"))
+        }
+        let sweep = try fixture.run("sweep", fixture.path, "--dry-run")
+        #expect(sweep.stdout == "Dry run: Sweep all: 3 entries, 42 B, 0% of recent hits. Nothing was changed.\n")
+        let json = try fixture.run("clear", fixture.path, "colors", "--dry-run", "--json").object()
+        #expect(Set(json.keys) == ["target", "impact"])
+        #expect((json["target"] as? [String: Any])?["clear"] != nil)
+        let impact = try #require(json["impact"] as? [String: Any])
+        #expect(
+            Set(impact.keys) == ["entries", "bytes", "recentHitShare", "sampleKeys"] && impact["entries"] as? Int == 3)
+        #expect(fixture.bytes == bytes)
+        #expect(try fixture.run("audit", fixture.path).stdout.hasSuffix("(none)\n"))
+    }
+
+    @Test func sweepClearInvalidateAuditAndRestoreRoundTrip() throws {
+        let fixture = try CLIFixture()
+        let sweep = try fixture.run("sweep", fixture.path, "--yes")
+        #expect(sweep.status == 0 && sweep.stdout == "Removed 3 entries (42 B).\n")
+        #expect(try fixture.count("sessions") == 2)
+
+        let clear = try fixture.run("clear", fixture.path, "colors", "--yes", "--json").object()
+        #expect(Set(clear.keys) == ["auditID", "removed", "bytes", "isUndoable"])
+        #expect(clear["removed"] as? Int == 3 && clear["isUndoable"] as? Bool == true)
+        let clearID = try #require(clear["auditID"] as? Int)
+        #expect(try fixture.count("colors") == 0)
+
+        let invalidate = try fixture.run("invalidate", fixture.path, "tiles", "--tag", "zoom:1", "--yes")
+        #expect(
+            invalidate.status == 0
+                && invalidate.stdout.hasPrefix("Removed 10 entries (5.5 kB). Undo with: cachedeck restore "))
+        #expect(try fixture.count("tiles") == 1)
+
+        let audit = try fixture.run("audit", fixture.path)
+        let lines = audit.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines[0].hasPrefix("id  when"))
+        #expect(lines[1].contains("invalidate") && lines[2].contains("clear colors") && lines[3].contains("sweep all"))
+        #expect(lines[2].hasSuffix("restore \(clearID)") && lines[3].hasSuffix("—"))
+
+        let restore = try fixture.run("restore", fixture.path, "\(clearID)")
+        #expect(restore.status == 0 && restore.stdout == "Restored 3 entries removed by action #\(clearID).\n")
+        #expect(try fixture.count("colors") == 3)
+        let again = try fixture.run("restore", fixture.path, "\(clearID)", "--json")
+        #expect(
+            again.status == 1
+                && again.errorLines == ["cachedeck: cannot restore: action #\(clearID) was already undone"])
+
+        let records = try #require(try fixture.run("audit", fixture.path, "--json").json() as? [[String: Any]])
+        #expect(records.count == 4)
+        #expect(
+            Set(records[0].keys) == ["id", "at", "origin", "restoredAuditID", "entries", "bytes", "canUndo"],
+            "the restore, newest first")
+        #expect(records[0]["restoredAuditID"] as? Int == clearID && records[0]["entries"] as? Int == 3)
+        #expect(records[2]["undoneAt"] != nil && records[2]["canUndo"] as? Bool == false)
+        let origin = try #require(records[0]["origin"] as? [String: Any])
+        #expect(Set(origin.keys) == ["user", "host", "pid", "program"] && origin["program"] as? String == "cachedeck")
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The `cachedeck` executable, built by `swift test` next to the test bundle.
+enum CacheDeckBinary {
+    static let name = "cachedeck"
+
+    /// The binary's path; set `CACHEDECK_BINARY` to override the search.
+    static func path() throws -> String {
+        let manager = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["CACHEDECK_BINARY"], !explicit.isEmpty {
+            guard manager.isExecutableFile(atPath: explicit) else {
+                throw CLIFailure("CACHEDECK_BINARY=\(explicit) is not executable")
+            }
+            return explicit
+        }
+        var folders: [String] = []
+        if let executable = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append((executable as NSString).deletingLastPathComponent)
+        }
+        folders.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folders.append((bundle.bundlePath as NSString).deletingLastPathComponent)
+        }
+        let searched = folders.filter { !$0.isEmpty }.map { ($0 as NSString).appendingPathComponent(name) }
+        guard let found = searched.first(where: manager.isExecutableFile(atPath:)) else {
+            throw CLIFailure(
+                "'\(name)' was not found (looked at \(searched.joined(separator: ", "))); build every product "
+                    + "first (`swift build --build-tests`) or set CACHEDECK_BINARY")
+        }
+        return found
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What one run of the binary printed and how it ended.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The stderr lines (without the trailing newline).
+    var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+
+    /// stdout parsed as JSON.
+    func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+
+    /// stdout parsed as a JSON object.
+    func object() throws -> [String: Any] {
+        guard let object = try json() as? [String: Any] else { throw CLIFailure("not a JSON object: \(stdout)") }
+        return object
+    }
+}
+
+/// A run of `cachedeck` with stdin from /dev/null (not a terminal) and its output in files.
+final class CLIProcess {
+    /// How long a run may take before the test fails instead of hanging.
+    static let timeout: TimeInterval = 60
+
+    let arguments: [String]
+    private let process = Process()
+    private let output: String
+    private let errors: String
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String], folder: TemporaryFolder) throws {
+        self.arguments = arguments
+        let id = UUID().uuidString
+        output = folder.file("stdout-\(id)")
+        errors = folder.file("stderr-\(id)")
+        let manager = FileManager.default
+        guard manager.createFile(atPath: output, contents: nil), manager.createFile(atPath: errors, contents: nil),
+            let out = FileHandle(forWritingAtPath: output), let err = FileHandle(forWritingAtPath: errors),
+            let input = FileHandle(forReadingAtPath: "/dev/null")
+        else { throw CLIFailure("cannot create the output files in \(folder.path)") }
+        process.executableURL = URL(fileURLWithPath: try CacheDeckBinary.path())
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// What the process has printed on stdout so far.
+    var stdoutSoFar: String { String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self) }
+
+    func signal(_ number: Int32) { _ = kill(process.processIdentifier, number) }
+
+    /// Waits for the process to end.
+    func wait() throws -> CLIResult {
+        guard exited.wait(timeout: .now() + Self.timeout) == .success else {
+            signal(SIGKILL)
+            throw CLIFailure("cachedeck \(arguments) did not exit within \(Int(Self.timeout)) s")
+        }
+        let manager = FileManager.default
+        return CLIResult(
+            status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
+            stdout: String(decoding: manager.contents(atPath: output) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: manager.contents(atPath: errors) ?? Data(), as: UTF8.self))
+    }
+
+    /// Waits until stdout satisfies `condition`; throws if the process ends or times out first.
+    func waitForOutput(_ description: String, until condition: (String) -> Bool) throws {
+        let deadline = Date(timeIntervalSinceNow: Self.timeout)
+        while !condition(stdoutSoFar) {
+            guard process.isRunning, Date() < deadline else {
+                throw CLIFailure("cachedeck \(arguments) never printed \(description); stdout: \(stdoutSoFar)")
+            }
+            usleep(10_000)
+        }
+    }
+}
+
+/// A fresh temporary folder per test, removed when the value is released.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "cachedeck-cli-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// The names in the folder, sorted.
+    func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+}
