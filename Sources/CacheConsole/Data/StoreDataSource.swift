@@ -35,32 +35,34 @@ public struct StoreDataSource: ConsoleDataSource {
         try watcher.hasChanged()
     }
 
-    /// Summary, namespaces, clients and the last minute of telemetry.
+    /// The inspector's summary (with the attached processes and the last minute), its
+    /// namespaces, and the last minute second by second for the sparkline.
     public func overview() throws -> OverviewSnapshot {
         let inspector = store.inspector
         let summary = try inspector.summary()
         let namespaces = try inspector.namespaces()
-        let clients = try store.clients()
-        let since = Date(timeIntervalSince1970: Double(summary.now) / 1000 - 60)
-        let telemetry = try store.telemetry(since: since)
-        let recent = TelemetryWindow(start: since, seconds: 60)
+        let seconds = try inspector.activity(over: TelemetryWindow(duration: .seconds(60), resolution: .seconds(1)))
+        // The newest second is still filling: rates are over the ten before it.
+        let recent = seconds.points.dropLast().suffix(10)
+        let span = Double(max(1, recent.count))
         return OverviewSnapshot(
             file: FileFacts(
                 path: summary.path, formatVersion: summary.formatVersion, fileBytes: summary.fileBytes,
                 walBytes: summary.walBytes, payloadBytes: summary.payloadBytes, entries: summary.entryCount,
                 now: summary.now),
-            processes: clients.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map { client in
+            processes: summary.processes.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map {
                 ProcessFacts(
-                    pid: client.pid, program: client.program, host: client.host, isLive: client.isLive,
-                    lastSeen: Int64(client.lastSeen.timeIntervalSince1970 * 1000))
+                    pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive, lastSeen: $0.lastHeartbeatAt)
             },
-            activity: recent.activity(telemetry.overall),
+            activity: ActivityFacts(
+                hitRates: seconds.points.map { $0.hitRate ?? .nan }, hitRate: summary.lastMinute.hitRate,
+                operationsPerSecond: recent.reduce(0) { $0 + $1.operationsPerSecond } / span,
+                expirationsPerSecond: recent.reduce(0) { $0 + $1.perSecond($1.expirations) } / span,
+                evictionsPerSecond: recent.reduce(0) { $0 + $1.evictionsPerSecond } / span),
             namespaces: namespaces.map { namespace in
-                let requests = recent.total(telemetry.namespaces[namespace.name] ?? [])
-                return NamespaceFacts(
+                NamespaceFacts(
                     name: namespace.name, entries: namespace.entryCount, expired: namespace.expiredEntryCount,
-                    bytes: namespace.bytes, hitRate: requests.requests > 0 ? requests.hitRate : nil,
-                    version: namespace.version)
+                    bytes: namespace.bytes, hitRate: namespace.lastMinute.hitRate, version: namespace.version)
             })
     }
 
@@ -84,7 +86,7 @@ public struct StoreDataSource: ConsoleDataSource {
             guard page.next != nil, query.limit > 0 else { break }
         }
         return EntriesPage(
-            rows: rows, next: try query.after.map(Self.token), examinedRows: examined, isRankingPartial: partial)
+            rows: rows, next: query.after.map(Self.token), examinedRows: examined, isRankingPartial: partial)
     }
 
     /// The entry from the inspector, its value pretty-printed or hex-dumped.
@@ -119,16 +121,25 @@ public struct StoreDataSource: ConsoleDataSource {
             hourly: timeline.hourly.map(\.entries))
     }
 
-    /// Telemetry over the window in ``StatisticsWindow/buckets`` buckets.
+    /// The inspector's activity series over the window, for every namespace together and
+    /// for each one.
     public func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
-        let end = Date()
-        let since = end.addingTimeInterval(-Double(window.seconds))
-        let width = Double(window.seconds) / Double(StatisticsWindow.buckets)
-        let telemetry = try store.telemetry(since: since, resolution: .milliseconds(Int64(width * 1000)))
-        let series = TelemetryWindow(start: since, seconds: window.seconds)
-        return StatisticsSnapshot(
-            window: window, overall: series.series(telemetry.overall),
-            namespaces: telemetry.namespaces.mapValues(series.series))
+        let inspector = store.inspector
+        let telemetryWindow: TelemetryWindow =
+            switch window {
+            case .fiveMinutes: .fiveMinutes
+            case .hour: .hour
+            case .day: .day
+            }
+        func series(_ namespace: String?) throws -> StatisticsSeries {
+            let points = try inspector.activity(namespace: namespace, over: telemetryWindow).points
+            return StatisticsSeries(
+                hitRate: points.map { $0.hitRate ?? .nan }, operations: points.map(\.operationsPerSecond),
+                evictions: points.map(\.evictionsPerSecond))
+        }
+        var namespaces: [String: StatisticsSeries] = [:]
+        for namespace in try inspector.namespaces() { namespaces[namespace.name] = try series(namespace.name) }
+        return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
     }
 
     /// The admin audit log.
@@ -194,11 +205,11 @@ public struct StoreDataSource: ConsoleDataSource {
             lastAccessAt: row.lastAccessAt, hits: row.hits, tags: row.tags)
     }
 
-    private static func token(_ cursor: EntryCursor) throws -> PageToken {
-        PageToken(String(decoding: try JSONEncoder().encode(cursor), as: UTF8.self))
+    private static func token(_ cursor: EntryCursor) -> PageToken {
+        PageToken(cursor.token)
     }
 
     private static func cursor(_ token: PageToken) throws -> EntryCursor {
-        try JSONDecoder().decode(EntryCursor.self, from: Data(token.rawValue.utf8))
+        try EntryCursor(token: token.rawValue)
     }
 }

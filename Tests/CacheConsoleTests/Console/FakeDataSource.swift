@@ -188,7 +188,7 @@ final class FakeDataSource: ConsoleDataSource {
 
     func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
         try checkFailure()
-        let count = StatisticsWindow.buckets
+        let count = 120
         func series(_ scale: Double) -> StatisticsSeries {
             let hitRate: [Double] = (0..<count).map { index -> Double in
                 guard index >= 10 else { return .nan }

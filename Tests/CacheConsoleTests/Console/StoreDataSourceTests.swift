@@ -57,7 +57,7 @@ import Testing
         let timeline = try source.timeline(namespace: "tiles")
         #expect(timeline.buckets.map(\.entries).reduce(0, +) == 450 && timeline.hourly.count == 48)
         let statistics = try source.statistics(window: .fiveMinutes)
-        #expect(statistics.overall.operations.count == StatisticsWindow.buckets)
+        #expect(statistics.overall.operations.count == 60 && statistics.namespaces.keys.sorted() == ["tiles", "users"])
     }
 
     @Test func actionsGoThroughTheActionControllerAndFiltersBecomeSelectors() throws {

@@ -7,18 +7,6 @@ public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     /// The last day.
     case day = "24 h"
 
-    /// The window's length in seconds.
-    public var seconds: Int {
-        switch self {
-        case .fiveMinutes: 300
-        case .hour: 3600
-        case .day: 86_400
-        }
-    }
-
-    /// Values per series: the window in equal buckets.
-    public static let buckets = 120
-
     /// The next window, wrapping around.
     public var next: StatisticsWindow {
         let all = Self.allCases
@@ -26,7 +14,8 @@ public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The series the Statistics screen graphs for one namespace (or all of them).
+/// The series the Statistics screen graphs for one namespace (or all of them), oldest point
+/// first; the newest point is still filling.
 public struct StatisticsSeries: Sendable, Hashable {
     /// Hit rate per bucket (0…1; not-a-number for a bucket without reads).
     public var hitRate: [Double]
