@@ -115,7 +115,6 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
                         staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
             }
         }
-        defer { counters.stored(count: writes.count) }
         if !policy.tiers.usesDisk {
             remember()
         } else if runtime.writeBehind != nil {
@@ -124,6 +123,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         } else {
             try store.write(writes, in: record, committed: remember)
         }
+        counters.stored(count: writes.count)
     }
 
     /// Removes `key` (and what dependency rules add); returns whether an entry was there.

@@ -26,7 +26,7 @@ extension CacheStore {
         -> InvalidationResult
     {
         guard !isReadOnly else { throw CacheError.readOnly(path: path) }
-        let removals = try options.invalidationRules.expand(selectors).map { selector, cause in
+        let removals = try invalidationRules.expand(selectors).map { selector, cause in
             let removal = InvalidationResult.Removal(selector: selector, removed: try apply(selector), cause: cause)
             if let name = selector.namespace {
                 let counters = services.statistics.counters(for: NamespaceRecord(id: nil, name: name, policy: .default))
@@ -45,7 +45,7 @@ extension CacheStore {
     /// parameters, e.g. `invalidate(event: "guestCreated", parameters: ["tenant": "acme"])`.
     @discardableResult
     public func invalidate(event name: String, parameters: [String: String] = [:]) throws -> InvalidationResult {
-        try invalidate(try options.invalidationRules.selectors(forEvent: name, parameters: parameters))
+        try invalidate(try invalidationRules.selectors(forEvent: name, parameters: parameters))
     }
 
     /// Removes `selector`'s entries from the file, then from memory (after the file, so a

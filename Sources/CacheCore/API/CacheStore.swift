@@ -28,6 +28,8 @@ public final class CacheStore: Sendable {
     /// Names this store instance in the invalidation journal: `pid@host#random`.
     let origin: String
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
+    /// ``StoreOptions/invalidationRules``, parsed once.
+    let invalidationRules: CompiledInvalidationRules
     private let knownNamespaceIDs = Mutex<[String: Int64]>([:])
     let background = Mutex<Background?>(nil)
     let services: StoreServices
@@ -38,7 +40,7 @@ public final class CacheStore: Sendable {
 
     /// Opens (or creates) the cache file at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
-        try options.invalidationRules.validate()
+        self.invalidationRules = try CompiledInvalidationRules(options.invalidationRules)
         let opened = try StoreFile.open(path: path, options: options)
         self.path = path
         self.options = options

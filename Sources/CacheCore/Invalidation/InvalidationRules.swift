@@ -45,12 +45,24 @@ public struct InvalidationRules: Sendable {
     }
 }
 
-extension InvalidationRules {
-    /// Throws ``CacheError/invalidRule(reason:)`` for the first rule or event that is unsafe.
-    func validate() throws {
-        for rule in rules {
-            let available = Set(try SelectorTemplate(rule.trigger).parameters)
-            for target in rule.targets {
+/// ``InvalidationRules`` checked and parsed once, when a store opens, so an invalidation
+/// does not parse templates again.
+struct CompiledInvalidationRules: Sendable {
+    private struct Rule: Sendable {
+        let trigger: SelectorTemplate
+        let targets: [SelectorTemplate]
+    }
+
+    private let rules: [Rule]
+    private let events: [String: [SelectorTemplate]]
+
+    /// Parses `declared`; throws ``CacheError/invalidRule(reason:)`` for the first rule or
+    /// event that is unsafe.
+    init(_ declared: InvalidationRules) throws {
+        rules = try declared.rules.map { rule in
+            let trigger = try SelectorTemplate(rule.trigger)
+            let available = Set(trigger.parameters)
+            let targets = try rule.targets.map { target in
                 let template = try SelectorTemplate(target)
                 if let missing = template.parameters.first(where: { !available.contains($0) }) {
                     throw CacheError.invalidRule(
@@ -58,24 +70,29 @@ extension InvalidationRules {
                     )
                 }
                 try template.checkPrefixSafety()
+                return template
             }
+            return Rule(trigger: trigger, targets: targets)
         }
-        for (name, selectors) in events {
-            for selector in selectors {
+        events = try Dictionary(
+            uniqueKeysWithValues: declared.events.map { name, selectors in
                 do {
-                    try SelectorTemplate(selector).checkPrefixSafety()
+                    return (
+                        name,
+                        try selectors.map { selector in
+                            let template = try SelectorTemplate(selector)
+                            try template.checkPrefixSafety()
+                            return template
+                        }
+                    )
                 } catch {
                     throw CacheError.invalidRule(reason: "event '\(name)': \(error)")
                 }
-            }
-        }
+            })
     }
 
     /// `selectors` plus everything the rules add, each once, with the selector that caused it.
-    func expand(_ selectors: [InvalidationSelector]) throws -> [(InvalidationSelector, cause: InvalidationSelector?)] {
-        let compiled = try rules.map { rule in
-            (trigger: try SelectorTemplate(rule.trigger), targets: try rule.targets.map(SelectorTemplate.init))
-        }
+    func expand(_ selectors: [InvalidationSelector]) -> [(InvalidationSelector, cause: InvalidationSelector?)] {
         var seen = Set<InvalidationSelector>()
         var queue: [(InvalidationSelector, cause: InvalidationSelector?)] = []
         for selector in selectors where seen.insert(selector).inserted { queue.append((selector, nil)) }
@@ -83,7 +100,7 @@ extension InvalidationRules {
         while next < queue.count {
             let fired = queue[next].0
             next += 1
-            for rule in compiled {
+            for rule in rules {
                 for values in rule.trigger.matches(fired) {
                     for target in rule.targets {
                         guard let selector = target.fill(values), seen.insert(selector).inserted else { continue }
@@ -100,8 +117,7 @@ extension InvalidationRules {
         guard let templates = events[name] else {
             throw CacheError.invalidRule(reason: "no event named '\(name)' is declared")
         }
-        return try templates.map { selector in
-            let template = try SelectorTemplate(selector)
+        return try templates.map { template in
             guard let filled = template.fill(parameters) else {
                 let missing = template.parameters.first { parameters[$0] == nil } ?? "?"
                 throw CacheError.invalidRule(reason: "event '\(name)' needs the parameter '\(missing)'")

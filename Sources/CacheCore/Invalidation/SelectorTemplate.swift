@@ -1,5 +1,5 @@
 /// An ``InvalidationSelector`` whose texts are ``KeyTemplate``s.
-struct SelectorTemplate {
+struct SelectorTemplate: Sendable {
     private let selector: InvalidationSelector
     private let namespace: KeyTemplate?
     private let texts: [KeyTemplate]
