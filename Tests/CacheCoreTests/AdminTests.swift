@@ -86,8 +86,11 @@ import Testing
         #expect((old - rewritten.count)...old ~= outcome.removed)
     }
 
-    @Test func clearingANamespaceLeavesTheOthersAndIsJournaled() throws {
+    @Test func clearingANamespaceLeavesTheOthersAndIsJournaledForMemoryTiers() throws {
         let (fixture, _) = try populated()
+        let app = try fixture.reopen()
+        defer { try? app.close() }
+        _ = try app.cache("tiles", key: String.self, value: String.self, policy: .hybrid)
         let outcome = try fixture.store.admin.run(.clear(namespace: "tiles"))
         #expect(outcome.removed == 2500)
         #expect(try fixture.scalar("SELECT count(*) FROM entries") == 1)

@@ -116,14 +116,26 @@ import Testing
         #expect(throws: CacheError.self) { try KeyTemplate("guests_{t") }
     }
 
-    @Test func everyInvalidationIsJournaledAndReadOnlyStoresRefuse() throws {
+    @Test func invalidationsAreJournaledWhileAnotherStoreHoldsAMemoryTierAndReadOnlyStoresRefuse() throws {
         let fixture = try TestStore()
         let cache = try planner(fixture)
+        func journal() throws -> [JournalRecord] { try fixture.store.database.read { try $0.invalidations(after: 0) } }
+        try cache.remove("menu_10")
+        #expect(try journal().isEmpty, "nobody keeps memory copies, so nobody needs the journal")
+
+        let watcher = try fixture.reopen()
+        _ = try watcher.cache("watch", key: String.self, value: Int.self, policy: .hybrid)
         try cache.remove("menu_1")
         try fixture.store.invalidate(.tag("tenant:2"))
-        let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
-        #expect(journal.map(\.selector) == [.key(namespace: "planner", key: "menu_1"), .tag("tenant:2")])
-        #expect(journal.allSatisfy { $0.origin == fixture.store.origin })
+        #expect(try journal().map(\.selector) == [.key(namespace: "planner", key: "menu_1"), .tag("tenant:2")])
+        #expect(try journal().allSatisfy { $0.origin == fixture.store.origin })
+        _ = try fixture.store.cache("own", key: String.self, value: Int.self, policy: .hybrid)
+        try watcher.invalidate(.key(namespace: "planner", key: "guests_1"))
+        #expect(try journal().count == 3, "the watcher journals for the first store once it holds a memory tier too")
+
+        try watcher.close()
+        try cache.remove("guests_10")
+        #expect(try journal().count == 3, "the first store's own memory tier needs no journal row")
         let reader = try CacheStore(path: fixture.path, options: .inspection())
         #expect(throws: CacheError.readOnly(path: fixture.path)) { try reader.invalidate(.all) }
     }

@@ -178,6 +178,28 @@ import Testing
         #expect(try fixture.store.clients().map(\.id) == [fixture.store.clientID].compactMap { $0 })
     }
 
+    @Test func memoryTierRegistrationsOfEndedProcessesAreRemoved() throws {
+        let fixture = try TestStore()
+        _ = try fixture.store.cache("hot", key: Int.self, value: Int.self, policy: .hybrid)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let host = ProcessInfo.processInfo.hostName
+        try fixture.store.database.write {
+            try $0.registerMemoryTier(origin: "ended", pid: ended.processIdentifier, host: host, now: 0)
+            try $0.registerMemoryTier(origin: "elsewhere", pid: ended.processIdentifier, host: "other-host", now: 0)
+        }
+        let report = try fixture.store.runMaintenance(only(.removeStaleClients))
+        #expect(report.staleClientsRemoved == 1)
+        let left = try fixture.store.database.read {
+            try $0.withDynamicStatement("SELECT origin FROM memory_tiers ORDER BY origin") {
+                try $0.rows { $0.text(0) }
+            }
+        }
+        #expect(left == ["elsewhere", fixture.store.origin].sorted(), "live and other hosts' registrations stay")
+    }
+
     @Test func startIsIdempotentStopWaitsAndRestartTakesNewOptions() throws {
         let fixture = try TestStore()
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)

@@ -42,7 +42,8 @@ import Testing
             switch self {
             case .notADatabase: "is not a CacheDeck cache file: it is not a SQLite database"
             case .otherApplication: "is not a CacheDeck cache file: it holds another application's tables"
-            case .newerFormat: "uses cache format 99, newer than the supported 2; upgrade CacheDeck to open it"
+            case .newerFormat:
+                "uses cache format 99, newer than the supported \(Schema.currentVersion); upgrade CacheDeck to open it"
             case .emptyFile: "is not a CacheDeck cache file: the file is empty"
             case .missing: ": no such file"
             case .directory: ": it is a directory"

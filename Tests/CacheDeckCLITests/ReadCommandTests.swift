@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CacheCore
+
 /// The read commands on a small file: their tables, and the documented JSON shapes
 /// (docs/cli-json.md) — every key, so a change to a shape fails here first.
 @Suite struct ReadCommandTests {
@@ -18,7 +20,7 @@ import Testing
         let fixture = try CLIFixture()
         let table = try fixture.run("info", fixture.path)
         #expect(table.status == 0 && table.stderr.isEmpty)
-        #expect(table.stdout.contains("Format       CacheDeck cache, format 2"))
+        #expect(table.stdout.contains("Format       CacheDeck cache, format \(Schema.currentVersion)"))
         #expect(table.stdout.contains("Contents     19 entries"))
         #expect(table.stdout.contains("in 3 namespaces"))
         #expect(table.stdout.contains("Processes    0 live of 1 attached"))
@@ -31,7 +33,7 @@ import Testing
                 "path", "now", "formatVersion", "isReadOnly", "fileBytes", "walBytes", "pageSize", "pageCount",
                 "freelistCount", "namespaceCount", "entryCount", "payloadBytes", "processes", "lastMinute",
             ])
-        #expect(json["path"] as? String == fixture.path && json["formatVersion"] as? Int == 2)
+        #expect(json["path"] as? String == fixture.path && json["formatVersion"] as? Int == Schema.currentVersion)
         #expect(json["entryCount"] as? Int == 19 && json["isReadOnly"] as? Bool == true)
         let processes = try #require(json["processes"] as? [[String: Any]])
         #expect(

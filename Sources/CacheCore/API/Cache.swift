@@ -80,7 +80,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             return !write.attributes.isExpired(at: now)
         }
         guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return false }
-        let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
+        let entry = try store.database.lookup { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
         guard let entry, entry.version == record.policy.version else { return false }
         return !entry.isExpired(at: now)
     }
@@ -221,7 +221,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
         guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return allowStale ? stale : nil }
         let epoch = runtime.memory?.epoch ?? 0
-        let entry = try store.database.read { try $0.lookupEntry(namespaceID: namespaceID, key: key) }
+        let entry = try store.database.lookup { try $0.lookupEntry(namespaceID: namespaceID, key: key) }
         guard let entry, entry.version == record.policy.version else { return allowStale ? stale : nil }
         store.recordRead(entry, now: now)
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The per-namespace runtimes, and the background work a memory tier needs: coherence with
@@ -28,13 +29,18 @@ extension CacheStore {
 
     /// The runtime shared by handles on `namespace`, made (or remade, when its tiers changed)
     /// on demand. The first namespace with a memory tier starts the background work.
+    ///
+    /// A read-only store cannot register its memory tier (see ``Schema/memoryTierRegistry``),
+    /// so it would never hear of other processes' removals: its hybrid namespaces read the
+    /// file only.
     func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
+        let keepsMemory = namespace.policy.tiers == .memory || (namespace.policy.tiers.usesMemory && !isReadOnly)
         let runtime = runtimes.withLock { runtimes in
-            if let existing = runtimes[namespace.name], existing.fits(namespace) {
+            if let existing = runtimes[namespace.name], existing.fits(namespace, keepsMemory: keepsMemory) {
                 existing.adopt(namespace)
                 return existing
             }
-            let made = NamespaceRuntime(namespace)
+            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory)
             runtimes[namespace.name] = made
             return made
         }
@@ -59,15 +65,32 @@ extension CacheStore {
         }
     }
 
-    /// Stops the background thread and waits for a check in progress (outside the lock the
-    /// check itself takes).
+    /// Stops the background thread, waits for a check in progress (outside the lock the
+    /// check itself takes) and withdraws the memory-tier registration. A registration that
+    /// cannot be withdrawn now (the disk is full) is removed later by maintenance, once this
+    /// process has ended; until then others only journal a little more than needed.
     func stopBackground() {
-        background.withLock { $0?.worker }?.stop()
+        guard let worker = background.withLock({ $0?.worker }) else { return }
+        worker.stop()
+        guard !isReadOnly else { return }
+        do {
+            try database.write { try $0.unregisterMemoryTier(origin: origin) }
+        } catch {
+            options.logger.warning("could not withdraw the memory-tier registration", metadata: ["error": "\(error)"])
+        }
     }
 
     private func startBackground() throws {
         try background.withLock { background in
             guard background == nil else { return }
+            // Registered before the monitor reads the journal's end and before any copy is
+            // kept, so every later removal by another instance is journaled for this one.
+            if !isReadOnly {
+                try database.write {
+                    try $0.registerMemoryTier(
+                        origin: origin, pid: getpid(), host: ProcessInfo.processInfo.hostName, now: now())
+                }
+            }
             let monitor = try CoherenceMonitor(
                 path: path, origin: origin, busyTimeout: options.busyTimeout, now: now())
             let interval = options.coherenceInterval

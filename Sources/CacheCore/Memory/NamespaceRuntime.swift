@@ -14,19 +14,19 @@ import Synchronization
     let backoff = LoadBackoffTable()
     let pending = PendingWrites()
 
-    init(_ namespace: NamespaceRecord) {
+    /// `keepsMemory` says whether the namespace gets a memory tier (its policy asks for one
+    /// and the store can keep it coherent).
+    init(_ namespace: NamespaceRecord, keepsMemory: Bool) {
         let policy = namespace.policy
         name = namespace.name
         namespaceID = namespace.id
         current = Mutex(namespace)
-        memory =
-            policy.tiers.usesMemory
-            ? MemoryTier(maxEntries: policy.memoryMaxEntries, maxBytes: policy.memoryMaxBytes) : nil
+        memory = keepsMemory ? MemoryTier(maxEntries: policy.memoryMaxEntries, maxBytes: policy.memoryMaxBytes) : nil
     }
 
     /// Whether a handle on `namespace` can share this runtime (same row, same tiers).
-    func fits(_ namespace: NamespaceRecord) -> Bool {
-        namespaceID == namespace.id && (memory != nil) == namespace.policy.tiers.usesMemory
+    func fits(_ namespace: NamespaceRecord, keepsMemory: Bool) -> Bool {
+        namespaceID == namespace.id && (memory != nil) == keepsMemory
     }
 
     /// The namespace as the latest handle opened it (write-behind flushes write with it).

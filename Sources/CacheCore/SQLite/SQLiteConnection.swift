@@ -120,15 +120,17 @@ final class SQLiteConnection: @unchecked Sendable {
         try transaction("BEGIN", body)
     }
 
-    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+    /// Transaction control runs as cached statements: parsing them costs more than a point
+    /// write's own work.
+    private func transaction<T>(_ begin: StaticString, _ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
-        try execute(begin)
+        try run(begin)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            _ = try? run("ROLLBACK")
             throw error
         }
     }

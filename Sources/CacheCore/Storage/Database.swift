@@ -34,6 +34,25 @@ final class Database: Sendable {
         }
     }
 
+    /// Runs a short point read: on the writer when no write holds it, since the writer's page
+    /// cache already holds this process's latest writes (a reader's is emptied by every
+    /// commit); else on an idle reader. Never waits for a writer. Keep `body` to a lookup: it
+    /// holds back this process's writes while it runs.
+    func lookup<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let writer {
+            try ensureOpen()
+            let result: T? = try writerLock.withLockIfAvailable { _ in
+                do {
+                    return try body(writer)
+                } catch {
+                    throw mapped(error)
+                }
+            }
+            if let result { return result }
+        }
+        return try read(body)
+    }
+
     /// Runs `body` on the writer. Single statements commit on their own; wrap several in
     /// ``SQLiteConnection/writeTransaction(_:)``.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -15,6 +15,20 @@ extension Schema {
             removed INTEGER NOT NULL
         );
         """
+
+    /// Format v3: the store instances holding a memory tier (or write-behind queue), which
+    /// are the only readers of the journal. Invalidations are journaled only while another
+    /// instance is registered; an instance registers before it keeps any copy, and a writer
+    /// looks inside its own write transaction, so no removal a registered instance needs is
+    /// missed. Rows of instances that died are removed by maintenance.
+    static let memoryTierRegistry = """
+        CREATE TABLE memory_tiers (
+            origin TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            since INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """
 }
 
 /// One row of the invalidation journal.
@@ -32,8 +46,11 @@ extension SQLiteConnection {
     /// One encoder for every journal row (making one per row costs more than the insert).
     private static let selectorEncoder = JSONEncoder()
 
-    /// Appends `selector` to the journal and trims old rows now and then.
+    /// Appends `selector` to the journal, unless no other store instance holds a memory tier
+    /// (nobody would read it), and trims old rows now and then. Call it inside the write
+    /// transaction of the removal, so the check sees every registration committed before it.
     func appendInvalidation(_ selector: InvalidationSelector, removed: Int, origin: String, now: Int64) throws {
+        guard try scalar("SELECT EXISTS (SELECT 1 FROM memory_tiers WHERE origin != ?1)", origin) == 1 else { return }
         let json = String(decoding: try Self.selectorEncoder.encode(selector), as: UTF8.self)
         try run(
             "INSERT INTO invalidations (at, origin, selector, removed) VALUES (?1, ?2, ?3, ?4)",
@@ -67,5 +84,33 @@ extension SQLiteConnection {
                 )
             }
         }.compactMap { seq, origin, selector in selector.map { JournalRecord(seq: seq, origin: origin, selector: $0) } }
+    }
+}
+
+extension SQLiteConnection {
+    /// Registers the store instance `origin` as holding memory copies, so others journal
+    /// their invalidations for it.
+    func registerMemoryTier(origin: String, pid: Int32, host: String, now: Int64) throws {
+        try run(
+            "INSERT OR REPLACE INTO memory_tiers (origin, pid, host, since) VALUES (?1, ?2, ?3, ?4)",
+            origin, Int64(pid), host, now)
+    }
+
+    /// Removes the registration of `origin` (the instance closed).
+    func unregisterMemoryTier(origin: String) throws {
+        try run("DELETE FROM memory_tiers WHERE origin = ?1", origin)
+    }
+
+    /// Removes the registrations of processes on `host` that no longer run; returns how many.
+    func deleteMemoryTiersOfDeadProcesses(host: String) throws -> Int {
+        let pids = try withStatement("SELECT DISTINCT pid FROM memory_tiers WHERE host = ?1") { statement in
+            statement.bind(host)
+            return try statement.rows { Int32(truncatingIfNeeded: $0.int64(0)) }
+        }
+        var removed = 0
+        for pid in pids where kill(pid, 0) == -1 && errno == ESRCH {
+            removed += try run("DELETE FROM memory_tiers WHERE host = ?1 AND pid = ?2", host, Int64(pid))
+        }
+        return removed
     }
 }
