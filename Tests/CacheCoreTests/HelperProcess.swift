@@ -1,21 +1,25 @@
 import Foundation
 
-/// The `cachedeck-testhelper` executable, built by `swift test` next to the test bundle.
+/// The package's executables (`cachedeck-testhelper`, `cachedeck`), built by `swift test`
+/// next to the test bundle.
 enum HelperBinary {
     static let name = "cachedeck-testhelper"
 
-    /// The helper's path; set `CACHEDECK_TESTHELPER` to override the search.
-    static func path() throws -> String {
+    /// The path of the executable `name`; for the helper, `CACHEDECK_TESTHELPER` overrides
+    /// the search.
+    static func path(of name: String = name) throws -> String {
         let manager = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["CACHEDECK_TESTHELPER"], !explicit.isEmpty {
+        if name == Self.name, let explicit = ProcessInfo.processInfo.environment["CACHEDECK_TESTHELPER"],
+            !explicit.isEmpty
+        {
             guard manager.isExecutableFile(atPath: explicit) else {
-                throw HelperMissing(searched: [explicit])
+                throw HelperMissing(name: name, searched: [explicit])
             }
             return explicit
         }
         let searched = candidateFolders().map { ($0 as NSString).appendingPathComponent(name) }
         guard let found = searched.first(where: manager.isExecutableFile(atPath:)) else {
-            throw HelperMissing(searched: searched)
+            throw HelperMissing(name: name, searched: searched)
         }
         return found
     }
@@ -37,9 +41,10 @@ enum HelperBinary {
 }
 
 struct HelperMissing: Error, CustomStringConvertible {
+    let name: String
     let searched: [String]
     var description: String {
-        "the test helper '\(HelperBinary.name)' was not found (looked at \(searched.joined(separator: ", "))); "
+        "the executable '\(name)' was not found (looked at \(searched.joined(separator: ", "))); "
             + "build every target first (`swift build --build-tests`) or set CACHEDECK_TESTHELPER"
     }
 }
@@ -68,12 +73,12 @@ final class HelperProcess {
     private let stderr = OutputCollector()
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the helper with `arguments` (the subcommand first).
-    init(_ arguments: [String]) throws {
+    /// Starts the executable `program` (the test helper unless told) with `arguments`.
+    init(_ arguments: [String], program: String = HelperBinary.name) throws {
         self.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: try HelperBinary.path())
+        process.executableURL = URL(fileURLWithPath: try HelperBinary.path(of: program))
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
@@ -88,6 +93,9 @@ final class HelperProcess {
     deinit {
         if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
     }
+
+    /// Whether the process has ended.
+    var hasExited: Bool { !process.isRunning }
 
     /// The complete stdout lines so far.
     var lines: [String] { stdout.lines }

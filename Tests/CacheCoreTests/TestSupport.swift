@@ -56,3 +56,11 @@ func rawExecute(path: String, _ sql: String) throws {
 
 /// The bytes of the file at `path` (to prove a refused file was left untouched).
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+/// Iteration counts of the reliability tests: small by default (CI), the full counts the
+/// issue asks for with `CACHEDECK_FULL_COUNTS=1`.
+enum TestScale {
+    static let isFull = ProcessInfo.processInfo.environment["CACHEDECK_FULL_COUNTS"] == "1"
+
+    static func count(ci: Int, full: Int) -> Int { isFull ? full : ci }
+}

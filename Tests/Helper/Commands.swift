@@ -1,7 +1,7 @@
 import CacheCore
 import Foundation
 
-/// `write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier]`
+/// `write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier] [--churn]`
 struct WriteCommand {
     let path: String
     let namespace: String
@@ -9,6 +9,7 @@ struct WriteCommand {
     let count: Int
     let pad: Int
     let barrier: Bool
+    let churn: Bool
 
     init(_ arguments: inout Arguments) throws {
         path = try arguments.next("PATH")
@@ -17,20 +18,32 @@ struct WriteCommand {
         count = try arguments.nextInt("COUNT")
         pad = try arguments.int("--pad", default: 16)
         barrier = arguments.has("--barrier")
+        churn = arguments.has("--churn")
     }
 
     func run() throws {
         if barrier { Output.barrier() }
         let store = try CacheStore(path: path)
         let cache = try store.cache(namespace, key: String.self, value: String.self)
+        let churning = churn ? try startChurn(store) : nil
         var generator = SystemRandomNumberGenerator()
         for index in 0..<count {
+            try churning?.set(String(repeating: "c", count: index % 5000), for: index % 500)
             try cache.set(helperValue(prefix: prefix, index: index, pad: pad), for: "\(prefix)-\(index)")
             Output.say("ok \(index)")
             try check(cache, index: index)
             if index % 8 == 7 { try check(cache, index: Int.random(in: 0...index, using: &generator)) }
         }
         try store.close()
+    }
+
+    /// Load beside the durable sets: entries that expire at once, swept, and the WAL
+    /// checkpointed and truncated, every 5 ms, so a kill can land in any of them.
+    private func startChurn(_ store: CacheStore) throws -> Cache<Int, String> {
+        try store.startMaintenance(
+            MaintenanceOptions(interval: .milliseconds(5), repeatDelay: .milliseconds(1), walTruncateBytes: 64 << 10))
+        return try store.cache(
+            "churn", key: Int.self, value: String.self, policy: .default.expiring(.after(.milliseconds(1))))
     }
 
     /// Reads back one of this process's keys, which must hold exactly what was written.

@@ -10,7 +10,7 @@ struct Arguments {
         var index = 0
         while index < raw.count {
             let argument = raw[index]
-            if argument == "--barrier" || argument == "--hold" {
+            if ["--barrier", "--hold", "--churn"].contains(argument) {
                 flags.insert(argument)
             } else if argument.hasPrefix("--"), index + 1 < raw.count {
                 options[argument] = raw[index + 1]

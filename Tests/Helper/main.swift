@@ -1,8 +1,12 @@
 // cachedeck-testhelper: a fixture process for CacheCore's multi-process and crash tests.
 //
-//   write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier]
+//   write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier] [--churn]
 //       Sets PREFIX-0 … PREFIX-(COUNT-1), one durable set each, printing `ok i` once set i
-//       has returned; reads keys back as it goes and fails on a wrong value.
+//       has returned; reads keys back as it goes and fails on a wrong value. `--churn` adds
+//       load: an entry that expires at once per set, and maintenance every 5 ms (sweeps,
+//       checkpoints, WAL truncation).
+//   app PATH ID COUNT
+//       One app of the contention test (see AppCommand).
 //   open PATH ID [--barrier]
 //       Opens (or creates) the store, sets and gets `open-ID` in namespace "open", prints `ok`.
 //   set PATH NAMESPACE KEY VALUE
@@ -25,6 +29,7 @@ do {
     switch try arguments.next("command") {
     case "write": try WriteCommand(&arguments).run()
     case "open": try OpenCommand(&arguments).run()
+    case "app": try AppCommand(&arguments).run()
     case "set": try SetCommand(&arguments).run()
     case "invalidate": try InvalidateCommand(&arguments).run()
     case "telemetry": try TelemetryCommand(&arguments).run()
