@@ -157,17 +157,42 @@ import Testing
         }
     }
 
-    @Test func theFileSizeLimitSurfacesAsDiskFullAndKeepsWhatWasStored() throws {
+    @Test func aFullDiskFailsWritesClearlyWhileReadsAndStoredEntriesSurvive() throws {
         let fixture = try TestStore()
-        let cache = try fixture.store.dataCache("blobs", key: Int.self)
-        try cache.set(Data(count: 100), for: 0)
+        let blobs = try fixture.store.dataCache("blobs", key: Int.self)
+        let hot = try fixture.store.cache("hot", key: Int.self, value: String.self, policy: .hybrid)
+        for index in 0..<20 { try blobs.set(Data(repeating: UInt8(index), count: 3000), for: index) }
+        try hot.set("kept", for: 1)
+        // The file may not grow past a few pages more (SQLITE_FULL, as on a full disk).
         let pages = try #require(try fixture.scalar("PRAGMA page_count"))
-        try fixture.store.database.write { try $0.execute("PRAGMA max_page_count = \(pages + 2)") }
-        #expect(throws: CacheError.diskFull(path: fixture.path)) {
-            try cache.set(Data(count: 64 * 1024), for: 1)
+        try fixture.store.database.write { try $0.execute("PRAGMA max_page_count = \(pages + 4)") }
+        var failure: (any Error)?
+        for index in 20..<200 where failure == nil {
+            do { try blobs.set(Data(count: 16 * 1024), for: index) } catch { failure = error }
         }
-        #expect(try cache.get(0) == Data(count: 100))
-        #expect(try cache.count() == 1)
+        let error = try #require(failure, "the size limit was never reached")
+        #expect(error as? CacheError == .diskFull(path: fixture.path))
+        #expect("\(error)" == "disk full while writing \(fixture.path); nothing stored was lost")
+        #expect(throws: CacheError.diskFull(path: fixture.path)) {
+            try hot.set(String(repeating: "x", count: 64 * 1024), for: 1)
+        }
+        #expect(try hot.get(1) == "kept", "the failed set did not reach the memory tier")
+        for index in 0..<20 { #expect(try blobs.get(index) == Data(repeating: UInt8(index), count: 3000)) }
+
+        // Removing frees room; the console's clear works on the full file (without the trash
+        // copy it has no room for), and writes resume.
+        #expect(try blobs.remove(0))
+        let cleared = try fixture.store.admin.run(.invalidate(.keys(namespace: "blobs", keys: ["1", "2"])))
+        #expect(cleared.removed == 2 && !cleared.isUndoable)
+        #expect(try blobs.get(1) == nil && blobs.get(2) == nil)
+        try blobs.set(Data(count: 100), for: 0)
+        try fixture.store.close()
+        let reopened = try fixture.reopen()
+        let again = try reopened.dataCache("blobs", key: Int.self)
+        #expect(try again.get(0) == Data(count: 100))
+        for index in 3..<20 { #expect(try again.get(index) == Data(repeating: UInt8(index), count: 3000)) }
+        #expect(try reopened.cache("hot", key: Int.self, value: String.self, policy: .hybrid).get(1) == "kept")
+        try reopened.close()
     }
 
     @Test func errorsReadAsOneLine() {

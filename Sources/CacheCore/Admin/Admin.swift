@@ -60,6 +60,11 @@ public struct Admin: Sendable {
 
     /// Runs `target`: audits it, moves the rows to the trash (unless it is a sweep) and
     /// removes them in batches, then journals it for running apps.
+    ///
+    /// On a full disk there is no room for the trash copy, and making room is what the action
+    /// is for: the rest of the rows are then removed without one, and the outcome says the
+    /// action can no longer be fully undone. If a batch fails, what earlier batches removed is
+    /// still audited and journaled before the error is thrown.
     @discardableResult
     public func run(_ target: AdminTarget, origin: ActionOrigin = .current) throws -> ActionOutcome {
         let now = store.now()
@@ -72,19 +77,38 @@ public struct Admin: Sendable {
         }
         var removed = 0
         var bytes = 0
+        var keepInTrash = target.isUndoable
+        var failure: (any Error)?
         while true {
-            let batch = try store.database.write { connection in
-                try connection.writeTransaction {
-                    guard let scope = try EntryScope.of(target, now: now, in: connection) else { return (0, 0) }
-                    return try connection.removeBatch(
-                        scope, start: (now, lastRowID), auditID: auditID, keepInTrash: target.isUndoable,
-                        limit: CacheStore.batchSize)
+            let batch: (Int, Int)
+            do {
+                batch = try store.database.write { connection in
+                    try connection.writeTransaction {
+                        guard let scope = try EntryScope.of(target, now: now, in: connection) else { return (0, 0) }
+                        return try connection.removeBatch(
+                            scope, start: (now, lastRowID), auditID: auditID, keepInTrash: keepInTrash,
+                            limit: CacheStore.batchSize)
+                    }
                 }
+            } catch CacheError.diskFull where keepInTrash {
+                keepInTrash = false
+                continue
+            } catch {
+                failure = error
+                break
             }
             removed += batch.0
             bytes += batch.1
             if batch.0 < CacheStore.batchSize { break }
         }
+        try finish(target, auditID: auditID, removed: removed, bytes: bytes, now: now)
+        if let failure { throw failure }
+        return ActionOutcome(auditID: auditID, removed: removed, bytes: bytes, isUndoable: keepInTrash)
+    }
+
+    /// Records what an action removed in its audit row and journals it, then drops this
+    /// process's memory copies.
+    private func finish(_ target: AdminTarget, auditID: Int64, removed: Int, bytes: Int, now: Int64) throws {
         try store.database.write { connection in
             try connection.writeTransaction {
                 try connection.run("UPDATE audit SET entries = ?2, bytes = ?3 WHERE id = ?1", auditID, removed, bytes)
@@ -96,7 +120,6 @@ public struct Admin: Sendable {
         if let selector = target.journalSelector {
             for runtime in store.allRuntimes { runtime.drop(selector) }
         }
-        return ActionOutcome(auditID: auditID, removed: removed, bytes: bytes, isUndoable: target.isUndoable)
     }
 
     /// Brings back the rows action `auditID` removed (keys written again since keep their new

@@ -56,7 +56,8 @@ public struct ActionOutcome: Sendable, Hashable, Codable {
     public let removed: Int
     /// Their bytes.
     public let bytes: Int
-    /// Whether the removed rows are in the trash (so the action can be undone).
+    /// Whether the removed rows are in the trash (so the action can be undone); false for a
+    /// sweep, and for an action that ran out of disk for the trash copy.
     public let isUndoable: Bool
 
     /// An outcome with these figures (``Admin/run(_:origin:)`` reports real ones).

@@ -43,6 +43,8 @@ struct ActionRunner {
                 "Removed \(Formatting.count(result.outcome.removed)) entries (\(Formatting.bytes(result.outcome.bytes)))."
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
+            } else if result.outcome.removed > 0 && result.target.isUndoable {
+                line += " The disk was full, so no undo copy was kept."
             }
             print(line)
         }
