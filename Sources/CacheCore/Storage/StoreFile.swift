@@ -92,10 +92,12 @@ enum StoreFile {
             // secure_delete = FAST: removed values are zeroed where that costs no extra I/O, but
             // freed overflow pages are not rewritten (a system SQLite built with SECURE_DELETE
             // would write every freed page of a large value again). VACUUM scrubs them.
+            // The writer serves this process's point reads too (see `Database.lookup`), so it
+            // gets a 32 MB page cache; readers keep SQLite's default 2 MB.
             try connection.execute(
                 """
                 PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY;
-                PRAGMA secure_delete = FAST
+                PRAGMA secure_delete = FAST; PRAGMA cache_size = -32768
                 """)
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
