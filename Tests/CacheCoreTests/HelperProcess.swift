@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 
 /// The `cachedeck-testhelper` executable, built by `swift test` next to the test bundle.
@@ -68,13 +69,21 @@ final class HelperProcess {
     private let stderr = OutputCollector()
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the helper with `arguments` (the subcommand first).
-    init(_ arguments: [String]) throws {
+    /// Starts the helper with `arguments` (the subcommand first); `unprivileged` runs it as a
+    /// user that file permissions apply to (see ``Unprivileged``).
+    init(_ arguments: [String], unprivileged: Bool = false) throws {
         self.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: try HelperBinary.path())
-        process.arguments = arguments
+        if unprivileged {
+            let command = try Unprivileged.command(try HelperBinary.path(), arguments)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+            process.environment = Unprivileged.environment()
+        } else {
+            process.executableURL = URL(fileURLWithPath: try HelperBinary.path())
+            process.arguments = arguments
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
