@@ -5,7 +5,8 @@ import Foundation
 public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A text file.
     case notADatabase
-    /// A SQLite database with another application's tables.
+    /// A SQLite database with another application's tables (and `user_version` 7, as apps
+    /// that version their schema have).
     case otherApplication
     /// python-diskcache 5.x's `cache.db`: its schema, settings and a few rows.
     case pythonDiskcache
@@ -42,8 +43,10 @@ public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
             try Data("just some text, not SQLite\n".utf8).write(to: URL(fileURLWithPath: path))
         case .otherApplication:
             try executeSQL(
-                "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);",
-                on: path)
+                """
+                CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);
+                PRAGMA user_version = 7;
+                """, on: path)
         case .pythonDiskcache:
             try executeSQL(Self.diskcacheSchema + Self.diskcacheRows, on: path)
         case .newerFormat:

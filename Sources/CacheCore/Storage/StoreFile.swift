@@ -99,11 +99,12 @@ enum StoreFile {
         } catch let error as SQLiteError {
             throw CacheError(error, path: path)
         }
-        if header.version > Schema.currentVersion {
-            throw CacheError.newerFormat(path: path, found: header.version, supported: Schema.currentVersion)
-        }
+        // Identity first: other applications' databases often have a user_version of their own.
         if header.applicationID != Schema.applicationID && !header.isEmpty {
             throw CacheError.notACacheFile(path: path, reason: try foreignContent(connection, path: path))
+        }
+        if header.version > Schema.currentVersion {
+            throw CacheError.newerFormat(path: path, found: header.version, supported: Schema.currentVersion)
         }
         // SQLite reads a file cut inside its last page as if the tail were zeros: refuse it.
         if header.applicationID == Schema.applicationID, let before, let truncation = before.partialPage,
