@@ -43,7 +43,8 @@ private final class TmuxSession {
             capturing: false)
     }
 
-    deinit { _ = try? run(["kill-server"]) }
+    // Ending the only session ends the server (kill-server leaves it running on some versions).
+    deinit { _ = try? run(["kill-session", "-t", "main"]) }
 
     static func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
