@@ -52,10 +52,18 @@ let package = Package(
             dependencies: ["CacheCore"],
             path: "Tests/Helper"
         ),
+        // Bad files (not a database, truncated, unreadable, …) and running programs as a user
+        // that file permissions apply to, shared by the library and the CLI tests.
+        .target(
+            name: "CacheDeckTestSupport",
+            dependencies: ["CacheCore", "CSQLite"],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "CacheCoreTests",
             dependencies: [
                 "CacheCore",
+                "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
@@ -91,7 +99,7 @@ let package = Package(
         // `swift test` does).
         .testTarget(
             name: "CacheDeckCLITests",
-            dependencies: ["CacheCore"]
+            dependencies: ["CacheCore", "CacheDeckTestSupport"]
         ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(

@@ -93,7 +93,7 @@ import Testing
         let path = folder.file("cache.db")
         try rawExecute(path: path, "CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, value BLOB)")
         let before = fileBytes(path)
-        #expect(throws: CacheError.notACacheFile(path: path, reason: "it holds another application's tables")) {
+        #expect(throws: CacheError.notACacheFile(path: path, reason: "it holds another application's tables (Cache)")) {
             try CacheStore(path: path)
         }
         #expect(fileBytes(path) == before)

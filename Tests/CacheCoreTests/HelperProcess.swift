@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 
 /// The package's executables (`cachedeck-testhelper`, `cachedeck`), built by `swift test`
@@ -73,13 +74,22 @@ final class HelperProcess {
     private let stderr = OutputCollector()
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the executable `program` (the test helper unless told) with `arguments`.
-    init(_ arguments: [String], program: String = HelperBinary.name) throws {
+    /// Starts the executable `program` (the test helper unless told) with `arguments`;
+    /// `unprivileged` runs it as a user that file permissions apply to (see ``Unprivileged``).
+    init(_ arguments: [String], program: String = HelperBinary.name, unprivileged: Bool = false) throws {
         self.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: try HelperBinary.path(of: program))
-        process.arguments = arguments
+        let executable = try HelperBinary.path(of: program)
+        if unprivileged {
+            let command = try Unprivileged.command(executable, arguments)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+            process.environment = Unprivileged.environment()
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 import Testing
 
@@ -6,82 +7,106 @@ import Testing
 /// Files that are not caches, and command lines that make no sense: one line on stderr, a
 /// non-zero exit code, and nothing on disk touched.
 @Suite struct BadInputTests {
-    /// Something at the path that is not a usable cache file.
-    enum BadFile: String, CaseIterable, CustomStringConvertible {
-        case notADatabase, otherApplication, newerFormat, emptyFile, missing, directory
-
-        var description: String { rawValue }
-
-        /// Makes it in `folder`; returns its path.
-        func make(in folder: TemporaryFolder) throws -> String {
-            let path = folder.file("bad.sqlite")
-            switch self {
-            case .notADatabase:
-                try Data("just some text, not SQLite\n".utf8).write(to: URL(fileURLWithPath: path))
-            case .otherApplication:
-                try CLIFixture.execute(
-                    "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);",
-                    on: path)
-            case .newerFormat:
-                let store = try CacheStore(path: path, options: StoreOptions())
-                try store.cache("colors", key: Int.self, value: String.self).set("red", for: 1)
-                try store.close()
-                try CLIFixture.execute("PRAGMA user_version = 99", on: path)
-            case .emptyFile:
-                try Data().write(to: URL(fileURLWithPath: path))
-            case .missing:
-                break
-            case .directory:
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            }
-            return path
-        }
-
-        /// What the error line says after `cachedeck: <path>`-ish.
-        var message: String {
-            switch self {
-            case .notADatabase: "is not a CacheDeck cache file: it is not a SQLite database"
-            case .otherApplication: "is not a CacheDeck cache file: it holds another application's tables"
-            case .newerFormat:
-                "uses cache format 99, newer than the supported \(Schema.currentVersion); upgrade CacheDeck to open it"
-            case .emptyFile: "is not a CacheDeck cache file: the file is empty"
-            case .missing: ": no such file"
-            case .directory: ": it is a directory"
-            }
+    /// The line after `cachedeck: ` for anything that cannot use `bad` at `path` (for a
+    /// read-only file: anything that would write it).
+    static func message(_ bad: BadFile, path: String) throws -> String {
+        switch bad {
+        case .notADatabase: "\(path) is not a CacheDeck cache file: it is not a SQLite database"
+        case .otherApplication:
+            "\(path) is not a CacheDeck cache file: it holds another application's tables (invoices)"
+        case .pythonDiskcache: "\(path) is not a CacheDeck cache file: it is a python-diskcache cache"
+        case .newerFormat:
+            "\(path) uses cache format 99, newer than the supported \(Schema.currentVersion); upgrade CacheDeck to open it"
+        case .truncated:
+            // Cut to half: the header still records the whole file.
+            "\(path) is not a CacheDeck cache file: it is truncated: \(try size(path)) of the \(2 * (try size(path))) "
+                + "bytes its header records"
+        case .emptyFile: "\(path) is not a CacheDeck cache file: the file is empty"
+        case .missing: "cannot open \(path): no such file"
+        case .directory: "cannot open \(path): it is a directory"
+        case .readOnly:
+            "\(path) is read-only: writes are refused (read commands and the --read-only console still work)"
+        case .permissionDenied: "cannot open \(path): permission denied"
         }
     }
 
-    /// Every command that opens the file, read-only or to act on it (`FILE` is the path).
-    static let commands: [[String]] = [
+    static func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
+    }
+
+    /// Commands that only read the file (`FILE` is the path).
+    static let readCommands: [[String]] = [
         ["info", "FILE"], ["namespaces", "FILE", "--json"], ["ls", "FILE", "colors"], ["show", "FILE", "colors", "1"],
         ["timeline", "FILE"], ["stats", "FILE"], ["check", "FILE"], ["audit", "FILE"],
+    ]
+    /// Commands that act on it.
+    static let writeCommands: [[String]] = [
         ["check", "FILE", "--fix", "--yes"], ["sweep", "FILE", "--yes"], ["clear", "FILE", "--all", "--yes"],
         ["invalidate", "FILE", "colors", "--key", "1", "--yes"], ["restore", "FILE", "1"],
     ]
+    /// The console, read-write and read-only (stdin is not a terminal in these runs).
+    static let consoleCommands: [[String]] = [["FILE"], ["--read-only", "FILE"]]
 
-    @Test(arguments: BadFile.allCases)
-    func everyCommandRefusesWithOneLineAndTouchesNothing(_ bad: BadFile) throws {
-        let fixture = try CLIFixture()
+    @Test(arguments: BadFile.allCases.filter { $0 != .readOnly })
+    func everyCommandAndTheConsoleRefuseWithOneLineAndTouchNothing(_ bad: BadFile) throws {
+        let runs = try TemporaryFolder()
         let folder = try TemporaryFolder()
-        let path = try bad.make(in: folder)
+        let path = try bad.make(in: folder.path)
         let listing = try folder.listing()
         let bytes = FileManager.default.contents(atPath: path)
-        // An empty file would be initialised by a writable open: only read commands get one.
-        let commands = bad == .emptyFile ? Array(Self.commands.prefix(8)) : Self.commands
-        for command in commands {
+        let expected = "cachedeck: " + (try Self.message(bad, path: path))
+        for command in Self.readCommands + Self.writeCommands + Self.consoleCommands {
             let arguments = command.map { $0 == "FILE" ? path : $0 }
-            let result = try fixture.run(arguments)
+            let result = try CLIProcess(arguments, folder: runs, unprivileged: bad.needsUnprivilegedUser).wait()
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stdout.isEmpty, "\(arguments)")
-            #expect(result.errorLines.count == 1, "\(arguments): \(result.stderr)")
-            let line = result.errorLines.first ?? ""
-            #expect(line.hasPrefix("cachedeck: ") && line.contains(path) && line.contains(bad.message), "\(line)")
+            #expect(result.errorLines == [expected], "\(arguments)")
             #expect(FileManager.default.contents(atPath: path) == bytes, "\(arguments) changed the file")
-            let added = Set(try folder.listing()).subtracting(listing)
-            #expect(added.isSubset(of: ["bad.sqlite-wal", "bad.sqlite-shm"]), "\(arguments) left \(added) behind")
-            let log = FileManager.default.contents(atPath: path + "-wal")
-            #expect(log == nil || log?.isEmpty == true, "SQLite's read-only sidecars hold nothing")
+            try expectNothingLeftBehind(in: folder, besides: listing, path: path, after: arguments)
         }
+    }
+
+    @Test func aReadOnlyFileServesReadsAndTheConsoleButRefusesWritesWithOneLine() throws {
+        let runs = try TemporaryFolder()
+        let folder = try TemporaryFolder()
+        let path = try BadFile.readOnly.make(in: folder.path)
+        let listing = try folder.listing()
+        let bytes = FileManager.default.contents(atPath: path)
+        for command in Self.readCommands {
+            let arguments = command.map { $0 == "FILE" ? path : $0 }
+            let result = try CLIProcess(arguments, folder: runs, unprivileged: true).wait()
+            #expect(result.status == 0 && result.stderr.isEmpty && !result.stdout.isEmpty, "\(arguments): \(result)")
+        }
+        let refused = "cachedeck: " + (try Self.message(.readOnly, path: path))
+        for command in Self.writeCommands {
+            let arguments = command.map { $0 == "FILE" ? path : $0 }
+            let result = try CLIProcess(arguments, folder: runs, unprivileged: true).wait()
+            #expect(result.status == 1 && result.stdout.isEmpty && result.errorLines == [refused], "\(arguments)")
+        }
+        // Both consoles open the file (the read-write one falls back to read-only) and only
+        // then find no terminal.
+        for command in Self.consoleCommands {
+            let arguments = command.map { $0 == "FILE" ? path : $0 }
+            let result = try CLIProcess(arguments, folder: runs, unprivileged: true).wait()
+            #expect(
+                result.status == 1
+                    && result.errorLines == [
+                        "cachedeck: the console needs a terminal: standard input and output must not be redirected"
+                    ], "\(arguments)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == bytes)
+        try expectNothingLeftBehind(in: folder, besides: listing, path: path, after: ["every command"])
+    }
+
+    /// Only SQLite's empty sidecars may appear (where the user may create them).
+    private func expectNothingLeftBehind(
+        in folder: TemporaryFolder, besides listing: [String], path: String, after arguments: [String]
+    ) throws {
+        let name = (path as NSString).lastPathComponent
+        let added = Set(try folder.listing()).subtracting(listing)
+        #expect(added.isSubset(of: [name + "-wal", name + "-shm"]), "\(arguments) left \(added) behind")
+        let log = FileManager.default.contents(atPath: path + "-wal")
+        #expect(log == nil || log?.isEmpty == true, "SQLite's read-only sidecars hold nothing")
     }
 
     @Test func usageErrorsExitTwoAndChangeNothing() throws {

@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 
 /// The `cachedeck` executable, built by `swift test` next to the test bundle.
@@ -31,6 +32,18 @@ enum CacheDeckBinary {
     }
 }
 
+/// The test helper (`cachedeck-testhelper`), built next to `cachedeck`: CacheCore in a
+/// process of its own, for running the library as another user.
+enum HelperBinary {
+    static func path() throws -> String {
+        let helper = ((try CacheDeckBinary.path()) as NSString).deletingLastPathComponent + "/cachedeck-testhelper"
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw CLIFailure("\(helper) was not found; build every product first (`swift build --build-tests`)")
+        }
+        return helper
+    }
+}
+
 struct CLIFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -55,7 +68,8 @@ struct CLIResult {
     }
 }
 
-/// A run of `cachedeck` with stdin from /dev/null (not a terminal) and its output in files.
+/// A run of `cachedeck` (or `executable`) with stdin from /dev/null (not a terminal) and its
+/// output in files; `unprivileged` runs it as a user that file permissions apply to.
 final class CLIProcess {
     /// How long a run may take before the test fails instead of hanging.
     static let timeout: TimeInterval = 60
@@ -66,7 +80,9 @@ final class CLIProcess {
     private let errors: String
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], folder: TemporaryFolder) throws {
+    init(
+        _ arguments: [String], folder: TemporaryFolder, executable: String? = nil, unprivileged: Bool = false
+    ) throws {
         self.arguments = arguments
         let id = UUID().uuidString
         output = folder.file("stdout-\(id)")
@@ -76,8 +92,16 @@ final class CLIProcess {
             let out = FileHandle(forWritingAtPath: output), let err = FileHandle(forWritingAtPath: errors),
             let input = FileHandle(forReadingAtPath: "/dev/null")
         else { throw CLIFailure("cannot create the output files in \(folder.path)") }
-        process.executableURL = URL(fileURLWithPath: try CacheDeckBinary.path())
-        process.arguments = arguments
+        let program = try executable ?? CacheDeckBinary.path()
+        if unprivileged {
+            let command = try Unprivileged.command(program, arguments)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+            process.environment = Unprivileged.environment()
+        } else {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+        }
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err

@@ -52,7 +52,14 @@ final class CLIFixture {
     /// Runs `cachedeck` with `arguments` to the end.
     func run(_ arguments: String...) throws -> CLIResult { try run(arguments) }
 
-    func run(_ arguments: [String]) throws -> CLIResult { try CLIProcess(arguments, folder: outputs).wait() }
+    func run(_ arguments: [String], unprivileged: Bool = false) throws -> CLIResult {
+        try CLIProcess(arguments, folder: outputs, unprivileged: unprivileged).wait()
+    }
+
+    /// Runs the test helper with `arguments` to the end.
+    func runHelper(_ arguments: [String], unprivileged: Bool = false) throws -> CLIResult {
+        try CLIProcess(arguments, folder: outputs, executable: HelperBinary.path(), unprivileged: unprivileged).wait()
+    }
 
     /// Starts `cachedeck` with `arguments`.
     func start(_ arguments: String...) throws -> CLIProcess { try CLIProcess(arguments, folder: outputs) }

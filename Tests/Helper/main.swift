@@ -17,6 +17,8 @@
 //       Sets keys 0 … COUNT-1 in one batch, reads each (a hit) and COUNT … 2·COUNT-1 (misses),
 //       flushes telemetry and prints `flushed CLIENT-ID`; with `--hold` it then prints `ready`
 //       and waits for stdin to close; closes the store and prints `closed`.
+//   probe PATH default|inspection|read-only
+//       Opens the store with those options, prints `opened …` (or the error, exit 1).
 //
 // `--barrier` prints `ready` and waits until stdin closes before touching the file, so a
 // test can start several helpers at the same moment. Errors go to stderr with exit code 1.
@@ -33,6 +35,7 @@ do {
     case "set": try SetCommand(&arguments).run()
     case "invalidate": try InvalidateCommand(&arguments).run()
     case "telemetry": try TelemetryCommand(&arguments).run()
+    case "probe": try ProbeCommand(&arguments).run()
     case let other: throw HelperError("unknown command '\(other)'")
     }
 } catch {

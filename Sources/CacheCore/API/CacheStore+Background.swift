@@ -32,7 +32,7 @@ extension CacheStore {
     ///
     /// A read-only store cannot register its memory tier (see ``Schema/memoryTierRegistry``),
     /// so it would never hear of other processes' removals: its hybrid namespaces read the
-    /// file only.
+    /// file only, and it runs no coherence check (its memory-only namespaces are its own).
     func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
         let keepsMemory = namespace.policy.tiers == .memory || (namespace.policy.tiers.usesMemory && !isReadOnly)
         let runtime = runtimes.withLock { runtimes in
@@ -44,7 +44,7 @@ extension CacheStore {
             runtimes[namespace.name] = made
             return made
         }
-        if runtime.memory != nil { try startBackground() }
+        if runtime.memory != nil && !isReadOnly { try startBackground() }
         return runtime
     }
 
@@ -72,7 +72,6 @@ extension CacheStore {
     func stopBackground() {
         guard let worker = background.withLock({ $0?.worker }) else { return }
         worker.stop()
-        guard !isReadOnly else { return }
         do {
             try database.write { try $0.unregisterMemoryTier(origin: origin) }
         } catch {
@@ -85,11 +84,9 @@ extension CacheStore {
             guard background == nil else { return }
             // Registered before the monitor reads the journal's end and before any copy is
             // kept, so every later removal by another instance is journaled for this one.
-            if !isReadOnly {
-                try database.write {
-                    try $0.registerMemoryTier(
-                        origin: origin, pid: getpid(), host: ProcessInfo.processInfo.hostName, now: now())
-                }
+            try database.write {
+                try $0.registerMemoryTier(
+                    origin: origin, pid: getpid(), host: ProcessInfo.processInfo.hostName, now: now())
             }
             let monitor = try CoherenceMonitor(
                 path: path, origin: origin, busyTimeout: options.busyTimeout, now: now())

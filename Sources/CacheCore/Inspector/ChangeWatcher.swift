@@ -17,12 +17,12 @@ public final class ChangeWatcher: Sendable {
 
     private let state: Mutex<State>
 
-    init(path: String, busyTimeout: Duration) throws {
+    init(database: Database) throws {
         do {
-            let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+            let connection = try database.openReader()
             state = Mutex(State(connection: connection, version: nil))
         } catch let error as SQLiteError {
-            throw CacheError(error, path: path)
+            throw CacheError(error, path: database.path)
         }
     }
 
@@ -44,6 +44,6 @@ public final class ChangeWatcher: Sendable {
 extension Inspector {
     /// A new ``ChangeWatcher`` on the inspected file.
     public func changeWatcher() throws -> ChangeWatcher {
-        try ChangeWatcher(path: store.path, busyTimeout: store.database.busyTimeout)
+        try ChangeWatcher(database: store.database)
     }
 }

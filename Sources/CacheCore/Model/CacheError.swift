@@ -51,7 +51,9 @@ extension CacheError {
             self = .diskFull(path: path)
         } else if error.isReadOnly {
             self = .readOnly(path: path)
-        } else if error.isNotADatabase || error.isCorrupt {
+        } else if error.isCorrupt {
+            self = .notACacheFile(path: path, reason: "it is damaged (\(error.message))")
+        } else if error.isNotADatabase {
             self = .notACacheFile(path: path, reason: error.message)
         } else if error.isCannotOpen {
             self = .cannotOpen(path: path, reason: error.message)

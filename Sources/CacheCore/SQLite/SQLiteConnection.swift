@@ -13,12 +13,15 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
 
     /// Opens `path`. `create` adds `SQLITE_OPEN_CREATE`; `readOnly` opens without write access.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Duration) throws {
+    /// `immutable` (read-only) tells SQLite the file cannot change: no locks, no `-shm` or
+    /// `-wal`, so it can be read where neither exists nor can be created.
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Duration, immutable: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly && !immutable { flags |= SQLITE_OPEN_CREATE }
+        if immutable { flags |= SQLITE_OPEN_URI }
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(immutable ? Self.immutableURI(path) : path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError(code: code, connection: db)
             sqlite3_close_v2(db)
@@ -29,6 +32,19 @@ final class SQLiteConnection: @unchecked Sendable {
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+    }
+
+    /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += "%" + String(character.value, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // An absolute path gets an empty authority (`file:///…`), so `//x` is not a host.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
     }
 
     deinit {

@@ -27,5 +27,7 @@ struct SQLiteError: Error, CustomStringConvertible {
     var isCorrupt: Bool { code == SQLITE_CORRUPT }
     var isDiskFull: Bool { code == SQLITE_FULL }
     var isReadOnly: Bool { code == SQLITE_READONLY }
+    /// How a read-only connection fails when it cannot use the WAL index (`-shm`).
+    var isWALIndexUnavailable: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN }
     var isCannotOpen: Bool { code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_AUTH }
 }

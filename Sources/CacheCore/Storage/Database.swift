@@ -8,6 +8,9 @@ import Synchronization
 final class Database: Sendable {
     let path: String
     let busyTimeout: Duration
+    /// Read through `immutable=1` connections (see ``StoreFile``): a read-only store on a file
+    /// whose `-shm` can be neither found nor created.
+    let isImmutable: Bool
     private let writer: SQLiteConnection?
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[SQLiteConnection]>([])
@@ -15,10 +18,11 @@ final class Database: Sendable {
     private static let maxIdleReaders = 8
 
     /// Wraps an already opened and validated writer, or `nil` for a read-only store.
-    init(path: String, writer: SQLiteConnection?, busyTimeout: Duration) {
+    init(path: String, writer: SQLiteConnection?, busyTimeout: Duration, immutable: Bool = false) {
         self.path = path
         self.writer = writer
         self.busyTimeout = busyTimeout
+        self.isImmutable = immutable && writer == nil
     }
 
     var isReadOnly: Bool { writer == nil }
@@ -83,12 +87,18 @@ final class Database: Sendable {
         try ensureOpen()
         if let connection = idleReaders.withLock({ $0.popLast() }) { return connection }
         do {
-            let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+            let connection = try openReader()
             try connection.execute("PRAGMA temp_store = MEMORY")
             return connection
         } catch {
             throw mapped(error)
         }
+    }
+
+    /// A new read-only connection to the file, opened the way this store reads it.
+    func openReader() throws -> SQLiteConnection {
+        try SQLiteConnection(
+            path: path, readOnly: true, create: false, busyTimeout: busyTimeout, immutable: isImmutable)
     }
 
     private func checkin(_ connection: SQLiteConnection) {

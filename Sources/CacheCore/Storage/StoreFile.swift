@@ -34,51 +34,89 @@ enum StoreFile {
     // MARK: Path checks, with reasons a person understands
 
     private static func checkPath(_ path: String, options: StoreOptions) throws {
-        var isDirectory: ObjCBool = false
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CacheError.cannotOpen(path: path, reason: "it is a directory") }
-            if !manager.isReadableFile(atPath: path) {
-                throw CacheError.cannotOpen(path: path, reason: "permission denied")
-            }
-            if !options.readOnly && !manager.isWritableFile(atPath: path) { throw CacheError.readOnly(path: path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let failure = errno
+            guard failure == ENOENT else { throw CacheError.cannotOpen(path: path, reason: describe(failure)) }
+            try create(path, options: options)
             return
         }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw CacheError.cannotOpen(path: path, reason: "it is a directory")
+        default: throw CacheError.cannotOpen(path: path, reason: "it is not a regular file")
+        }
+        if access(path, R_OK) != 0 { throw CacheError.cannotOpen(path: path, reason: describe(errno)) }
+        if !options.readOnly && access(path, W_OK) != 0 { throw CacheError.readOnly(path: path) }
+    }
+
+    /// Creates a missing file (mode 0600), when the options allow it.
+    private static func create(_ path: String, options: StoreOptions) throws {
         guard options.createIfMissing, !options.readOnly else {
             throw CacheError.cannotOpen(path: path, reason: "no such file")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty && !manager.fileExists(atPath: folder) {
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             throw CacheError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
         let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw CacheError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
+        guard descriptor >= 0 else { throw CacheError.cannotOpen(path: path, reason: describe(errno)) }
         Foundation.close(descriptor)
+    }
+
+    /// `errno` in words, lower case like the rest of the line.
+    private static func describe(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: "permission denied"
+        case ENOTDIR: "a part of the path is not a folder"
+        default: String(cString: strerror(code)).lowercased()
+        }
     }
 
     // MARK: Recognise, create or migrate
 
     private static func openValidated(path: String, options: StoreOptions) throws -> Database {
-        let connection: SQLiteConnection
+        // Read before SQLite reads the file and compared after, so a size seen while another
+        // process extends the file is not mistaken for a truncation.
+        let before = FileHeader.read(path)
+        var immutable = false
+        var connection = try connect(path, options: options, immutable: false)
+        var header: Header
         do {
-            connection = try SQLiteConnection(
-                path: path, readOnly: options.readOnly, create: false, busyTimeout: options.busyTimeout)
+            header = try readHeader(connection, path: path)
+        } catch let error as SQLiteError where options.readOnly && error.isWALIndexUnavailable {
+            // A read-only reader of a WAL file needs `-shm`; where it is missing and the folder
+            // is not writable, the file can still be read as immutable if no `-wal` holds
+            // changes that only the missing index would find.
+            guard walIsEmpty(path) else {
+                throw CacheError.cannotOpen(
+                    path: path,
+                    reason: "reading it needs \(path)-shm, which is missing and cannot be created here")
+            }
+            immutable = true
+            connection = try connect(path, options: options, immutable: true)
+            header = try mapped(path) { try readHeader(connection, path: path) }
         } catch let error as SQLiteError {
             throw CacheError(error, path: path)
         }
-        let header = try readHeader(connection, path: path)
+        // Identity first: other applications' databases often have a user_version of their own.
+        if header.applicationID != Schema.applicationID && !header.isEmpty {
+            throw CacheError.notACacheFile(path: path, reason: try foreignContent(connection, path: path))
+        }
         if header.version > Schema.currentVersion {
             throw CacheError.newerFormat(path: path, found: header.version, supported: Schema.currentVersion)
         }
-        if header.applicationID != Schema.applicationID && !header.isEmpty {
-            throw CacheError.notACacheFile(path: path, reason: "it holds another application's tables")
+        // SQLite reads a file cut inside its last page as if the tail were zeros: refuse it.
+        if header.applicationID == Schema.applicationID, let before, let truncation = before.partialPage,
+            FileHeader.read(path) == before
+        {
+            throw DamagedFile(reason: truncation)
+        }
+        if header.isEmpty && (options.readOnly || !options.createIfMissing) {
+            throw CacheError.notACacheFile(
+                path: path, reason: before?.fileSize == 0 ? "the file is empty" : "it is an empty SQLite database")
         }
         if options.readOnly {
-            guard header.applicationID == Schema.applicationID else {
-                throw CacheError.notACacheFile(path: path, reason: "the file is empty")
-            }
             guard header.version == Schema.currentVersion else {
                 throw CacheError.cannotOpen(
                     path: path,
@@ -86,9 +124,9 @@ enum StoreFile {
                         "format \(header.version) must be upgraded to \(Schema.currentVersion); open it read-write once"
                 )
             }
-            return Database(path: path, writer: nil, busyTimeout: options.busyTimeout)
+            return Database(path: path, writer: nil, busyTimeout: options.busyTimeout, immutable: immutable)
         }
-        do {
+        try mapped(path) {
             // secure_delete = FAST: removed values are zeroed where that costs no extra I/O, but
             // freed overflow pages are not rewritten (a system SQLite built with SECURE_DELETE
             // would write every freed page of a large value again). VACUUM scrubs them.
@@ -101,10 +139,31 @@ enum StoreFile {
                 """)
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
+        }
+        return Database(path: path, writer: connection, busyTimeout: options.busyTimeout)
+    }
+
+    private static func connect(_ path: String, options: StoreOptions, immutable: Bool) throws -> SQLiteConnection {
+        try mapped(path) {
+            try SQLiteConnection(
+                path: path, readOnly: options.readOnly, create: false, busyTimeout: options.busyTimeout,
+                immutable: immutable)
+        }
+    }
+
+    /// Runs `body`, turning a SQLite failure into the ``CacheError`` for `path`.
+    private static func mapped<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as SQLiteError {
             throw CacheError(error, path: path)
         }
-        return Database(path: path, writer: connection, busyTimeout: options.busyTimeout)
+    }
+
+    /// Whether `path-wal` is missing or empty (nothing committed that the file lacks).
+    private static func walIsEmpty(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) != 0 || info.st_size == 0
     }
 
     private struct Header {
@@ -129,10 +188,28 @@ enum StoreFile {
                 }
             } ?? Header(applicationID: 0, version: 0, isEmpty: true)
         } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
+            if let truncation = FileHeader.read(path)?.truncation { throw DamagedFile(reason: truncation) }
             throw DamagedFile(reason: error.isCorrupt ? "the database is corrupt" : "it is not a SQLite database")
-        } catch let error as SQLiteError {
-            throw CacheError(error, path: path)
         }
+    }
+
+    /// What a SQLite file that is not a cache holds: python-diskcache's tables by name, else
+    /// the first few table names (printable ASCII only: they are someone else's bytes).
+    private static func foreignContent(_ connection: SQLiteConnection, path: String) throws -> String {
+        let tables = try mapped(path) {
+            try connection.withStatement(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
+            ) { statement in try statement.rows { $0.text(0) } }
+        }
+        if Set(tables).isSuperset(of: ["Cache", "Settings"]) { return "it is a python-diskcache cache" }
+        guard !tables.isEmpty else { return "it holds another application's data" }
+        let shown = tables.prefix(3).map { name in
+            String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.prefix(40).map { (0x20..<0x7F).contains($0.value) ? $0 : "?" }))
+        }
+        let more = tables.count > shown.count ? ", …" : ""
+        return "it holds another application's tables (\(shown.joined(separator: ", "))\(more))"
     }
 
     /// Applies the missing migrations under a write lock; other processes racing to create

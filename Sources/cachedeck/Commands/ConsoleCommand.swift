@@ -33,9 +33,20 @@ struct ConsoleCommand: ParsableCommand {
     func run() throws {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         let path = try file ?? Self.defaultFile()
-        let source = try StoreDataSource.open(path: path, readOnly: readOnly)
+        let (source, fileNotice) = try Self.open(path, readOnly: readOnly)
         try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
-            .run(on: source, notices: notice.map { [$0] } ?? [])
+            .run(on: source, notices: [fileNotice, notice].compactMap { $0 })
+    }
+
+    /// Opens the file before the terminal is touched, so a bad file fails with one line. A
+    /// file this user cannot write opens read-only, and the console says so.
+    static func open(_ path: String, readOnly: Bool) throws -> (StoreDataSource, notice: String?) {
+        do {
+            return (try StoreDataSource.open(path: path, readOnly: readOnly), nil)
+        } catch let error as CacheError where !readOnly && error == .readOnly(path: path) {
+            let source = try StoreDataSource.open(path: path, readOnly: true)
+            return (source, "Read-only: you cannot write \(path), so actions are disabled.")
+        }
     }
 
     /// The only cache file in the user cache folder; otherwise a usage error listing them.

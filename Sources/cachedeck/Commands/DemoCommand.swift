@@ -41,8 +41,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = path ?? CacheStore.defaultPath(named: "demo")
-        try FileManager.default.createDirectory(
-            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let folder = (target as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         if rebuild { try Self.remove(target) }
         let isBuilt = FileManager.default.fileExists(atPath: target)
         var options = StoreOptions(invalidationRules: DemoBuilder.rules)

@@ -14,7 +14,11 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the file to run actions on it: never created or moved aside.
     func openForActions() throws -> CacheStore {
-        try CacheStore(path: file, options: .inspection(writable: true))
+        do {
+            return try CacheStore(path: file, options: .inspection(writable: true))
+        } catch let error as CacheError where error == .readOnly(path: file) {
+            throw Failure("\(error) (read commands and the --read-only console still work)")
+        }
     }
 }
 

@@ -1,0 +1,19 @@
+import CSQLite
+
+/// Runs SQL statements on a plain SQLite connection to `path` (created if missing) and closes
+/// it, as another program would.
+public func executeSQL(_ sql: String, on path: String) throws {
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+        sqlite3_close_v2(handle)
+        throw SupportFailure("cannot open \(path) with SQLite")
+    }
+    defer { sqlite3_close_v2(handle) }
+    var message: UnsafeMutablePointer<CChar>?
+    guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+        let text = message.map { String(cString: $0) } ?? "unknown error"
+        sqlite3_free(message)
+        throw SupportFailure("SQL on \(path) failed: \(text)")
+    }
+}
