@@ -3,7 +3,7 @@ import Testing
 @testable import CacheConsole
 
 @Suite struct DetailScreenTests {
-    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness {
+    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
         var harness = ConsoleHarness(columns: columns, rows: rows)
         harness.press(.down, .enter, .enter)
         return harness
