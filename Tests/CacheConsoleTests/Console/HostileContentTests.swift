@@ -40,7 +40,8 @@ import Testing
         for (size, glyphSets) in Self.tours(seed: seed) {
             var tour = try HostileTour(store: store, seed: seed, size: size, glyphSets: glyphSets)
             tour.run()
-            #expect(tour.frames > 300, "the tour ran")
+            #expect(
+                tour.seen.isSuperset(of: HostileTour.screens), "unseen: \(HostileTour.screens.subtracting(tour.seen))")
             for problem in tour.problems {
                 Issue.record("\(problem) (CACHEDECK_SEED=\(seed) replays it)")
             }

@@ -26,6 +26,9 @@ struct HostileTour {
     private(set) var frames = 0
     /// The first problems found (at most ``maximumProblems``).
     private(set) var problems: [String] = []
+    /// What the checked frames showed (see ``coverage(of:)``), so a test can tell that the
+    /// tour reached every screen.
+    private(set) var seen: Set<String> = []
 
     static let maximumProblems = 10
 
@@ -222,6 +225,7 @@ struct HostileTour {
         for glyphs in glyphSets {
             let buffer = harness.controller.render(options: RenderOptions(glyphs: glyphs))
             frames += 1
+            seen.formUnion(coverage(of: buffer))
             var found = FrameCheck.problems(in: buffer, glyphs: glyphs)
             for table in TableCheck.tables(in: harness.controller) {
                 found += table.problems(in: buffer, glyphs: glyphs)
@@ -230,5 +234,36 @@ struct HostileTour {
                 problems.append("\(context), \(glyphs) glyphs, after \(step): \(problem)")
             }
         }
+    }
+
+    /// Everything a tour is expected to reach.
+    static let screens: Set<String> = [
+        "overview", "overview processes", "entries", "detail", "detail hex dump", "timeline", "statistics", "audit",
+        "help", "filter", "command", "completions", "confirm", "message", "error", "too small", "escapes",
+    ]
+
+    /// What `buffer` (the current frame) shows, in the words of ``screens``.
+    private func coverage(of buffer: ScreenBuffer) -> Set<String> {
+        let model = harness.model
+        guard ConsoleLayout.fits(harness.controller.size) else { return ["too small"] }
+        var shown: Set<String> = []
+        switch model.current.content {
+        case .overview(let view): shown.insert(view.pane == .processes ? "overview processes" : "overview")
+        case .entries: shown.insert("entries")
+        case .detail(let view): shown.insert(view.snapshot?.value.isHexDump == true ? "detail hex dump" : "detail")
+        case .timeline: shown.insert("timeline")
+        case .statistics: shown.insert("statistics")
+        case .audit: shown.insert("audit")
+        case .help: shown.insert("help")
+        }
+        switch model.overlay {
+        case .filter: shown.insert("filter")
+        case .command(_, let completions): shown.insert(completions.isEmpty ? "command" : "completions")
+        case .confirm: shown.insert("confirm")
+        case nil: break
+        }
+        if let status = model.status { shown.insert(status.isError ? "error" : "message") }
+        if buffer.textSnapshot().contains("\\u{") { shown.insert("escapes") }
+        return shown
     }
 }
