@@ -8,6 +8,7 @@ enum FrameCheck {
     /// The problems in `buffer`, one line each; empty when the frame is sound.
     static func problems(in buffer: ScreenBuffer, glyphs: GlyphSet) -> [String] {
         var problems: [String] = []
+        var verdicts: [Cell: String?] = [:]  // borders and blanks repeat: judge each text once
         let vertical = glyphs == .unicode ? "│" : "|"
         let rightEdges: Set<String> = glyphs == .unicode ? ["│", "╮", "╯"] : ["|", "+"]
         for row in 0..<buffer.size.rows {
@@ -20,10 +21,17 @@ enum FrameCheck {
                     width += 1  // printable ASCII: nothing more to check
                     continue
                 }
-                if let problem = problem(with: cell, at: column, in: cells) {
+                let verdict: String?
+                if let known = verdicts[cell] {
+                    verdict = known
+                } else {
+                    verdict = problem(with: cell)
+                    verdicts[cell] = verdict
+                }
+                if let problem = verdict ?? neighbourProblem(with: cell, at: column, in: cells) {
                     problems.append("row \(row), column \(column): \(problem); the row is \(describe(cells))")
                 }
-                width += cell.isContinuation ? 0 : TerminalText.displayWidth(of: cell.text)
+                width += cell.width
             }
             if width != buffer.size.columns {
                 problems.append("row \(row) is \(width) cells wide, not \(buffer.size.columns): \(describe(cells))")
@@ -39,12 +47,12 @@ enum FrameCheck {
         return problems
     }
 
-    /// What is wrong with `cell` at `column` of `cells`, if anything.
-    private static func problem(with cell: Cell, at column: Int, in cells: [Cell]) -> String? {
+    /// What is wrong with `cell` wherever it is, if anything: its text must be one safe
+    /// grapheme exactly as wide as the cell claims (measured by the console and, where it is
+    /// beyond doubt, independently), or empty for a continuation cell.
+    private static func problem(with cell: Cell) -> String? {
         if cell.isContinuation {
-            guard cell.text.isEmpty else { return "a continuation cell holds \(quote(cell.text))" }
-            guard column > 0, cells[column - 1].width == 2 else { return "a continuation cell follows no wide cell" }
-            return nil
+            return cell.text.isEmpty ? nil : "a continuation cell holds \(quote(cell.text))"
         }
         guard cell.text.count == 1 else { return "the cell holds \(cell.text.count) graphemes: \(quote(cell.text))" }
         if let scalar = unsafeScalar(in: cell.text) {
@@ -54,6 +62,15 @@ enum FrameCheck {
             expectedWidth(of: cell.text).map({ $0 == cell.width }) ?? true
         else {
             return "\(quote(cell.text)) claims width \(cell.width)"
+        }
+        return nil
+    }
+
+    /// What is wrong with `cell` at `column` of `cells` given its neighbours: a wide cell is
+    /// followed by a continuation cell, and a continuation cell follows a wide one.
+    private static func neighbourProblem(with cell: Cell, at column: Int, in cells: [Cell]) -> String? {
+        if cell.isContinuation && (column == 0 || cells[column - 1].width != 2) {
+            return "a continuation cell follows no wide cell"
         }
         if cell.width == 2 && (column + 1 >= cells.count || !cells[column + 1].isContinuation) {
             return "wide \(quote(cell.text)) has no continuation cell"
