@@ -81,9 +81,10 @@ enum FrameCheck {
     /// The width of a grapheme starting with a character whose width no terminal doubts,
     /// known here independently of the console's tables: 2 for the CJK, Hangul, fullwidth
     /// and supplementary ideographic blocks and for emoji presentation, 1 below U+1100 (bar
-    /// emoji asking for emoji presentation); `nil` for everything else.
+    /// emoji asking for emoji presentation); `nil` for everything else, and for any grapheme
+    /// asking for text presentation (U+FE0E), whose width terminals disagree on.
     static func expectedWidth(of text: String) -> Int? {
-        guard let first = text.unicodeScalars.first else { return nil }
+        guard let first = text.unicodeScalars.first, !text.unicodeScalars.contains("\u{FE0E}") else { return nil }
         let wide: [ClosedRange<UInt32>] = [
             0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x3247, 0x3250...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA48C,
             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF01...0xFF60, 0x2_0000...0x2_FFFD, 0x3_0000...0x3_FFFD,

@@ -96,6 +96,7 @@ struct HostileTour {
 
         press(.character("j"), .character("d"), as: "invalidating one hostile key")
         press(.character("y"), as: "confirming the invalidation")
+        wait(as: "a live refresh after the invalidation")
         press(.character("u"), as: "undoing the invalidation")
         press(.character(" "), .character(" "), .character("V"), as: "marking rows")
         press(.character("d"), .escape, as: "cancelling the marked invalidation")
@@ -125,6 +126,7 @@ struct HostileTour {
         press(.character("W"), .character("W"), .tab, as: "the statistics window and panels")
         press(.character("4"), as: "the audit log")
         resizeSweep(as: "resizing the audit log")
+        for _ in 0..<4 { wait(as: "live refreshes of the audit log") }
         press(.character("G"), .character("g"), .character("j"), as: "moving in the audit log")
         press(.character("?"), .pageDown, as: "the help")
         press(.character("1"), as: "back to the Overview")
@@ -192,6 +194,13 @@ struct HostileTour {
             harness.resize(columns: next.columns, rows: next.rows)
             check()
         }
+    }
+
+    /// Lets 1.5 s pass (a tick, so a live refresh, and status messages age), then checks.
+    mutating func wait(as what: String) {
+        step = what
+        harness.wait(1_500)
+        check()
     }
 
     /// Types `pasted` without checking each key (a paste arrives at once), then checks.
