@@ -14,6 +14,8 @@ import Testing
         ("a\u{200D}b", "a\\u{200D}b"),
         ("name\u{3164}", "name\\u{3164}"),
         ("\u{E0001}", "\\u{E0001}"),
+        ("1\u{200D}\u{E0041}x", "1\\u{200D}\\u{E0041}x"),
+        ("4\u{200D}🏽", "4\\u{200D}🏽"),
     ])
     func sanitizeShowsUnsafeCharactersAsVisibleEscapes(input: String, expected: String) {
         #expect(TerminalText.sanitize(input) == expected)
@@ -48,7 +50,7 @@ import Testing
 
     @Test(arguments: [
         ("abc", 3), ("日本語", 6), ("e\u{301}", 1), ("👍", 2), ("👨‍👩‍👧", 2), ("🇯🇵", 2), ("❤️", 2), ("❤", 1),
-        ("1️⃣", 2), ("Ａ", 2), ("\u{1B}", 2), ("a\u{202E}", 9), ("", 0),
+        ("1️⃣", 2), ("Ａ", 2), ("👍🏽", 2), ("a🏽", 3), ("🏽", 2), ("\u{1B}", 2), ("a\u{202E}", 9), ("", 0),
     ])
     func displayWidthCountsCellsPerGrapheme(text: String, width: Int) {
         #expect(TerminalText.displayWidth(of: text) == width)

@@ -10,7 +10,7 @@ struct ConsoleEndToEndTests {
     static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("cachedeck").path
 
-    private let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
 
     init() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -103,6 +103,7 @@ struct ConsoleEndToEndTests {
         let tmux = try Tmux(columns: 100, rows: 30)
         try tmux.type("\(Self.binary) --read-only \(path); echo exit=$?", enter: true)
         try tmux.waitFor("READ-ONLY")
+        try tmux.waitFor("Namespaces (1)")  // Enter before the Overview is read opens nothing
         try tmux.keys("Enter")
         let pane = try tmux.waitFor("東京タワー")
         for shown in ["🍣 sushi", "\\e[2J\\e[31mRED", "\\u{202E}gnp.exe", "bell\\x07"] {
@@ -133,7 +134,7 @@ struct ConsoleEndToEndTests {
     }
 
     /// The frame number the console last wrote to its idle file (0 before the first).
-    private static func idleFrame(_ path: String) throws -> Int {
+    static func idleFrame(_ path: String) throws -> Int {
         (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
         }
@@ -142,12 +143,12 @@ struct ConsoleEndToEndTests {
 
     /// Waits for the console to finish what it is doing (the page a new order reads, …): a
     /// whole idle cycle after now.
-    private static func settle(_ path: String) throws {
+    static func settle(_ path: String) throws {
         try waitForIdle(path, after: try idleFrame(path))
     }
 
     /// Waits until the console reports idle with a frame drawn after `frame`.
-    private static func waitForIdle(_ path: String, after frame: Int) throws {
+    static func waitForIdle(_ path: String, after frame: Int) throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(15)
         while try idleFrame(path) <= frame {

@@ -38,12 +38,23 @@ final class Tmux {
 
     /// Presses keys by tmux name (`Enter`, `Escape`, `Down`, `Space`, `C-c`, …).
     func keys(_ names: String...) throws {
+        try keys(names)
+    }
+
+    /// Presses keys by tmux name, from a list.
+    func keys(_ names: [String]) throws {
         try run(["send-keys", "-t", session] + names)
     }
 
-    /// The visible pane, one line per row.
-    func capture() throws -> String {
-        try run(["capture-pane", "-p", "-t", session])
+    /// The visible pane, one line per row; with `escapes`, with the SGR sequences of its
+    /// colours and attributes (`capture-pane -e`).
+    func capture(escapes: Bool = false) throws -> String {
+        try run(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", session])
+    }
+
+    /// The pane's title, which programs set with OSC 0 or 2 (`\e]2;title\a`).
+    func paneTitle() throws -> String {
+        try run(["display-message", "-p", "-t", session, "#{pane_title}"])
     }
 
     /// Resizes the window (the console gets `KEY_RESIZE`).
@@ -51,16 +62,17 @@ final class Tmux {
         try run(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// Polls the pane until `condition` holds, for at most `timeout`; returns the pane.
+    /// Polls the pane (with its SGR sequences if `escapes`) until `condition` holds, for at
+    /// most `timeout`; returns the pane.
     @discardableResult
     func waitUntil(
-        _ what: String, timeout: Duration = .seconds(15), _ condition: (String) -> Bool
+        _ what: String, timeout: Duration = .seconds(15), escapes: Bool = false, _ condition: (String) -> Bool
     ) throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var pane = ""
         while clock.now < deadline {
-            pane = try capture()
+            pane = try capture(escapes: escapes)
             if condition(pane) { return pane }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -24,10 +24,12 @@ extension ConsoleController {
             return applyEntries(
                 entries, viewID: viewID, generation: generation, page: page, from: request.start, replacing: replacing)
         case (.detail(let viewID, _, let hex), .detail(let snapshot)):
+            let width = size.columns
             update(viewID) { content in
                 guard var view = content.detail, view.hex == hex else { return }
                 view.snapshot = snapshot ?? view.snapshot
                 view.isGone = snapshot == nil
+                view.wrapValue(width: width)
                 content.detail = view
             }
         case (.timeline(let viewID, _), .timeline(let snapshot)):

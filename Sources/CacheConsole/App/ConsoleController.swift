@@ -174,6 +174,8 @@ public struct ConsoleController: Sendable {
     private mutating func layoutChanged() -> [ConsoleEffect] {
         let height = EntriesScreen.listHeight(for: size)
         for index in model.views.indices { model.views[index].content.entries?.window.clampTop(height: height) }
+        // A detail view further down the stack wraps again when it is back on top and reloads.
+        model.current.content.detail?.wrapValue(width: size.columns)
         return entriesPageLoads()
     }
 

@@ -199,19 +199,24 @@ extension ConsoleController {
     /// Actions a read-only console hides.
     static let destructive: Set<KeyAction> = [.sweep, .clearNamespace, .invalidate, .undo]
 
+    /// Draws a text field on the status line: the prompt, as much of the text before the
+    /// cursor as fits (its end), the cursor, then the rest. Measured character by character
+    /// from the cursor back, so a long paste costs one pass per frame.
     private func drawInput(prompt: String, _ field: TextField, into buffer: inout ScreenBuffer) {
         let row = size.rows - 1
         let style = CellStyle(.input)
         buffer.fill(Rect(column: 0, row: row, columns: size.columns, rows: 1), style: style)
         let characters = Array(field.text)
-        let before = String(characters.prefix(field.cursor))
         let room = size.columns - 2
-        let beforeWidth = TerminalText.displayWidth(of: before)
-        let skip = max(0, beforeWidth - room + 1)
-        var shownBefore = before
-        while skip > 0 && TerminalText.displayWidth(of: before) - TerminalText.displayWidth(of: shownBefore) < skip {
-            shownBefore.removeFirst()
+        var start = field.cursor
+        var width = 0
+        while start > 0 {
+            let next = TerminalText.displayWidth(of: String(characters[start - 1]))
+            guard width + next <= room - 1 else { break }
+            width += next
+            start -= 1
         }
+        let shownBefore = String(characters[start..<field.cursor])
         var column = buffer.put(prompt, at: Point(column: 0, row: row), style: style)
         column = buffer.put(shownBefore, at: Point(column: column, row: row), style: style)
         let atCursor = field.cursor < characters.count ? String(characters[field.cursor]) : " "

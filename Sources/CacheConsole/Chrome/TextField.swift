@@ -56,6 +56,9 @@ public struct TextField: Sendable, Hashable {
         default: return .ignored
         }
         text = String(characters)
+        // Keys arrive one scalar at a time, so an inserted combining mark, skin tone or second
+        // half of a flag merges with the character before it: count the cursor again.
+        cursor = min(String(characters.prefix(cursor)).count, text.count)
         return .edited
     }
 

@@ -11,7 +11,8 @@ struct DisplayUnit: Equatable {
 
 /// Splits text into ``DisplayUnit``s: grapheme clusters with their display width, and visible
 /// escapes for control characters, bidi and other invisible format characters, separators,
-/// unassigned scalars and combining marks with nothing to combine with.
+/// unassigned scalars and combining marks with nothing to combine with. An emoji modifier
+/// (skin tone) that follows no emoji it can modify is a unit of its own, so it shows.
 enum DisplayScanner {
     /// Calls `body` with each unit of `text` in order while it returns `true`; stops early
     /// otherwise, so the work is proportional to what the caller consumes.
@@ -51,6 +52,7 @@ enum DisplayScanner {
         case printable
         case combining
         case emojiJoiner
+        case emojiModifier
         case unsafe
     }
 
@@ -68,7 +70,8 @@ enum DisplayScanner {
         case .nonspacingMark, .enclosingMark:
             return .combining
         default:
-            return properties.isDefaultIgnorableCodePoint ? .unsafe : .printable
+            if properties.isDefaultIgnorableCodePoint { return .unsafe }
+            return properties.isEmojiModifier ? .emojiModifier : .printable
         }
     }
 
@@ -91,7 +94,15 @@ enum DisplayScanner {
             case .combining where !pending.isEmpty:
                 pending.append(scalar)
                 continue
-            case .emojiJoiner where pending.first?.properties.isEmoji == true:
+            case .emojiJoiner where pending.first.map(isPictographic) == true:
+                // Joiners and tags only continue a pictograph; after a digit, `#` or `*` (which
+                // are emoji too, for keycaps) they would hide behind it.
+                pending.append(scalar)
+                continue
+            case .emojiModifier:
+                if pending.last?.properties.isEmojiModifierBase != true {
+                    guard flush() else { return false }
+                }
                 pending.append(scalar)
                 continue
             case .combining, .emojiJoiner, .unsafe:
@@ -102,6 +113,11 @@ enum DisplayScanner {
             }
         }
         return flush()
+    }
+
+    /// Whether `scalar` is an emoji beyond ASCII (a pictograph that can start a sequence).
+    private static func isPictographic(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x7F && scalar.properties.isEmoji
     }
 
     /// Cells a printable cluster occupies: 2 for East Asian wide characters and emoji

@@ -3,23 +3,27 @@ import CacheCore
 @testable import CacheConsole
 
 /// Drives a ``ConsoleController`` the way the runtime does, but synchronously: each effect
-/// runs on the fake data source at once and its message goes straight back. Query times are
+/// runs on the data source at once and its message goes straight back. Query times are
 /// pinned to 1 ms and no frame time is reported, so screens are the same every run.
-struct ConsoleHarness {
+///
+/// The source is the ``FakeDataSource`` unless another is given (a ``StoreDataSource`` over a
+/// real file, for instance); the console's clock starts at `now` either way.
+struct ConsoleHarness<Source: ConsoleDataSource> {
     var controller: ConsoleController
-    let source: FakeDataSource
-    var now = FakeDataSource.now
+    let source: Source
+    var now: Int64
     /// Effects the harness did not carry out (theme, mouse, redraw, quit), in order.
     var sideEffects: [ConsoleEffect] = []
 
     init(
-        columns: Int = 80, rows: Int = 24, source: FakeDataSource = FakeDataSource(),
+        columns: Int = 80, rows: Int = 24, source: Source = FakeDataSource(), now: Int64 = FakeDataSource.now,
         settings: ConsoleSettings = ConsoleSettings(), notices: [String] = []
     ) {
         self.source = source
+        self.now = now
         controller = ConsoleController(
             location: source.location, isReadOnly: source.isReadOnly, themeName: "default", settings: settings,
-            size: Size(columns: columns, rows: rows), now: FakeDataSource.now)
+            size: Size(columns: columns, rows: rows), now: now)
         run(controller.start(notices: notices))
     }
 

@@ -3,10 +3,25 @@ import Testing
 @testable import CacheConsole
 
 @Suite struct DetailScreenTests {
-    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness {
+    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
         var harness = ConsoleHarness(columns: columns, rows: rows)
         harness.press(.down, .enter, .enter)
         return harness
+    }
+
+    /// The value is wrapped when it arrives and when the terminal is resized, not for every
+    /// frame and key (a 64 KiB value took ~30 ms a wrap in a release build).
+    @Test func theValueIsWrappedOncePerWidth() throws {
+        var harness = detail()
+        let wrapped = try #require(harness.model.current.content.detail?.wrapped)
+        #expect(wrapped.width == 80 && wrapped.lines.count == 8)
+        harness.resize(columns: 62, rows: 24)
+        let narrow = try #require(harness.model.current.content.detail?.wrapped)
+        var fresh = try #require(harness.model.current.content.detail)
+        let snapshot = fresh.snapshot
+        fresh.snapshot = snapshot  // drops the wrapped lines
+        #expect(fresh.wrapped == nil)
+        #expect(narrow.width == 62 && narrow.lines == DetailScreen.valueLines(fresh, width: 62))
     }
 
     @Test func prettyJSONWrapsAtEightyColumns() {

@@ -4,7 +4,7 @@ import Testing
 @testable import CacheConsole
 
 @Suite struct EntriesScreenTests {
-    private func products(columns: Int = 80, rows: Int = 24) -> ConsoleHarness {
+    private func products(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
         var harness = ConsoleHarness(columns: columns, rows: rows)
         harness.press(.down, .enter)
         return harness

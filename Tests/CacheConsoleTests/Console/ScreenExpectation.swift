@@ -35,8 +35,8 @@ extension ConsoleHarness {
 }
 
 /// Checks the whole screen against `expected`.
-func expectScreen(
-    _ harness: ConsoleHarness, _ expected: String, glyphs: GlyphSet = .unicode,
+func expectScreen<Source>(
+    _ harness: ConsoleHarness<Source>, _ expected: String, glyphs: GlyphSet = .unicode,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let actual = harness.screen(glyphs: glyphs)

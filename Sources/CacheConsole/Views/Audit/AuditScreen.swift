@@ -1,6 +1,7 @@
 /// The audit log: every action on the file, newest first, and whether it can be undone.
 enum AuditScreen {
-    private static let columns: [TableColumn] = [
+    /// The table's columns (the layout tests check rows against them).
+    static let columns: [TableColumn] = [
         TableColumn(title: "#", width: .fixed(5), alignment: .trailing),
         TableColumn(title: "when", width: .fixed(8), alignment: .trailing),
         TableColumn(title: "action", width: .flexible(minimum: 16, weight: 3)),

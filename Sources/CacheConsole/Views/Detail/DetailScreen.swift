@@ -9,8 +9,10 @@ enum DetailScreen {
         max(1, ConsoleLayout.body(size).size.rows - metadataRows - 2)
     }
 
-    /// The value's lines, wrapped to the box at terminal width `width`.
+    /// The value's lines, wrapped to the box at terminal width `width` (as the view kept them
+    /// when it wrapped for that width).
     static func valueLines(_ view: DetailView, width: Int) -> [String] {
+        if let wrapped = view.wrapped, wrapped.width == width { return wrapped.lines }
         guard let snapshot = view.snapshot else { return [] }
         let room = max(8, width - 4)
         switch snapshot.value {

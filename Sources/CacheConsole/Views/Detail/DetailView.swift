@@ -7,11 +7,23 @@ public struct DetailView: Sendable {
     /// Its key (for the breadcrumb while it loads).
     public let key: String
     /// The entry as last read.
-    public internal(set) var snapshot: EntryDetailSnapshot?
+    public internal(set) var snapshot: EntryDetailSnapshot? {
+        didSet { wrapped = nil }
+    }
     /// Whether the entry no longer exists.
     public internal(set) var isGone = false
     /// Whether the value shows as a hex dump.
     public internal(set) var hex = false
     /// The first value line shown.
     public internal(set) var scroll = 0
+    /// The value's lines as wrapped for a terminal width, kept so that frames and keys do not
+    /// wrap a 64 KiB value again each time (cleared when the snapshot changes).
+    private(set) var wrapped: (width: Int, lines: [String])?
+
+    /// Wraps the value for terminal width `width` now, for the frames and keys that follow
+    /// (see ``DetailScreen/valueLines(_:width:)``).
+    mutating func wrapValue(width: Int) {
+        wrapped = nil
+        wrapped = (width, DetailScreen.valueLines(self, width: width))
+    }
 }

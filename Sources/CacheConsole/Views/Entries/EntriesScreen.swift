@@ -6,7 +6,8 @@ enum EntriesScreen {
         max(1, ConsoleLayout.body(size).size.rows - 4)
     }
 
-    private static let columns: [TableColumn] = [
+    /// The table's columns (the layout tests check rows against them).
+    static let columns: [TableColumn] = [
         TableColumn(title: "", width: .fixed(1)),
         TableColumn(title: "key", width: .flexible(minimum: 14, weight: 3)),
         TableColumn(title: "size", width: .fixed(8), alignment: .trailing),

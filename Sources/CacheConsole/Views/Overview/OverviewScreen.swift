@@ -4,11 +4,11 @@ import Foundation
 /// process list beside it on wide terminals, or in its place after Tab).
 enum OverviewScreen {
     /// Lines of facts above the tables.
-    private static let factRows = 4
+    static let factRows = 4
     /// Terminals at least this wide show both tables side by side.
-    private static let sideBySideColumns = 110
+    static let sideBySideColumns = 110
     /// The process table's width when side by side.
-    private static let processColumns = 44
+    static let processColumns = 44
 
     /// Namespace rows that fit at `size`.
     static func listHeight(for size: Size) -> Int {
@@ -113,7 +113,8 @@ enum OverviewScreen {
         return rate >= 0.8 ? .good : rate >= 0.5 ? .warn : .bad
     }
 
-    private static let namespaceColumns: [TableColumn] = [
+    /// The namespace table's columns (the layout tests check rows against them).
+    static let namespaceColumns: [TableColumn] = [
         TableColumn(title: "namespace", width: .flexible(minimum: 12, weight: 3)),
         TableColumn(title: "entries", width: .fixed(9), alignment: .trailing),
         TableColumn(title: "bytes", width: .fixed(9), alignment: .trailing),
