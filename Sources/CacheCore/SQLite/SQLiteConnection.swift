@@ -29,9 +29,7 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = db
         self.path = path
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        BusyWait.install(on: db, timeout: busyTimeout)
     }
 
     /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
