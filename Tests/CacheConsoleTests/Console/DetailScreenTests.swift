@@ -19,8 +19,11 @@ import Testing
         let narrow = try #require(harness.model.current.content.detail?.wrapped)
         var fresh = try #require(harness.model.current.content.detail)
         let snapshot = fresh.snapshot
-        fresh.snapshot = snapshot  // drops the wrapped lines
-        #expect(fresh.wrapped == nil)
+        fresh.snapshot = snapshot
+        #expect(fresh.wrapped != nil, "the same value keeps its lines")
+        fresh.snapshot = nil
+        fresh.snapshot = snapshot
+        #expect(fresh.wrapped == nil, "a new value drops them")
         #expect(narrow.width == 62 && narrow.lines == DetailScreen.valueLines(fresh, width: 62))
     }
 

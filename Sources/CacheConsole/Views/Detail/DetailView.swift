@@ -8,7 +8,7 @@ public struct DetailView: Sendable {
     public let key: String
     /// The entry as last read.
     public internal(set) var snapshot: EntryDetailSnapshot? {
-        didSet { wrapped = nil }
+        didSet { if snapshot?.value != oldValue?.value { wrapped = nil } }
     }
     /// Whether the entry no longer exists.
     public internal(set) var isGone = false
@@ -16,14 +16,14 @@ public struct DetailView: Sendable {
     public internal(set) var hex = false
     /// The first value line shown.
     public internal(set) var scroll = 0
-    /// The value's lines as wrapped for a terminal width, kept so that frames and keys do not
-    /// wrap a 64 KiB value again each time (cleared when the snapshot changes).
+    /// The value's lines as wrapped for a terminal width, kept so that frames, keys and live
+    /// refreshes do not wrap a 64 KiB value again each time (cleared when the value changes).
     private(set) var wrapped: (width: Int, lines: [String])?
 
-    /// Wraps the value for terminal width `width` now, for the frames and keys that follow
-    /// (see ``DetailScreen/valueLines(_:width:)``).
+    /// Wraps the value for terminal width `width` now, unless it already is, for the frames
+    /// and keys that follow (see ``DetailScreen/valueLines(_:width:)``).
     mutating func wrapValue(width: Int) {
-        wrapped = nil
+        guard wrapped?.width != width else { return }
         wrapped = (width, DetailScreen.valueLines(self, width: width))
     }
 }
