@@ -272,7 +272,7 @@ struct HostileTour {
         case nil: break
         }
         if let status = model.status { shown.insert(status.isError ? "error" : "message") }
-        if buffer.textSnapshot().contains("\\u{") { shown.insert("escapes") }
+        if !seen.contains("escapes") && buffer.textSnapshot().contains("\\u{") { shown.insert("escapes") }
         return shown
     }
 }
