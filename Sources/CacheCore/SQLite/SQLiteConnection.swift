@@ -29,7 +29,9 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = db
         self.path = path
-        BusyWait.install(on: db, timeout: busyTimeout)
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
     }
 
     /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
