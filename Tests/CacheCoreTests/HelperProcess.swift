@@ -80,16 +80,8 @@ final class HelperProcess {
         self.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        let executable = try HelperBinary.path(of: program)
-        if unprivileged {
-            let command = try Unprivileged.command(executable, arguments)
-            process.executableURL = URL(fileURLWithPath: command.executable)
-            process.arguments = command.arguments
-            process.environment = Unprivileged.environment()
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
+        try Unprivileged.prepare(
+            process, program: try HelperBinary.path(of: program), arguments: arguments, unprivileged: unprivileged)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

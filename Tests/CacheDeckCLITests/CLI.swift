@@ -93,15 +93,7 @@ final class CLIProcess {
             let input = FileHandle(forReadingAtPath: "/dev/null")
         else { throw CLIFailure("cannot create the output files in \(folder.path)") }
         let program = try executable ?? CacheDeckBinary.path()
-        if unprivileged {
-            let command = try Unprivileged.command(program, arguments)
-            process.executableURL = URL(fileURLWithPath: command.executable)
-            process.arguments = command.arguments
-            process.environment = Unprivileged.environment()
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        }
+        try Unprivileged.prepare(process, program: program, arguments: arguments, unprivileged: unprivileged)
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err

@@ -25,6 +25,21 @@ public enum Unprivileged {
         return (setpriv, identity + [program] + arguments)
     }
 
+    /// Sets `process` to run `program` with `arguments`: as that user when `unprivileged`.
+    public static func prepare(
+        _ process: Process, program: String, arguments: [String], unprivileged: Bool
+    ) throws {
+        guard unprivileged else {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            return
+        }
+        let command = try command(program, arguments)
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.environment = environment()
+    }
+
     /// The environment for such a run: `HOME` points nowhere, so no root-only config is read.
     public static func environment() -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
