@@ -11,7 +11,10 @@ public func executeSQL(_ sql: String, on path: String) throws {
     }
     defer { sqlite3_close_v2(handle) }
     var message: UnsafeMutablePointer<CChar>?
-    guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+    sqlite3_busy_timeout(handle, 5000)
+    // The checkpoint leaves the changes in the file itself, even if a connection another
+    // test object has not released yet keeps SQLite from doing it when this one closes.
+    guard sqlite3_exec(handle, sql + ";\nPRAGMA wal_checkpoint(TRUNCATE);", nil, nil, &message) == SQLITE_OK else {
         let text = message.map { String(cString: $0) } ?? "unknown error"
         sqlite3_free(message)
         throw SupportFailure("SQL on \(path) failed: \(text)")
