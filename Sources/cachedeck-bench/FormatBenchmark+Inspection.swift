@@ -84,23 +84,35 @@ extension FormatBenchmark {
     /// console asks for it (default query), against the exact order computed from the
     /// reference walk (ties broken by row id in the same direction).
     func measureSorts(_ rows: [ReferenceRow]) throws {
+        let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
         for field in EntrySortField.allCases {
-            let ascending = rows.indices.sorted { Self.precedes(rows[$0], rows[$1], by: field) }.map { rows[$0].id }
+            let ascending = rows.sorted { Self.precedes($0, $1, by: field) }
             for descending in [false, true] {
-                let exact: [Int64] =
+                let exact: [ReferenceRow] =
                     descending
                     ? ascending.suffix(settings.pageSize).reversed() : Array(ascending.prefix(settings.pageSize))
                 let query = EntryQuery(
                     namespace: FormatFilePlan.namespace, sort: EntrySort(field, descending: descending),
                     limit: settings.pageSize)
                 let (page, first, median) = try repeated { try console.inspector.entries(query) }
-                let ids = page.rows.map(\.id)
+                let listed = page.rows.map(ReferenceRow.init)
                 let wrong =
-                    zip(ids, exact).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    ?? (ids.count == exact.count ? nil : min(ids.count, exact.count))
+                    zip(listed, exact).enumerated().first { $0.element.0.id != $0.element.1.id }?.offset
+                    ?? (listed.count == exact.count ? nil : min(listed.count, exact.count))
                 var figure = describe(first: first, median: median)
-                figure += wrong.map { ", order wrong from row \($0 + 1)" } ?? ", order exact"
-                if page.rankedFromRowID != nil { figure += " (ranked only ids ≥ \(page.rankedFromRowID ?? 0))" }
+                if let wrong {
+                    figure += ", order wrong from row \(wrong + 1)"
+                    if wrong < min(listed.count, exact.count) {
+                        figure +=
+                            ": id \(listed[wrong].id) (\(listed[wrong].value(of: field))) where the exact order has "
+                            + "id \(exact[wrong].id) (\(exact[wrong].value(of: field)))"
+                    }
+                    let changed = listed.filter { byID[$0.id]?.value(of: field) != $0.value(of: field) }.count
+                    if changed > 0 { figure += "; \(changed) listed rows changed since the walk" }
+                } else {
+                    figure += ", order exact"
+                }
+                if let from = page.rankedFromRowID { figure += " (ranked only ids ≥ \(from))" }
                 record(
                     GoalRow(
                         measure: "first page by \(field.rawValue) \(descending ? "desc" : "asc")", figure: figure,
