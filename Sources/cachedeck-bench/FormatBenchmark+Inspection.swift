@@ -106,6 +106,8 @@ extension FormatBenchmark {
                         figure +=
                             ": id \(listed[wrong].id) (\(listed[wrong].value(of: field))) where the exact order has "
                             + "id \(exact[wrong].id) (\(exact[wrong].value(of: field)))"
+                    } else {
+                        figure += ": the page has \(listed.count) rows"
                     }
                     let changed = listed.filter { byID[$0.id]?.value(of: field) != $0.value(of: field) }.count
                     if changed > 0 { figure += "; \(changed) listed rows changed since the walk" }
