@@ -15,7 +15,13 @@ extension Schema {
     /// A partition's counters are exact: they are the audit log's figures, even for an action
     /// that was killed half-way. Trash partitions are deleted with the action's retention.
     /// This replaces format 3's `trash` table, which copied every removed value.
+    ///
+    /// The expiry index also holds each entry's size, so the bytes of any expiry range (the
+    /// timeline's buckets and hours) are summed from the index alone, exactly.
     static let partitions = """
+        DROP INDEX entries_by_expiry;
+        CREATE INDEX entries_by_expiry ON entries (namespace_id, expires_at, stale_until, size);
+
         CREATE TABLE partitions (
             id INTEGER PRIMARY KEY,
             name TEXT NOT NULL,
