@@ -82,7 +82,9 @@ extension FormatBenchmark {
 
     /// Rows: the first page of the main namespace in every order the Inspector offers, as the
     /// console asks for it (default query), against the exact order computed from the
-    /// reference walk (ties broken by row id in the same direction).
+    /// reference walk: the page's values must be the exact order's, row by row, and each row
+    /// must be the walk's. Ties may come in any order (the figure says when they do not follow
+    /// the row ids, as ``EntrySort`` documents).
     func measureSorts(_ rows: [ReferenceRow]) throws {
         let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
         for field in EntrySortField.allCases {
@@ -97,28 +99,28 @@ extension FormatBenchmark {
                 let (page, first, median) = try repeated { try console.inspector.entries(query) }
                 let listed = page.rows.map(ReferenceRow.init)
                 let wrong =
-                    zip(listed, exact).enumerated().first { $0.element.0.id != $0.element.1.id }?.offset
-                    ?? (listed.count == exact.count ? nil : min(listed.count, exact.count))
+                    zip(listed, exact).enumerated().first {
+                        $0.element.0.value(of: field) != $0.element.1.value(of: field)
+                    }?
+                    .offset ?? (listed.count == exact.count ? nil : min(listed.count, exact.count))
+                let changed = listed.filter { byID[$0.id]?.value(of: field) != $0.value(of: field) }.count
                 var figure = describe(first: first, median: median)
                 if let wrong {
                     figure += ", order wrong from row \(wrong + 1)"
-                    if wrong < min(listed.count, exact.count) {
-                        figure +=
-                            ": id \(listed[wrong].id) (\(listed[wrong].value(of: field))) where the exact order has "
-                            + "id \(exact[wrong].id) (\(exact[wrong].value(of: field)))"
-                    } else {
-                        figure += ": the page has \(listed.count) rows"
-                    }
-                    let changed = listed.filter { byID[$0.id]?.value(of: field) != $0.value(of: field) }.count
-                    if changed > 0 { figure += "; \(changed) listed rows changed since the walk" }
+                    figure +=
+                        wrong < min(listed.count, exact.count)
+                        ? ": \(listed[wrong].value(of: field)) where the exact order has \(exact[wrong].value(of: field))"
+                        : ": the page has \(listed.count) rows"
                 } else {
                     figure += ", order exact"
+                    if listed.map(\.id) != exact.map(\.id) { figure += " (ties not in id order)" }
                 }
+                if changed > 0 { figure += "; \(changed) listed rows differ from the walk" }
                 if let from = page.rankedFromRowID { figure += " (ranked only ids ≥ \(from))" }
                 record(
                     GoalRow(
                         measure: "first page by \(field.rawValue) \(descending ? "desc" : "asc")", figure: figure,
-                        goal: "≤ 200 ms, exact", verdict: Verdict(median <= 200e6 && wrong == nil)))
+                        goal: "≤ 200 ms, exact", verdict: Verdict(median <= 200e6 && wrong == nil && changed == 0)))
             }
         }
     }
