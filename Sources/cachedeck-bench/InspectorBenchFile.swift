@@ -46,6 +46,7 @@ struct InspectorBenchFile {
             }
             try connection.execute("COMMIT; PRAGMA wal_checkpoint(TRUNCATE)")
         }
+        try connection.recountNamespaces()
     }
 
     private func row(
