@@ -6,14 +6,15 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     case size
     /// When the current value was written.
     case created
-    /// When the entry expires; never-expiring entries sort after every expiring one.
+    /// When the entry expires; never-expiring entries sort after every expiring one. Ties
+    /// are broken by the stale-until time, then the size (the expiry index's columns).
     case expires
     /// The last write or recorded read.
     case lastAccess
     /// Recorded reads.
     case hits
 
-    /// Whether format v1 has an index in this order. Pages in such an order walk the index;
+    /// Whether the file format has an index in this order. Pages in such an order walk the index;
     /// the others rank a scan of the table that ``EntryQuery/scanLimit`` bounds.
     public var hasIndex: Bool {
         switch self {
@@ -23,8 +24,8 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// A sort order. Ties are broken by row id in the same direction, so the order is total and
-/// pagination visits every row once.
+/// A sort order. Remaining ties are broken by row id in the same direction, so the order is
+/// total and pagination visits every row once.
 public struct EntrySort: Sendable, Hashable, Codable {
     /// The column sorted by.
     public var field: EntrySortField
