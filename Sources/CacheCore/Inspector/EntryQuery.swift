@@ -59,9 +59,9 @@ public struct EntryQuery: Sendable, Hashable {
     /// The work one request may do, in rows read in order. A filtered walk stops there with a
     /// short page that ``EntryPage/next`` continues; a row whose test reads more than the
     /// walked index (size, hits, age, tags, or key text outside key order) counts as
-    /// 8 rows (a random read rather than an index step). A sort without an index ranks only the
-    /// most recently inserted rows of the file when the whole would cost more (see
-    /// ``EntryPage/rankedFromRowID``). `nil` does whatever work the page needs.
+    /// 8 rows (a random read rather than an index step). A sort without an index ranks the
+    /// whole namespace whatever the limit, so its order is exact. `nil` does whatever work the
+    /// page needs.
     public var scanLimit: Int?
 
     /// Creates a query; the defaults list the first 50 entries by key.
