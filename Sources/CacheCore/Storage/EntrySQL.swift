@@ -44,16 +44,21 @@ extension SQLiteConnection {
     func writeEntries(_ rows: [EntryWrite], namespaceID: Int64, name: String, version: String, now: Int64) throws
         -> Bool
     {
-        guard try isLiveNamespace(id: namespaceID, name: name) else { return false }
-        var added = (entries: 0, bytes: 0)
+        var sizes: [String: Int] = [:]
+        for row in rows { sizes[row.key] = row.size }
+        let keys = String(decoding: try JSONEncoder().encode(Array(sizes.keys)), as: UTF8.self)
+        let existing = try withStatement(
+            """
+            SELECT (SELECT count(*) FROM entries WHERE namespace_id = ?1 AND key IN (SELECT value FROM json_each(?3))),
+                   (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND key IN (SELECT value FROM json_each(?3)))
+            FROM namespaces WHERE id = ?1 AND name = ?2
+            """
+        ) { statement in
+            statement.bind(namespaceID, name, keys)
+            return try statement.firstRow { ($0.int(0), $0.int(1)) }
+        }
+        guard let existing else { return false }
         for row in rows {
-            let previous = try withStatement("SELECT size FROM entries WHERE namespace_id = ?1 AND key = ?2") {
-                statement in
-                statement.bind(namespaceID, row.key)
-                return try statement.firstRow { $0.int(0) }
-            }
-            added.entries += previous == nil ? 1 : 0
-            added.bytes += row.size - (previous ?? 0)
             try run(
                 """
                 INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
@@ -68,7 +73,7 @@ extension SQLiteConnection {
         }
         try run(
             "UPDATE namespaces SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1",
-            namespaceID, added.entries, added.bytes)
+            namespaceID, sizes.count - existing.0, sizes.values.reduce(0, +) - existing.1)
         return true
     }
 
