@@ -73,7 +73,8 @@ struct EntryRanking {
         let (first, last) = try connection.rowIDRange()
         let span = first.map { first in last.map { Int($0 - first + 1) } ?? 0 } ?? 0
         if let from = start?.rankedFromRowID {
-            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int((last ?? from) - from + 1))
+            let rows = (last ?? from).subtractingClamped(from).addingClamped(1)
+            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int(max(rows, 0)))
         }
         let indexCost =
             namespaceID == nil

@@ -17,6 +17,7 @@ extension Inspector {
         if let cursor = query.after, cursor.namespace != query.namespace || cursor.sort != query.sort {
             throw InspectorError.cursorMismatch
         }
+        if let cursor = query.after, !cursor.isWellFormed { throw InspectorError.invalidCursor }
         return try store.database.read { connection in
             guard let namespace = try connection.inspectedNamespace(named: query.namespace) else {
                 throw InspectorError.noSuchNamespace(query.namespace)

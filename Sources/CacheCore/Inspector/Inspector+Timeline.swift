@@ -107,7 +107,7 @@ struct ExpiryRanges {
                 cells.append(
                     ExpiryCounts.Cell(
                         range: index, namespaceID: namespace.id, entries: entries,
-                        bytes: Int64((Double(entries) * average).rounded()), isEstimated: entries > 0))
+                        bytes: Int64(saturating: (Double(entries) * average).rounded()), isEstimated: entries > 0))
             }
         }
         var budget = Inspector.exactBytesBudget
@@ -137,7 +137,7 @@ struct ExpiryCounts {
     func total(of ranges: [Int]) -> (entries: Int, bytes: Int64, isEstimated: Bool) {
         let selected = Set(ranges)
         return cells.filter { selected.contains($0.range) }.reduce((0, 0, false)) { total, cell in
-            (total.0 + cell.entries, total.1 + cell.bytes, total.2 || cell.isEstimated)
+            (total.0.addingClamped(cell.entries), total.1.addingClamped(cell.bytes), total.2 || cell.isEstimated)
         }
     }
 }
