@@ -15,7 +15,8 @@ extension Admin {
                     missingTagRows: try connection.missingTagRowCount(),
                     extraTagRows: try connection.extraTagRowCount(),
                     malformedTagLists: try connection.malformedTagListCount(),
-                    orphanedEntries: try connection.orphanedEntryCount())
+                    orphanedEntries: try connection.orphanedEntryCount(),
+                    outOfRangeRows: try connection.outOfRangeRows())
             }
         }
     }

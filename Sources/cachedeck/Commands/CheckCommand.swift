@@ -110,10 +110,16 @@ struct CheckCommand: ParsableCommand {
                     "Orphaned entries",
                     report.orphanedEntries == 0 ? "ok" : "\(report.orphanedEntries) without a namespace"
                 ),
+                (
+                    "Values in range",
+                    report.outOfRangeRows.isEmpty
+                        ? "ok" : Figures.counted(report.outOfRangeRows.count, "row out of range", "rows out of range")
+                ),
             ]
             ).rendered
         ]
         lines += report.sqliteProblems.map { "  " + TerminalText.sanitize($0) }
+        lines += report.outOfRangeRows.map { "  out of range: " + TerminalText.sanitize($0) }
         lines += report.counterMismatches.map { mismatch in
             "  \(TerminalText.sanitize(mismatch.namespace)): recorded \(Formatting.count(mismatch.recordedEntries)) "
                 + "entries, \(Formatting.count(Int(mismatch.recordedBytes))) B; actual "
@@ -130,6 +136,7 @@ struct CheckCommand: ParsableCommand {
         if report.missingTagRows + report.extraTagRows > 0 { problems.append("tag index") }
         if report.malformedTagLists > 0 { problems.append("tag lists") }
         if report.orphanedEntries > 0 { problems.append("orphaned entries") }
+        if !report.outOfRangeRows.isEmpty { problems.append("values out of range") }
         return problems
     }
 
