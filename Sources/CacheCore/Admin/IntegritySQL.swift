@@ -18,7 +18,10 @@ extension SQLiteConnection {
             """
             SELECT n.name, n.entry_count, coalesce(c.entries, 0), n.total_bytes, coalesce(c.bytes, 0)
             FROM namespaces n
-            LEFT JOIN (SELECT namespace_id, count(*) AS entries, sum(size) AS bytes FROM entries GROUP BY namespace_id) c
+            LEFT JOIN (
+                -- total() and CAST saturate where sum() fails on sizes out of range.
+                SELECT namespace_id, count(*) AS entries, CAST(total(size) AS INTEGER) AS bytes
+                FROM entries GROUP BY namespace_id) c
                 ON c.namespace_id = n.id
             WHERE n.entry_count != coalesce(c.entries, 0) OR n.total_bytes != coalesce(c.bytes, 0)
             ORDER BY n.name

@@ -57,6 +57,10 @@ extension CacheError {
             self = .notACacheFile(path: path, reason: error.message)
         } else if error.isCannotOpen {
             self = .cannotOpen(path: path, reason: error.message)
+        } else if error.isIntegerOverflow {
+            self = .sqlite(
+                code: error.extendedCode,
+                message: "\(path) holds numbers out of range: adding them up overflows (a check of the file names the rows)")
         } else {
             self = .sqlite(code: error.extendedCode, message: error.message)
         }
