@@ -32,12 +32,13 @@ public struct ActionController: Sendable {
         return try run(confirmed: pending)
     }
 
-    /// Runs `pending` without asking (for `--yes` and scripts).
+    /// Runs `pending` without asking (for `--yes` and scripts). An action that removed
+    /// nothing has nothing to undo, so its result carries no undo handle.
     public func run(confirmed pending: PendingAction) throws -> ActionResult {
         let outcome = try admin.run(pending.target)
         return ActionResult(
             target: pending.target, outcome: outcome,
-            undo: outcome.isUndoable ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
+            undo: outcome.isUndoable && outcome.removed > 0 ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
     }
 
     /// Undoes an action; returns how many entries came back.

@@ -22,8 +22,10 @@ public struct Admin: Sendable {
     /// How long removed rows stay in the trash by default.
     public static let trashRetention: Duration = .seconds(7 * 24 * 3600)
 
-    /// What `target` would remove now. Changes nothing.
+    /// What `target` would remove now. Changes nothing. Throws
+    /// ``InspectorError/noSuchNamespace(_:)`` when the target names a namespace the file lacks.
     public func preview(_ target: AdminTarget) throws -> ActionImpact {
+        try requireNamespace(of: target)
         let now = store.now()
         return try store.database.read { connection in
             guard let scope = try EntryScope.of(target, now: now, in: connection) else {
@@ -59,7 +61,8 @@ public struct Admin: Sendable {
     }
 
     /// Runs `target`: audits it, moves the rows to the trash (unless it is a sweep) and
-    /// removes them in batches, then journals it for running apps.
+    /// removes them in batches, then journals it for running apps. A target naming a
+    /// namespace the file lacks throws ``InspectorError/noSuchNamespace(_:)`` and audits nothing.
     ///
     /// On a full disk there is no room for the trash copy, and making room is what the action
     /// is for: the rest of the rows are then removed without one, and the outcome says the
@@ -67,6 +70,7 @@ public struct Admin: Sendable {
     /// still audited and journaled before the error is thrown.
     @discardableResult
     public func run(_ target: AdminTarget, origin: ActionOrigin = .current) throws -> ActionOutcome {
+        try requireNamespace(of: target)
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
         let (auditID, lastRowID) = try store.database.write { connection in
