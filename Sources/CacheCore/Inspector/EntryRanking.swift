@@ -17,7 +17,7 @@ struct EntryRanking {
     let namespaceEntries: Int
     let namespaceName: String
     let filter: EntryFilter
-    let regexes: [NSRegularExpression]
+    let regexes: KeyMatcher
     let now: Int64
     let previewBytes: Int
 
@@ -57,7 +57,7 @@ struct EntryRanking {
                 position = EntryCursor(
                     namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id,
                     rankedFromRowID: scope.fromRowID)
-                guard regexes.allMatch(key),
+                guard try regexes.allMatch(key),
                     let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
                 else { continue }
                 rows.append(row)

@@ -79,10 +79,3 @@ extension EntryFilter {
         }
     }
 }
-
-extension [NSRegularExpression] {
-    /// Whether every expression matches somewhere in `key`.
-    func allMatch(_ key: String) -> Bool {
-        allSatisfy { $0.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil }
-    }
-}

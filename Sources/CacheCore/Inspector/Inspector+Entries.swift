@@ -10,7 +10,7 @@ extension Inspector {
     ///   ``EntryFilterError`` for a regular expression that does not compile, ``CacheError``
     ///   when the file cannot be read.
     public func entries(_ query: EntryQuery) throws -> EntryPage {
-        let regexes = try query.filter.compiledRegexes()
+        let regexes = KeyMatcher(try query.filter.compiledRegexes())
         let limit = min(max(query.limit, 1), 10_000)
         let previewBytes = min(max(query.previewBytes, 0), 4096)
         let now = store.now()
