@@ -50,7 +50,9 @@ enum StoreFile {
         if !options.readOnly && access(path, W_OK) != 0 { throw CacheError.readOnly(path: path) }
     }
 
-    /// Creates a missing file (mode 0600), when the options allow it.
+    /// Creates a missing file (mode 0600), when the options allow it. `O_EXCL | O_NOFOLLOW`:
+    /// a dangling symlink planted at the path is refused rather than followed (which would
+    /// create its target in another folder), and a file created meanwhile is not adopted here.
     private static func create(_ path: String, options: StoreOptions) throws {
         guard options.createIfMissing, !options.readOnly else {
             throw CacheError.cannotOpen(path: path, reason: "no such file")
@@ -59,8 +61,17 @@ enum StoreFile {
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             throw CacheError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
-        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CacheError.cannotOpen(path: path, reason: describe(errno)) }
+        let descriptor = Foundation.open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let failure = errno
+            var link = stat()
+            if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                throw CacheError.cannotOpen(path: path, reason: "it is a symbolic link to a missing file (not followed)")
+            }
+            // Another process created it first: open what it made, as if it had been there.
+            if failure == EEXIST { return }
+            throw CacheError.cannotOpen(path: path, reason: describe(failure))
+        }
         Foundation.close(descriptor)
     }
 
