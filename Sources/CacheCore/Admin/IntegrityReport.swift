@@ -42,7 +42,7 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
     /// Entries whose namespace row is gone; not repairable.
     public let orphanedEntries: Int
     /// Rows (at most 100) holding numbers no CacheDeck process writes — times outside
-    /// 1970–9999, negative or impossibly large sizes and counters — each as
+    /// 1970–9999, negative or impossibly large sizes and counters (past 2^53) — each as
     /// `table id: column value, …`. Readers saturate on them; not repairable.
     public let outOfRangeRows: [String]
     /// Whether nothing at all was found.

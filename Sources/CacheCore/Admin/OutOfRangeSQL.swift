@@ -1,5 +1,5 @@
 /// Rows whose numbers no CacheDeck process writes: times outside 1970–9999, negative or
-/// impossibly large sizes and counters. Readers saturate on them rather than trap; `check`
+/// impossibly large sizes, counters past 2^53. Readers saturate on them rather than trap; `check`
 /// names them so an operator can see what was tampered with.
 extension SQLiteConnection {
     /// Milliseconds since the epoch a time may hold: 1970-01-01 to 9999-12-31.
@@ -10,18 +10,20 @@ extension SQLiteConnection {
     /// Up to `limit` rows out of range, each as `table row id: column value, …`.
     func outOfRangeRows(limit: Int = 100) throws -> [String] {
         let time = "NOT BETWEEN \(Self.plausibleTimes.lowerBound) AND \(Self.plausibleTimes.upperBound)"
+        // Counters past 2^53 lose precision as the Double every rate is computed in.
+        let count = "NOT BETWEEN 0 AND \(1 << 53)"
         let bytes = "NOT BETWEEN \(Self.plausibleBytes.lowerBound) AND \(Self.plausibleBytes.upperBound)"
         let checks: [(table: String, id: String, columns: [(String, String)])] = [
             (
                 "entries", "id",
                 [
                     ("created_at", time), ("expires_at", time), ("stale_until", time), ("accessed_at", time),
-                    ("size", bytes), ("hits", "< 0"),
+                    ("size", bytes), ("hits", count),
                 ]
             ),
             (
                 "namespaces", "name",
-                [("entry_count", "< 0"), ("total_bytes", "< 0"), ("created_at", time), ("updated_at", time)]
+                [("entry_count", count), ("total_bytes", count), ("created_at", time), ("updated_at", time)]
             ),
             (
                 "clients", "id",
@@ -33,9 +35,9 @@ extension SQLiteConnection {
             (
                 "stats", "namespace",
                 [
-                    ("bucket", time), ("resolution", "NOT BETWEEN 1 AND 86400000"), ("memory_hits", "< 0"),
-                    ("disk_hits", "< 0"), ("misses", "< 0"), ("sets", "< 0"), ("evicted_bytes", "< 0"),
-                    ("load_time", "< 0"),
+                    ("bucket", time), ("resolution", "NOT BETWEEN 1 AND 86400000"), ("memory_hits", count),
+                    ("disk_hits", count), ("misses", count), ("sets", count), ("evicted_bytes", count),
+                    ("load_time", count),
                 ]
             ),
         ]

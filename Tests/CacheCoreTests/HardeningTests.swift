@@ -1,0 +1,235 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import CacheCore
+
+/// Issue 15: hostile numbers in the file, tampered cursors, runaway regular expressions,
+/// unknown namespaces, one entry with very many tags, and symlinks planted at the path.
+@Suite struct HardeningTests {
+    /// A store with a few entries, a client row and telemetry, closed.
+    static func fixture() throws -> TestStore {
+        let fixture = try TestStore { $0.statistics.telemetryInterval = .seconds(3600) }
+        let cache = try fixture.store.cache("n", key: String.self, value: String.self)
+        for index in 0..<5 {
+            try cache.set("v\(index)", for: "k\(index)", expiration: .after(.seconds(60)), tags: ["t"])
+        }
+        _ = try cache.get("k1")
+        _ = try cache.get("missing")
+        try fixture.store.flushTelemetry()
+        return fixture
+    }
+
+    /// Columns at the limits of `Int64`, as a tampered file may hold them.
+    static let hostileColumns: [(table: String, column: String)] = [
+        ("entries", "created_at"), ("entries", "expires_at"), ("entries", "stale_until"), ("entries", "accessed_at"),
+        ("entries", "size"), ("entries", "hits"), ("namespaces", "entry_count"), ("namespaces", "total_bytes"),
+        ("clients", "started_at"), ("clients", "last_seen"), ("clients", "heartbeat_interval"),
+        ("clients", "stopped_at"), ("stats", "memory_hits"), ("stats", "disk_hits"), ("stats", "misses"),
+        ("stats", "sets"), ("stats", "evicted_bytes"), ("stats", "load_time"),
+    ]
+
+    @Test(arguments: hostileColumns, [Int64.max, Int64.min])
+    func numbersAtTheLimitsNeverTrapAReader(_ target: (table: String, column: String), _ value: Int64) throws {
+        let fixture = try Self.fixture()
+        try fixture.execute("UPDATE \(target.table) SET \(target.column) = \(value)")
+        let store = try fixture.inspectionStore()
+        let inspector = store.inspector
+        // Every call either answers or throws a one-line error; none traps.
+        func attempt(_ body: () throws -> Void) {
+            do { try body() } catch { #expect(!"\(error)".contains("\n")) }
+        }
+        attempt { _ = try inspector.summary() }
+        attempt { _ = try inspector.namespaces() }
+        attempt { _ = try inspector.expiryTimeline() }
+        attempt { _ = try inspector.processes() }
+        attempt { _ = try inspector.activity(last: .seconds(3600)) }
+        attempt { _ = try store.clients() }
+        attempt { _ = try store.telemetry(since: Date(timeIntervalSince1970: 0)) }
+        for field in EntrySortField.allCases {
+            attempt { _ = try inspector.allPages(EntryQuery(namespace: "n", sort: EntrySort(field), limit: 2)) }
+        }
+        attempt { _ = try inspector.entry(namespace: "n", key: "k1") }
+        let report = try store.admin.check()
+        #expect(report.outOfRangeRows.contains { $0.hasPrefix(target.table) && $0.contains(target.column) })
+    }
+
+    @Test func checkNamesEachRowOutOfRange() throws {
+        let fixture = try Self.fixture()
+        try fixture.execute("UPDATE entries SET size = \(Int64.max), created_at = -1 WHERE key = 'k2'")
+        let id = try #require(try fixture.scalar("SELECT id FROM entries WHERE key = 'k2'"))
+        let report = try fixture.store.admin.check()
+        // The counter trigger's sum overflowed into the namespace's total too.
+        #expect(report.outOfRangeRows.first == "entries \(id): created_at -1, size \(Int64.max)")
+        #expect(report.outOfRangeRows.dropFirst().allSatisfy { $0.hasPrefix("namespaces 'n': total_bytes") })
+        #expect(!report.isHealthy)
+    }
+
+    @Test func saturatingArithmeticStopsAtTheBounds() {
+        #expect(Int64.max.addingClamped(1) == .max)
+        #expect(Int64.min.subtractingClamped(1) == .min)
+        #expect(Int64.max.multipliedClamped(by: -2) == .min)
+        #expect(Int64(saturating: 1e30) == .max && Int64(saturating: -1e30) == .min && Int64(saturating: Double.nan) == 0)
+        #expect([Int.max, 5].clampedSum() == .max)
+    }
+
+    // MARK: Cursors
+
+    /// Cursor JSON with each field out of its range: a segment the order lacks, too few or too
+    /// many values, a value of the wrong type, a ranking window on an indexed order.
+    static let tamperedCursors = [
+        #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":-1,"values":[{"text":{"_0":""}}],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":5,"values":[{"text":{"_0":""}}],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":0,"values":[],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"expires","descending":false},"segment":0,"values":[{"integer":{"_0":1}}],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"values":[{"text":{"_0":""}}],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"values":[{"null":{}}],"id":1}"#,
+        #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":0,"values":[{"text":{"_0":""}}],"id":1,"rankedFromRowID":1}"#,
+    ]
+
+    @Test(arguments: tamperedCursors)
+    func tamperedCursorTokensThrowInsteadOfTrapping(_ json: String) throws {
+        let token = Data(json.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        #expect(throws: InspectorError.invalidCursor) { try EntryCursor(token: token) }
+    }
+
+    @Test func aRankingWindowAtTheLimitsPagesWithoutTrapping() throws {
+        let fixture = try Self.fixture()
+        let inspector = try fixture.inspectionStore().inspector
+        for from in [Int64.min, -1, Int64.max] {
+            let json = #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"#
+                + #""values":[{"integer":{"_0":0}}],"id":0,"rankedFromRowID":\#(from)}"#
+            let cursor = try JSONDecoder().decode(EntryCursor.self, from: Data(json.utf8))
+            _ = try inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.size), after: cursor))
+        }
+    }
+
+    @Test func randomCursorTokensDecodeOrThrowOneError() async {
+        await propertyCheck(count: 500, input: Gen.ascii.string(of: 0...120)) { text in
+            do {
+                let cursor = try EntryCursor(token: text)
+                #expect(cursor.isWellFormed)
+            } catch {
+                #expect(error as? InspectorError == .invalidCursor)
+            }
+        }
+    }
+
+    @Test func randomJSONCursorsAreWellFormedOrRefused() async throws {
+        let fixture = try Self.fixture()
+        let inspector = try fixture.inspectionStore().inspector
+        let fields = EntrySortField.allCases
+        let values = [#"{"integer":{"_0":7}}"#, #"{"null":{}}"#, #"{"text":{"_0":"a2V5"}}"#]
+        let input = Gen.int(in: 0...(fields.count - 1))
+        let segments = Gen.int(in: -3...3)
+        let kinds = Gen.int(in: 0...2).array(of: 0...3)
+        let ids = Gen.int64(in: .min ... .max)
+        let windows = Gen.int64(in: .min ... .max).optional()
+        await propertyCheck(count: 300, input: input, segments, kinds, ids, windows) { fieldIndex, segment, kinds, id, window in
+            let field = fields[fieldIndex]
+            let listed: [String] = kinds.map { values[$0] }
+            let json =
+                #"{"namespace":"n","sort":{"field":"\#(field.rawValue)","descending":false},"segment":\#(segment),"#
+                + #""values":[\#(listed.joined(separator: ","))],"id":\#(id)"#
+                + (window.map { #","rankedFromRowID":\#($0)"# } ?? "") + "}"
+            let token = Data(json.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            guard let cursor = try? EntryCursor(token: token) else { return }
+            _ = try? inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(field), limit: 3, after: cursor))
+        }
+    }
+
+    // MARK: Filters
+
+    @Test func aRunawayRegexGivesUpWithOneLine() throws {
+        let fixture = try Self.fixture()
+        let cache = try fixture.store.cache("n", key: String.self, value: String.self)
+        try cache.set("x", for: String(repeating: "a", count: 60) + "!")
+        let inspector = try fixture.inspectionStore().inspector
+        let started = ContinuousClock.now
+        for sort in [EntrySortField.key, .size] {
+            let query = EntryQuery(
+                namespace: "n", sort: EntrySort(sort), filter: try EntryFilter(parsing: "regex:(a|a)+$"))
+            #expect {
+                try inspector.entries(query)
+            } throws: { error in
+                "\(error)".contains("gave up after") && !"\(error)".contains("\n")
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func randomFilterTextParsesOrThrowsOneLine() async throws {
+        let fixture = try Self.fixture()
+        let inspector = try fixture.inspectionStore().inspector
+        let vocabulary = [
+            "regex:", "(a|a)+$", "size>", "ttl<", "hits=", "tag:", "\"", "\\", "1k", "-5", "(", ")", "*", "+", "[",
+            " ", "k", "age>1h", "99999999999999999999", "\u{1B}", "é", "prefix:", ":",
+        ]
+        let pieces = Gen.int(in: 0...(vocabulary.count - 1)).map { vocabulary[$0] }
+        await propertyCheck(count: 400, input: pieces.array(of: 0...8)) { parts in
+            let text = parts.joined()
+            do {
+                let filter = try EntryFilter(parsing: text)
+                let started = ContinuousClock.now
+                do {
+                    _ = try inspector.entries(EntryQuery(namespace: "n", filter: filter, limit: 5))
+                } catch let error as EntryFilterError {
+                    #expect(!error.description.contains("\n"))
+                }
+                #expect(ContinuousClock.now - started < KeyMatcher.perRequestLimit + .seconds(3))
+            } catch {
+                #expect(!"\(error)".contains("\n") && !"\(error)".isEmpty)
+            }
+        }
+    }
+
+    // MARK: Actions
+
+    @Test func actionsOnAnUnknownNamespaceFailAndAuditNothing() throws {
+        let fixture = try Self.fixture()
+        let admin = fixture.store.admin
+        let audits = try fixture.scalar("SELECT count(*) FROM audit")
+        for target: AdminTarget in [
+            .clear(namespace: "nn"), .sweep(namespace: "nn"), .invalidate(.key(namespace: "nn", key: "k1")),
+            .invalidate(.tag("t", namespace: "nn")),
+        ] {
+            #expect(throws: InspectorError.noSuchNamespace("nn")) { try admin.preview(target) }
+            #expect(throws: InspectorError.noSuchNamespace("nn")) { try admin.run(target) }
+        }
+        #expect(try fixture.scalar("SELECT count(*) FROM audit") == audits)
+        #expect(try admin.run(.invalidate(.tag("t", namespace: nil))).removed == 5)
+    }
+
+    // MARK: Tags
+
+    @Test func checkIsLinearInTheTagsOfOneEntry() throws {
+        let fixture = try Self.fixture()
+        try fixture.execute(
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+            UPDATE entries SET tags = (SELECT json_group_array('t' || i) FROM n) WHERE key = 'k0';
+            INSERT INTO entry_tags (tag, entry_id) SELECT 'stray', id FROM entries WHERE key = 'k1';
+            """)
+        let started = ContinuousClock.now
+        let report = try fixture.store.admin.check(.quick)
+        #expect(report.extraTagRows == 1 && report.missingTagRows == 0)
+        #expect(try fixture.store.admin.repair().tagRowsRemoved == 1)
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    // MARK: Files
+
+    @Test func aDanglingSymlinkAtThePathIsNotFollowed() throws {
+        let folder = TemporaryFolder()
+        let target = folder.file("elsewhere.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: folder.file(), withDestinationPath: target)
+        #expect(throws: CacheError.cannotOpen(path: folder.file(), reason: "it is a symbolic link to a missing file (not followed)")) {
+            try CacheStore(path: folder.file())
+        }
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+}
