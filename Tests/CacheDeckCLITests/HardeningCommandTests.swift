@@ -1,0 +1,106 @@
+import CacheDeckTestSupport
+import Foundation
+import PropertyBased
+import Testing
+
+/// Issue 15 through the real binary: hostile numbers, typos, terminal escapes, runaway
+/// regular expressions, and random command lines.
+@Suite struct HardeningCommandTests {
+    static let readCommands: [[String]] = [
+        ["info", "FILE"], ["namespaces", "FILE"], ["ls", "FILE", "colors"], ["ls", "FILE", "colors", "--sort", "size"],
+        ["show", "FILE", "colors", "1"], ["timeline", "FILE"], ["stats", "FILE"], ["info", "FILE", "--json"],
+    ]
+
+    @Test(arguments: [
+        "UPDATE entries SET created_at = \(Int64.min), accessed_at = \(Int64.min), expires_at = \(Int64.min)",
+        "UPDATE entries SET size = \(Int64.max)", "UPDATE namespaces SET total_bytes = \(Int64.max)",
+        "UPDATE clients SET last_seen = \(Int64.max), started_at = \(Int64.min), heartbeat_interval = \(Int64.max)",
+        "UPDATE stats SET memory_hits = \(Int64.max), misses = \(Int64.max)",
+    ])
+    func numbersAtTheLimitsNeverCrashACommand(_ sql: String) throws {
+        let fixture = try CLIFixture()
+        try CLIFixture.execute(sql, on: fixture.path)
+        for command in Self.readCommands {
+            let result = try fixture.run(command.map { $0 == "FILE" ? fixture.path : $0 })
+            #expect(result.status == 0 || (result.status == 1 && result.errorLines.count == 1), "\(command)")
+        }
+        let check = try fixture.run("check", fixture.path)
+        #expect(check.status == 1 && check.stdout.contains("out of range: "))
+    }
+
+    @Test func aTypoInANamespaceFailsWithOneLineAndNoAuditRow() throws {
+        let fixture = try CLIFixture()
+        let clear = try fixture.run("clear", fixture.path, "tilez", "--yes")
+        #expect(clear.status == 1 && clear.errorLines == ["cachedeck: no namespace named 'tilez'"])
+        #expect(!clear.stdout.contains("Undo"))
+        let hostile = try fixture.run("clear", fixture.path, "ti\u{1B}[31mlez", "--yes")
+        #expect(hostile.errorLines == ["cachedeck: no namespace named 'ti\\e[31mlez'"])
+        let audit = try fixture.run("audit", fixture.path, "--json")
+        #expect(!audit.stdout.contains("tilez"))
+        let nothing = try fixture.run("invalidate", fixture.path, "colors", "--key", "404", "--yes")
+        #expect(nothing.status == 0 && nothing.stdout == "Removed 0 entries (0 B).\n")
+    }
+
+    @Test func sqliteErrorTextsFromTheFileAreEscaped() throws {
+        let fixture = try CLIFixture()
+        try CLIFixture.execute(
+            """
+            CREATE TRIGGER hostile BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'boom\u{1B}[2J'); END
+            """, on: fixture.path)
+        let result = try fixture.run("clear", fixture.path, "colors", "--yes")
+        #expect(result.status == 1 && result.errorLines.count == 1)
+        #expect(!result.stderr.contains("\u{1B}") && result.stderr.contains("boom\\e[2J"))
+    }
+
+    @Test func jsonEscapesC1ControlsAndBidiOverrides() throws {
+        let fixture = try CLIFixture()
+        try CLIFixture.execute(
+            "UPDATE entries SET key = 'a' || char(155) || 'b' || char(8238) || 'c' WHERE key = '1'", on: fixture.path)
+        let result = try fixture.run("ls", fixture.path, "colors", "--json")
+        #expect(result.status == 0)
+        #expect(!result.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E })
+        #expect(result.stdout.contains(#"a\u009Bb\u202Ec"#))
+        _ = try result.json()
+    }
+
+    @Test func aRunawayRegexFailsWithOneLine() throws {
+        let fixture = try CLIFixture()
+        try CLIFixture.execute(
+            "UPDATE entries SET key = '\(String(repeating: "a", count: 60))!' WHERE key = '1'", on: fixture.path)
+        let result = try fixture.run("ls", fixture.path, "colors", "--filter", "regex:(a|a)+$")
+        #expect(result.status == 1 && result.errorLines.count == 1 && result.stderr.contains("gave up after"))
+    }
+
+    @Test func aTamperedCursorIsRefusedWithOneLine() throws {
+        let fixture = try CLIFixture()
+        let json = #"{"namespace":"colors","sort":{"field":"key","descending":false},"segment":-1,"values":[],"id":1}"#
+        let token = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let result = try fixture.run("ls", fixture.path, "colors", "--after", token)
+        #expect(result.status == 2 || result.status == 1)
+        #expect(result.stderr.contains("cursor") && result.status < 128)
+    }
+
+    @Test func randomCommandLinesEndWithinTheBoundAndNeverCrash() async throws {
+        let fixture = try CLIFixture()
+        let vocabulary = [
+            "ls", "show", "clear", "invalidate", "check", "timeline", "stats", "info", "namespaces", "audit",
+            "colors", "tiles", "nosuch", "--json", "--yes", "--dry-run", "--key", "--tag", "--prefix", "--after",
+            "--filter", "--sort", "--limit", "-1", "0", "99999999999999999999", "regex:(", "size>1k", "e30",
+            "\u{1B}[31m", "\u{202E}", "--all", "--quick", "FILE",
+        ]
+        let words = Gen.int(in: 0...(vocabulary.count - 1)).map { vocabulary[$0] }.array(of: 0...6)
+        await propertyCheck(count: 40, input: words) { line in
+            let arguments = line.map { $0 == "FILE" ? fixture.path : $0 }
+            let destructive = arguments.contains { ["clear", "invalidate", "--yes"].contains($0) }
+            guard !destructive else { return }
+            do {
+                let result = try fixture.run(arguments)
+                #expect(result.status < 128, "\(arguments)")
+                if result.status == 1 { #expect(result.errorLines.count == 1, "\(arguments)") }
+                #expect(!result.stderr.contains("\u{1B}"), "\(arguments)")
+            } catch {
+                Issue.record("\(arguments): \(error)")
+            }
+        }
+    }
+}
