@@ -2,14 +2,19 @@
 /// table it checks (a million entries take about a second); the repairs touch only what the
 /// checks find.
 extension SQLiteConnection {
-    /// SQLite's findings, empty when it answers `ok`.
+    /// SQLite's findings, empty when it answers `ok`. A check that stops at a page it cannot
+    /// read keeps what it found and adds SQLite's error as the last finding.
     func sqliteProblems(_ depth: IntegrityCheckDepth) throws -> [String] {
-        let messages =
-            switch depth {
-            case .quick: try withStatement("PRAGMA quick_check(100)") { try $0.rows { $0.text(0) } }
-            case .full: try withStatement("PRAGMA integrity_check(100)") { try $0.rows { $0.text(0) } }
+        var messages: [String] = []
+        do {
+            try withDynamicStatement(depth == .quick ? "PRAGMA quick_check(100)" : "PRAGMA integrity_check(100)") {
+                statement in
+                while try statement.step() { messages.append(statement.text(0)) }
             }
-        return messages == ["ok"] ? [] : messages
+        } catch let error as SQLiteError where error.isCorrupt {
+            messages.append("the check stopped: \(error.message)")
+        }
+        return messages == ["ok"] ? [] : messages.flatMap { $0.split(separator: "\n").map(String.init) }
     }
 
     /// The namespaces whose counters differ from a count of their entries.

@@ -12,7 +12,21 @@ enum StoreFile {
     static func open(path: String, options: StoreOptions) throws -> Opened {
         try checkPath(path, options: options)
         do {
-            return Opened(database: try openValidated(path: path, options: options), quarantined: nil)
+            let database = try openValidated(path: path, options: options)
+            guard options.onDamagedFile == .quarantine, !options.readOnly else {
+                return Opened(database: database, quarantined: nil)
+            }
+            let damaged = try database.read { try Salvage.damagedRoots($0) }
+            guard !damaged.isEmpty else { return Opened(database: database, quarantined: nil) }
+            database.close()
+            let report = try salvage(
+                path: path, reason: "damaged pages (\(damaged.joined(separator: ", ")))", options: options)
+            options.logger.error(
+                "cache file was damaged; its readable entries were salvaged into a fresh file",
+                metadata: [
+                    "path": "\(path)", "movedTo": "\(report.movedTo)", "salvaged": "\(report.salvagedEntries ?? 0)",
+                ])
+            return Opened(database: try openValidated(path: path, options: options), quarantined: report)
         } catch let damage as DamagedFile {
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
                 throw CacheError.notACacheFile(path: path, reason: damage.reason)
@@ -225,7 +239,7 @@ enum StoreFile {
 
     /// Applies the missing migrations under a write lock; other processes racing to create
     /// the same new file wait on the lock and then find it done.
-    private static func migrate(_ connection: SQLiteConnection, path: String) throws {
+    static func migrate(_ connection: SQLiteConnection, path: String) throws {
         try connection.writeTransaction {
             let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
             if version > Schema.currentVersion {
@@ -255,6 +269,26 @@ enum StoreFile {
     }
 
     // MARK: Quarantine
+
+    /// Copies what can be read of the damaged file at `path` into a fresh file, moves the
+    /// damaged one aside (with its `-wal` and `-shm`) and puts the fresh one in its place.
+    static func salvage(path: String, reason: String, options: StoreOptions) throws -> QuarantinedFile {
+        let fresh = "\(path).salvage-\(options.clock.nowMilliseconds())"
+        let salvaged = try mapped(path) {
+            let target = try SQLiteConnection(path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
+            try target.execute("PRAGMA journal_mode = DELETE")
+            try migrate(target, path: fresh)
+            let source = try SQLiteConnection(
+                path: path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
+            return try Salvage.copy(from: source, into: target)
+        }
+        var report = try quarantine(path: path, reason: reason, clock: options.clock)
+        report.salvagedEntries = salvaged
+        guard rename(fresh, path) == 0 else {
+            throw CacheError.cannotOpen(path: path, reason: "the salvaged copy \(fresh) could not be moved into place")
+        }
+        return report
+    }
 
     private static func quarantine(path: String, reason: String, clock: any CacheClock) throws -> QuarantinedFile {
         let stamp = clock.nowMilliseconds()
