@@ -1,4 +1,5 @@
 import Foundation
+import CacheDeckTestSupport
 import PropertyBased
 import Testing
 
@@ -231,5 +232,66 @@ import Testing
             try CacheStore(path: folder.file())
         }
         #expect(!FileManager.default.fileExists(atPath: target))
+    }
+}
+
+/// Issue 15, class 6: a damaged root page no longer locks the app out.
+@Suite struct DamagedPageTests {
+    /// A closed cache with 50 entries in `n` (and telemetry), checkpointed into the file.
+    static func damagedFixture(_ name: String) throws -> (TemporaryFolder, String) {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        do {
+            var options = StoreOptions()
+            options.statistics.telemetryInterval = .seconds(3600)
+            let store = try CacheStore(path: path, options: options)
+            let cache = try store.cache("n", key: Int.self, value: String.self)
+            for index in 0..<50 { try cache.set("value \(index)", for: index) }
+            try store.flushTelemetry()
+            try store.close()
+        }
+        try rawExecute(path: path, "PRAGMA wal_checkpoint(TRUNCATE)")
+        try DamagedPage.damageRoot(of: name, in: path)
+        return (folder, path)
+    }
+
+    @Test(arguments: ["entries_by_expiry", "entries_by_access", "stats", "entry_tags"])
+    func anAppOpeningADamagedFileSalvagesEveryReadableEntry(_ name: String) throws {
+        let (folder, path) = try Self.damagedFixture(name)
+        let store = try CacheStore(path: path)
+        let moved = try #require(store.quarantinedFile)
+        #expect(moved.salvagedEntries == 50 && moved.reason.contains(name))
+        #expect(FileManager.default.fileExists(atPath: moved.movedTo))
+        let cache = try store.cache("n", key: Int.self, value: String.self)
+        #expect(try cache.get(7) == "value 7")
+        try cache.set("new", for: 99)
+        #expect(try store.admin.check().isHealthy)
+        _ = folder
+    }
+
+    @Test(arguments: ["namespaces", "entries"])
+    func aDamagedTableLosesItsRowsButTheAppCarriesOn(_ name: String) throws {
+        let (folder, path) = try Self.damagedFixture(name)
+        let store = try CacheStore(path: path)
+        #expect(store.quarantinedFile?.salvagedEntries == 0)
+        let cache = try store.cache("n", key: Int.self, value: String.self)
+        try cache.set("new", for: 1)
+        #expect(try cache.get(1) == "new")
+        _ = folder
+    }
+
+    @Test func inspectionReportsTheDamageAndSalvageOnDemandFixesIt() throws {
+        let (folder, path) = try Self.damagedFixture("entries_by_expiry")
+        let inspection = try CacheStore(path: path, options: .inspection())
+        #expect(throws: CacheError.damaged(path: path, reason: "database disk image is malformed")) {
+            try inspection.inspector.expiryTimeline()
+        }
+        let report = try inspection.admin.check()
+        #expect(report.sqliteProblems.contains { $0.contains("Page") } && !report.isHealthy)
+        try inspection.close()
+        let moved = try CacheStore.salvage(path: path)
+        #expect(moved.salvagedEntries == 50)
+        #expect(try CacheStore(path: path, options: .inspection()).admin.check().isHealthy)
+        _ = folder
     }
 }

@@ -103,4 +103,29 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: ["namespaces", "entries", "entries_by_expiry", "stats"])
+    func aDamagedRootPageIsReportedAndSalvaged(_ name: String) throws {
+        let fixture = try CLIFixture()
+        try DamagedPage.damageRoot(of: name, in: fixture.path)
+        let check = try fixture.run("check", fixture.path)
+        #expect(check.status == 1 && check.stdout.contains("SQLite integrity_check") && check.stdout.contains("Page "))
+        #expect(
+            check.errorLines == [
+                "cachedeck: problems remain in \(fixture.path): SQLite structure (--fix salvages the readable entries "
+                    + "into a fresh file)"
+            ])
+        for command in [["info", fixture.path], ["ls", fixture.path, "colors"]] {
+            let result = try fixture.run(command)
+            #expect(!result.stderr.contains("is not a CacheDeck cache file"))
+        }
+        let fix = try fixture.run("check", fixture.path, "--fix", "--yes")
+        #expect(fix.status == 0)
+        let salvaged = ["namespaces", "entries"].contains(name) ? 0 : 19
+        #expect(
+            fix.stdout.split(separator: "\n").last.map(String.init)?.hasPrefix(
+                "Salvaged \(salvaged) entries into a fresh \(fixture.path); the damaged file was moved to ") == true)
+        #expect(try fixture.run("check", fixture.path).status == 0)
+        #expect(try fixture.folder.listing().contains { $0.hasPrefix("cache.sqlite.corrupt-") })
+    }
 }

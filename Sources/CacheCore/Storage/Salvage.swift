@@ -16,12 +16,23 @@ enum Salvage {
         ) { try $0.rows { ($0.text(0), $0.text(1), $0.text(2)) } }
         var damaged: [String] = []
         for (type, name, table) in objects {
-            let probe =
+            var probes = [
                 type == "index"
-                ? "SELECT 1 FROM \(quoted(table)) INDEXED BY \(quoted(name)) LIMIT 1"
-                : "SELECT 1 FROM \(quoted(table)) LIMIT 1"
+                    ? "SELECT 1 FROM \(quoted(table)) INDEXED BY \(quoted(name)) LIMIT 1"
+                    : "SELECT 1 FROM \(quoted(table)) NOT INDEXED LIMIT 1"
+            ]
+            if type == "table" {
+                // A WITHOUT ROWID table is its primary key's b-tree, which NOT INDEXED does not
+                // force (a covering index may answer instead): name it.
+                let keys = try connection.withDynamicStatement("PRAGMA index_list(\(quoted(table)))") { statement in
+                    try statement.rows { ($0.text(1), $0.text(3)) }
+                }
+                probes += keys.filter { $0.1 == "pk" }.map {
+                    "SELECT 1 FROM \(quoted(table)) INDEXED BY \(quoted($0.0)) LIMIT 1"
+                }
+            }
             do {
-                _ = try connection.withDynamicStatement(probe) { try $0.step() }
+                for probe in probes { _ = try connection.withDynamicStatement(probe) { try $0.step() } }
             } catch let error as SQLiteError where error.isCorrupt {
                 damaged.append(name)
             }
