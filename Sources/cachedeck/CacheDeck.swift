@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheConsole
+import CacheCore
 import Foundation
 
 /// `cachedeck`: inspect, watch and purge CacheDeck cache files.
@@ -50,7 +51,9 @@ enum Main {
             }
             // Error texts carry the file's bytes (names, SQLite messages raised by its triggers)
             // and the arguments: shown with visible escapes, never as terminal controls.
-            FileHandle.standardError.write(Data("cachedeck: \(TerminalText.sanitize(Failure.describe(error)))\n".utf8))
+            var line = Failure.describe(error)
+            if case CacheError.untrusted = error { line += " (--allow-writable opens it anyway)" }
+            FileHandle.standardError.write(Data("cachedeck: \(TerminalText.sanitize(line))\n".utf8))
             Foundation.exit(1)
         }
     }

@@ -17,6 +17,9 @@ public struct StoreOptions: Sendable {
     /// Create the file (mode 0600) when it does not exist.
     public var createIfMissing: Bool
     /// What happens to a damaged file. Inspection tools use ``DamagedFilePolicy/fail``.
+    /// Whom the store trusts to have written the file: ``FileTrust/owner`` for apps (the
+    /// default), ``FileTrust/inspector`` for ``inspection(writable:)``.
+    public var fileTrust: FileTrust = .owner
     public var onDamagedFile: DamagedFilePolicy
     /// The policy of namespaces that have no override and are opened without one.
     public var defaultPolicy: NamespacePolicy
@@ -78,6 +81,7 @@ public struct StoreOptions: Sendable {
     /// one of the file's apps).
     public static func inspection(writable: Bool = false) -> StoreOptions {
         var options = StoreOptions(readOnly: !writable, createIfMissing: false, onDamagedFile: .fail)
+        options.fileTrust = .inspector
         options.statistics.telemetryInterval = nil
         options.statistics.metrics = .off
         return options

@@ -8,6 +8,9 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// store that may quarantine salvages it on open; ``CacheStore/salvage(path:options:)``
     /// does it on demand.
     case damaged(path: String, reason: String)
+    /// The file, its `-wal` or its `-shm` may have been written by another user (see
+    /// ``FileTrust``); nothing was read from it.
+    case untrusted(path: String, reason: String)
     /// The file was written by a newer CacheDeck format; it is left untouched.
     case newerFormat(path: String, found: Int, supported: Int)
     /// A write was refused because the store or file is read-only.
@@ -33,6 +36,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .notACacheFile(let path, let reason): "\(path) is not a CacheDeck cache file: \(reason)"
         case .damaged(let path, let reason): "\(path) is damaged: \(reason)"
+        case .untrusted(let path, let reason): "refusing \(path): \(reason)"
         case .newerFormat(let path, let found, let supported):
             "\(path) uses cache format \(found), newer than the supported \(supported); upgrade CacheDeck to open it"
         case .readOnly(let path): "\(path) is read-only: writes are refused"

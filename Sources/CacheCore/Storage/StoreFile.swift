@@ -11,6 +11,7 @@ enum StoreFile {
 
     static func open(path: String, options: StoreOptions) throws -> Opened {
         try checkPath(path, options: options)
+        try options.fileTrust.verify(path)
         do {
             let database = try openValidated(path: path, options: options)
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
