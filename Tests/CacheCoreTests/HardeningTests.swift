@@ -295,3 +295,61 @@ import Testing
         _ = folder
     }
 }
+
+/// Issue 15, class 8: files another user planted or may write.
+@Suite struct FileTrustTests {
+    /// A closed cache of one entry in a fresh folder, checkpointed (no `-wal` content).
+    static func cache() throws -> (TemporaryFolder, String) {
+        let folder = TemporaryFolder()
+        do {
+            let store = try CacheStore(path: folder.file())
+            try store.cache("n", key: Int.self, value: String.self).set("one", for: 1)
+            try store.close()
+        }
+        return (folder, folder.file())
+    }
+
+    @Test func anAppRefusesAFileOthersMayWriteAndOperatorsToo() throws {
+        let (folder, path) = try Self.cache()
+        chmod(path, 0o666)
+        let reason = "it is writable by every user (mode 666), so anyone could have changed what it holds"
+        #expect(throws: CacheError.untrusted(path: path, reason: reason)) { try CacheStore(path: path) }
+        #expect(throws: CacheError.untrusted(path: path, reason: reason)) {
+            try CacheStore(path: path, options: .inspection())
+        }
+        var trusting = StoreOptions.inspection()
+        trusting.fileTrust = .any
+        #expect(try CacheStore(path: path, options: trusting).inspector.namespaces().count == 1)
+        _ = folder
+    }
+
+    @Test func aSymlinkedWALIsRefusedWithItsReason() throws {
+        let (folder, path) = try Self.cache()
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try FileManager.default.createSymbolicLink(atPath: path + "-wal", withDestinationPath: folder.file("x"))
+        for options in [StoreOptions(), .inspection()] {
+            #expect(throws: CacheError.untrusted(path: path, reason: "its -wal is a symbolic link")) {
+                try CacheStore(path: path, options: options)
+            }
+        }
+        _ = folder
+    }
+
+    @Test(.enabled(if: Unprivileged.isRoot, "only root can give a file to another user"))
+    func anAppRefusesAFileOrWALAnotherUserOwnsWhileOperatorsOpenItAndSayWhose() throws {
+        let (folder, path) = try Self.cache()
+        let nobody = Unprivileged.user
+        #expect(chown(path, nobody, nobody) == 0)
+        let planted = "it belongs to \(FileTrust.userName(nobody)), not to you (another user could have planted it)"
+        #expect(throws: CacheError.untrusted(path: path, reason: planted)) { try CacheStore(path: path) }
+        let inspection = try CacheStore(path: path, options: .inspection())
+        #expect(inspection.fileOwner == FileTrust.userName(nobody))
+        try inspection.close()
+        #expect(chown(path, 0, 0) == 0)
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(), attributes: nil))
+        #expect(chown(path + "-wal", nobody, nobody) == 0)
+        let wal = "its -wal belongs to \(FileTrust.userName(nobody)), not to you (another user could have planted it)"
+        #expect(throws: CacheError.untrusted(path: path, reason: wal)) { try CacheStore(path: path) }
+        _ = folder
+    }
+}

@@ -128,4 +128,42 @@ import Testing
         #expect(try fixture.run("check", fixture.path).status == 0)
         #expect(try fixture.folder.listing().contains { $0.hasPrefix("cache.sqlite.corrupt-") })
     }
+
+    @Test func aFileOthersMayWriteIsRefusedUnlessAllowed() throws {
+        let fixture = try CLIFixture()
+        chmod(fixture.path, 0o646)
+        let refused = try fixture.run("info", fixture.path)
+        #expect(
+            refused.status == 1
+                && refused.errorLines == [
+                    "cachedeck: refusing \(fixture.path): it is writable by every user (mode 646), so anyone could "
+                        + "have changed what it holds (--allow-writable opens it anyway)"
+                ])
+        let console = try fixture.run(fixture.path)
+        #expect(console.status == 1 && console.stderr.contains("--allow-writable"))
+        #expect(try fixture.run("info", fixture.path, "--allow-writable").status == 0)
+    }
+
+    @Test(.enabled(if: Unprivileged.isRoot, "only root can give a file to another user"))
+    func anotherUsersCacheIsInspectedAndSaysWhose() throws {
+        let fixture = try CLIFixture()
+        #expect(chown(fixture.path, Unprivileged.user, Unprivileged.user) == 0)
+        let info = try fixture.run("info", fixture.path)
+        #expect(info.status == 0)
+        #expect(info.stdout.hasPrefix("File         \(fixture.path), owned by nobody (uid \(Unprivileged.user))"))
+    }
+
+    @Test func demoFoldersArePrivateAndAPlantedSymlinkIsNotFollowed() throws {
+        let fixture = try CLIFixture()
+        let folder = fixture.folder.file("demo/nested")
+        let made = try fixture.run("demo", folder + "/demo.sqlite", "--scale", "0.001")
+        #expect(made.status == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        let link = fixture.folder.file("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.folder.file("target"))
+        let planted = try fixture.run("demo", link, "--scale", "0.001")
+        #expect(planted.status == 1 && planted.errorLines.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("target")))
+    }
 }

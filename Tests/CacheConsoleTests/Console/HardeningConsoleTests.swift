@@ -57,4 +57,16 @@ import Testing
         harness.press(.enter)
         _ = harness.screen()
     }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func theHeaderSaysWhoseFileItIs() throws {
+        let folder = TemporaryFolder()
+        let path = folder.url.appendingPathComponent("cache.sqlite").path
+        try CacheStore(path: path).close()
+        #expect(chown(path, 65534, 65534) == 0)
+        let source = try StoreDataSource.open(path: path, readOnly: true)
+        let harness = ConsoleHarness(columns: 100, source: source, now: Int64(Date().timeIntervalSince1970 * 1000))
+        let header = harness.screen().split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.contains("cache.sqlite, owned by nobody (uid 65534)"))
+    }
 }
