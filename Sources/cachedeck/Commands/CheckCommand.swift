@@ -70,7 +70,7 @@ struct CheckCommand: ParsableCommand {
         let moved = try CacheStore.salvage(path: store.file)
         let salvaged = moved.salvagedEntries ?? 0
         if output.json {
-            try JSONOutput.print(["salvagedEntries": "\(salvaged)", "movedTo": moved.movedTo])
+            try JSONOutput.print(SalvageOutcome(salvagedEntries: salvaged, movedTo: moved.movedTo))
         } else {
             print(
                 "Salvaged \(Figures.counted(salvaged, "entry", "entries")) into a fresh \(store.file); "
@@ -182,4 +182,11 @@ struct CheckOutcome: Encodable {
     let report: IntegrityReport
     var repair: IntegrityRepair?
     var afterRepair: IntegrityReport?
+}
+
+/// `check --fix --json` on a damaged file: how many entries the fresh file got, and where the
+/// damaged one went.
+struct SalvageOutcome: Encodable {
+    let salvagedEntries: Int
+    let movedTo: String
 }
