@@ -353,3 +353,32 @@ import Testing
         _ = folder
     }
 }
+
+/// Issue 15, class 4: keys that are not valid UTF-8 print as text that finds them again.
+@Suite struct PrintableKeyTests {
+    @Test func anyBytesRoundTripThroughTheirPrintableText() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 0...255).array(of: 0...12)) { values in
+            let bytes = Data(values.map(UInt8.init))
+            let text = PrintableKey.text(bytes)
+            if let valid = String(validating: bytes, as: UTF8.self) {
+                #expect(text == valid)
+            } else {
+                #expect(PrintableKey.bytes(text) == bytes)
+                #expect(!text.contains("\u{FFFD}"))
+            }
+        }
+    }
+
+    @Test func invalidatingByThePrintedKeyRemovesThatEntry() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: String.self, value: String.self)
+        try cache.set("x", for: "a")
+        try cache.set("y", for: "b")
+        try fixture.execute("UPDATE entries SET key = CAST(x'61ff5c' AS TEXT) WHERE key = 'a'")
+        let row = try #require(try fixture.store.inspector.entries(EntryQuery(namespace: "n")).rows.first)
+        #expect(row.key == "a\\xff\\\\")
+        #expect(try fixture.store.admin.run(.invalidate(.key(namespace: "n", key: row.key))).removed == 1)
+        try fixture.execute("UPDATE entries SET key = CAST(x'62fe' AS TEXT) WHERE key = 'b'")
+        #expect(try fixture.store.admin.run(.invalidate(.keys(namespace: "n", keys: ["b\\xfe", "zz"]))).removed == 1)
+    }
+}

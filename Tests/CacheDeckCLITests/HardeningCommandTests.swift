@@ -166,4 +166,15 @@ import Testing
         #expect(planted.status == 1 && planted.errorLines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("target")))
     }
+
+    @Test func aKeyThatIsNotUTF8PrintsAsTextThatFindsItAgain() throws {
+        let fixture = try CLIFixture()
+        try CLIFixture.execute("UPDATE entries SET key = CAST(x'32ff' AS TEXT) WHERE key = '2'", on: fixture.path)
+        let listing = try fixture.run("ls", fixture.path, "colors", "--json")
+        #expect(listing.stdout.contains(#""key" : "2\\xff""#))
+        let shown = try fixture.run("show", fixture.path, "colors", "2\\xff")
+        #expect(shown.status == 0 && shown.stdout.contains("green"))
+        let removed = try fixture.run("invalidate", fixture.path, "colors", "--key", "2\\xff", "--yes")
+        #expect(removed.status == 0 && removed.stdout.hasPrefix("Removed 1 entries"))
+    }
 }
