@@ -32,13 +32,18 @@ public struct ActionController: Sendable {
         return try run(confirmed: pending)
     }
 
-    /// Runs `pending` without asking (for `--yes` and scripts). An action that removed
-    /// nothing has nothing to undo, so its result carries no undo handle.
-    public func run(confirmed pending: PendingAction) throws -> ActionResult {
-        let outcome = try admin.run(pending.target)
+    /// Runs `pending` without asking (for `--yes` and scripts); an action that removed nothing
+    /// has nothing to undo, so its result carries no undo handle. `progress` hears how far a
+    /// long action is after every batch; returning `false` stops it there (what it removed so
+    /// far stays undoable).
+    public func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
+        -> ActionResult
+    {
+        let outcome = try admin.run(pending.target, progress: progress)
         return ActionResult(
             target: pending.target, outcome: outcome,
-            undo: outcome.isUndoable && outcome.removed > 0 ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
+            undo: outcome.isUndoable && outcome.removed > 0
+                ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
     }
 
     /// Undoes an action; returns how many entries came back.
