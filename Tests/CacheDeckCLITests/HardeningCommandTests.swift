@@ -45,7 +45,7 @@ import Testing
         let fixture = try CLIFixture()
         try CLIFixture.execute(
             """
-            CREATE TRIGGER hostile BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'boom\u{1B}[2J'); END
+            CREATE TRIGGER hostile BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'boom\u{1B}[2J'); END
             """, on: fixture.path)
         let result = try fixture.run("clear", fixture.path, "colors", "--yes")
         #expect(result.status == 1 && result.errorLines.count == 1)
