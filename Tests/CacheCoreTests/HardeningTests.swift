@@ -1,5 +1,5 @@
-import Foundation
 import CacheDeckTestSupport
+import Foundation
 import PropertyBased
 import Testing
 
@@ -70,7 +70,8 @@ import Testing
         #expect(Int64.max.addingClamped(1) == .max)
         #expect(Int64.min.subtractingClamped(1) == .min)
         #expect(Int64.max.multipliedClamped(by: -2) == .min)
-        #expect(Int64(saturating: 1e30) == .max && Int64(saturating: -1e30) == .min && Int64(saturating: Double.nan) == 0)
+        #expect(
+            Int64(saturating: 1e30) == .max && Int64(saturating: -1e30) == .min && Int64(saturating: Double.nan) == 0)
         #expect([Int.max, 5].clampedSum() == .max)
     }
 
@@ -100,7 +101,8 @@ import Testing
         let fixture = try Self.fixture()
         let inspector = try fixture.inspectionStore().inspector
         for from in [Int64.min, -1, Int64.max] {
-            let json = #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"#
+            let json =
+                #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"#
                 + #""values":[{"integer":{"_0":0}}],"id":0,"rankedFromRowID":\#(from)}"#
             let cursor = try JSONDecoder().decode(EntryCursor.self, from: Data(json.utf8))
             _ = try inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.size), after: cursor))
@@ -128,7 +130,8 @@ import Testing
         let kinds = Gen.int(in: 0...2).array(of: 0...3)
         let ids = Gen.int64(in: .min ... .max)
         let windows = Gen.int64(in: .min ... .max).optional()
-        await propertyCheck(count: 300, input: input, segments, kinds, ids, windows) { fieldIndex, segment, kinds, id, window in
+        await propertyCheck(count: 300, input: input, segments, kinds, ids, windows) {
+            fieldIndex, segment, kinds, id, window in
             let field = fields[fieldIndex]
             let listed: [String] = kinds.map { values[$0] }
             let json =
@@ -228,7 +231,10 @@ import Testing
         let folder = TemporaryFolder()
         let target = folder.file("elsewhere.sqlite")
         try FileManager.default.createSymbolicLink(atPath: folder.file(), withDestinationPath: target)
-        #expect(throws: CacheError.cannotOpen(path: folder.file(), reason: "it is a symbolic link to a missing file (not followed)")) {
+        #expect(
+            throws: CacheError.cannotOpen(
+                path: folder.file(), reason: "it is a symbolic link to a missing file (not followed)")
+        ) {
             try CacheStore(path: folder.file())
         }
         #expect(!FileManager.default.fileExists(atPath: target))

@@ -17,10 +17,10 @@ public struct StoreOptions: Sendable {
     /// Create the file (mode 0600) when it does not exist.
     public var createIfMissing: Bool
     /// What happens to a damaged file. Inspection tools use ``DamagedFilePolicy/fail``.
+    public var onDamagedFile: DamagedFilePolicy
     /// Whom the store trusts to have written the file: ``FileTrust/owner`` for apps (the
     /// default), ``FileTrust/inspector`` for ``inspection(writable:)``.
     public var fileTrust: FileTrust = .owner
-    public var onDamagedFile: DamagedFilePolicy
     /// The policy of namespaces that have no override and are opened without one.
     public var defaultPolicy: NamespacePolicy
     /// Per-namespace policy overrides, by namespace name.

@@ -69,7 +69,8 @@ extension CacheError {
         } else if error.isIntegerOverflow {
             self = .sqlite(
                 code: error.extendedCode,
-                message: "\(path) holds numbers out of range: adding them up overflows (a check of the file names the rows)")
+                message:
+                    "\(path) holds numbers out of range: adding them up overflows (a check of the file names the rows)")
         } else {
             self = .sqlite(code: error.extendedCode, message: error.message)
         }

@@ -39,7 +39,8 @@ public enum FileTrust: Sendable, Hashable {
         if self == .owner && info.st_uid != me && info.st_uid != 0 {
             throw CacheError.untrusted(
                 path: path,
-                reason: "\(name) belongs to \(Self.userName(info.st_uid)), not to you (another user could have planted it)")
+                reason:
+                    "\(name) belongs to \(Self.userName(info.st_uid)), not to you (another user could have planted it)")
         }
         let writers = info.st_mode & (S_IWGRP | S_IWOTH)
         if writers != 0 {

@@ -81,7 +81,8 @@ enum StoreFile {
             let failure = errno
             var link = stat()
             if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
-                throw CacheError.cannotOpen(path: path, reason: "it is a symbolic link to a missing file (not followed)")
+                throw CacheError.cannotOpen(
+                    path: path, reason: "it is a symbolic link to a missing file (not followed)")
             }
             // Another process created it first: open what it made, as if it had been there.
             if failure == EEXIST { return }
@@ -276,7 +277,8 @@ enum StoreFile {
     static func salvage(path: String, reason: String, options: StoreOptions) throws -> QuarantinedFile {
         let fresh = "\(path).salvage-\(options.clock.nowMilliseconds())"
         let salvaged = try mapped(path) {
-            let target = try SQLiteConnection(path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
+            let target = try SQLiteConnection(
+                path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
             try target.execute("PRAGMA journal_mode = DELETE")
             try migrate(target, path: fresh)
             let source = try SQLiteConnection(

@@ -28,7 +28,8 @@ enum JSONOutput {
         var result = ""
         for scalar in json.unicodeScalars {
             if isInvisible(scalar) {
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16, uppercase: true)
             } else {
                 result.unicodeScalars.append(scalar)
