@@ -163,6 +163,11 @@ import Testing
                 "\(error)".contains("gave up after") && !"\(error)".contains("\n")
             }
         }
+        #expect {
+            try inspector.count(namespace: "n", filter: try EntryFilter(parsing: "regex:(a|a)+$"))
+        } throws: { error in
+            "\(error)".contains("gave up after")
+        }
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
