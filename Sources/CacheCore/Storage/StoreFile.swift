@@ -276,14 +276,28 @@ enum StoreFile {
     /// damaged one aside (with its `-wal` and `-shm`) and puts the fresh one in its place.
     static func salvage(path: String, reason: String, options: StoreOptions) throws -> QuarantinedFile {
         let fresh = "\(path).salvage-\(options.clock.nowMilliseconds())"
-        let salvaged = try mapped(path) {
-            let target = try SQLiteConnection(
-                path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
-            try target.execute("PRAGMA journal_mode = DELETE")
-            try migrate(target, path: fresh)
-            let source = try SQLiteConnection(
-                path: path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
-            return try Salvage.copy(from: source, into: target)
+        // Created here, not by SQLite: never through a symbolic link planted at the name.
+        let descriptor = Foundation.open(fresh, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CacheError.cannotOpen(
+                path: path, reason: "cannot create \(fresh) to salvage into: \(describe(errno))")
+        }
+        Foundation.close(descriptor)
+        let salvaged: Int
+        do {
+            salvaged = try mapped(path) {
+                let target = try SQLiteConnection(
+                    path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
+                try target.execute("PRAGMA journal_mode = DELETE")
+                try migrate(target, path: fresh)
+                let source = try SQLiteConnection(
+                    path: path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
+                return try Salvage.copy(from: source, into: target)
+            }
+        } catch {
+            // Nothing was moved yet: leave the damaged file where it is, and no half copy.
+            try? FileManager.default.removeItem(atPath: fresh)
+            throw error
         }
         var report = try quarantine(path: path, reason: reason, clock: options.clock)
         report.salvagedEntries = salvaged
