@@ -52,7 +52,12 @@ enum Main {
             // Error texts carry the file's bytes (names, SQLite messages raised by its triggers)
             // and the arguments: shown with visible escapes, never as terminal controls.
             var line = Failure.describe(error)
-            if case CacheError.untrusted = error { line += " (--allow-writable opens it anyway)" }
+            switch error {
+            case CacheError.untrusted: line += " (--allow-writable opens it anyway)"
+            case CacheError.damaged(let path, _):
+                line += "; `cachedeck check \(path) --fix` salvages the readable entries"
+            default: break
+            }
             FileHandle.standardError.write(Data("cachedeck: \(TerminalText.sanitize(line))\n".utf8))
             Foundation.exit(1)
         }
