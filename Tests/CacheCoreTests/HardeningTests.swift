@@ -291,6 +291,34 @@ import Testing
         _ = folder
     }
 
+    @Test func damageAStoreMeetsWhileRunningIsSalvagedAtTheNextOpen() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        do {
+            let store = try CacheStore(path: path)
+            let cache = try store.cache("n", key: Int.self, value: String.self)
+            for index in 0..<2000 { try cache.set(String(repeating: "v", count: 100) + "\(index)", for: index) }
+            try store.close()
+        }
+        try rawExecute(path: path, "PRAGMA wal_checkpoint(TRUNCATE)")
+        try DamagedPage.damageLeaf(of: "entries", in: path)
+        let app = try CacheStore(path: path)
+        #expect(app.quarantinedFile == nil, "the root pages are intact")
+        #expect {
+            _ = try app.inspector.allPages(EntryQuery(namespace: "n", limit: 1000))
+        } throws: { error in
+            error as? CacheError == .damaged(path: path, reason: "database disk image is malformed")
+        }
+        try app.close()
+        let reopened = try CacheStore(path: path)
+        let moved = try #require(reopened.quarantinedFile)
+        #expect(moved.reason == "damaged pages a store met while using it")
+        #expect((1..<2000).contains(moved.salvagedEntries ?? 0))
+        #expect(try reopened.admin.check().isHealthy)
+        #expect(!FileManager.default.fileExists(atPath: path + "-damaged"))
+        _ = folder
+    }
+
     @Test func inspectionReportsTheDamageAndSalvageOnDemandFixesIt() throws {
         let (folder, path) = try Self.damagedFixture("entries_by_expiry")
         let inspection = try CacheStore(path: path, options: .inspection())

@@ -18,10 +18,14 @@ enum StoreFile {
                 return Opened(database: database, quarantined: nil)
             }
             let damaged = try database.read { try Salvage.damagedRoots($0) }
-            guard !damaged.isEmpty else { return Opened(database: database, quarantined: nil) }
+            let marked = DamageMarker.isRecorded(path)
+            guard !damaged.isEmpty || marked else { return Opened(database: database, quarantined: nil) }
             database.close()
-            let report = try salvage(
-                path: path, reason: "damaged pages (\(damaged.joined(separator: ", ")))", options: options)
+            let reason =
+                damaged.isEmpty
+                ? "damaged pages a store met while using it"
+                : "damaged pages (\(damaged.joined(separator: ", ")))"
+            let report = try salvage(path: path, reason: reason, options: options)
             options.logger.error(
                 "cache file was damaged; its readable entries were salvaged into a fresh file",
                 metadata: [
@@ -301,6 +305,7 @@ enum StoreFile {
         }
         var report = try quarantine(path: path, reason: reason, clock: options.clock)
         report.salvagedEntries = salvaged
+        DamageMarker.clear(path)
         guard rename(fresh, path) == 0 else {
             throw CacheError.cannotOpen(path: path, reason: "the salvaged copy \(fresh) could not be moved into place")
         }
