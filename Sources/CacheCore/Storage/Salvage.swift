@@ -80,6 +80,17 @@ enum Salvage {
                 guard try copyEntry(id, from: source, into: target, namespaces: known) else { continue }
                 copied += 1
             }
+            // The counters and the tag index, derived from what was copied (whether or not
+            // the format's triggers keep them as rows arrive).
+            try target.execute(
+                """
+                UPDATE namespaces SET
+                    entry_count = (SELECT count(*) FROM entries WHERE namespace_id = namespaces.id),
+                    total_bytes = (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = namespaces.id);
+                INSERT OR IGNORE INTO entry_tags (tag, entry_id)
+                SELECT j.value, e.id FROM entries e, json_each(e.tags) j
+                WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
+                """)
         }
         return copied
     }
