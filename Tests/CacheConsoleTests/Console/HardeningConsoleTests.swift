@@ -69,4 +69,25 @@ import Testing
         let header = harness.screen().split(separator: "\n").first.map(String.init) ?? ""
         #expect(header.contains("cache.sqlite, owned by nobody (uid 65534)"))
     }
+
+    @Test func aRunawayRegexFilterGivesUpAndTheConsoleCarriesOn() throws {
+        let (source, folder) = try source(
+            "UPDATE entries SET key = '\(String(repeating: "a", count: 60))!' WHERE key = 'z0'")
+        _ = folder
+        var harness = ConsoleHarness(
+            columns: 120, source: source, now: Int64(Date().timeIntervalSince1970 * 1000))
+        harness.press(.character(":"))
+        harness.type("ns tiles")
+        harness.press(.enter)
+        let started = ContinuousClock.now
+        harness.press(.character("/"))
+        harness.type("regex:(a|a)+$")
+        harness.press(.enter)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(harness.screen().contains("gave up after"))
+        harness.press(.character(":"))
+        harness.type("timeline")
+        harness.press(.enter)
+        #expect(harness.texts(styled: .statusError).allSatisfy { !$0.contains("timeline") })
+    }
 }
