@@ -33,48 +33,23 @@ extension SQLiteConnection {
         }
     }
 
-    /// Writes `rows` into namespace `name` through its row `namespaceID` and adds them to its
-    /// counters (counted once per call, not by a trigger per row), unless that row is no
-    /// longer the namespace's live row: then it writes nothing and returns `false`. Run it in
-    /// a write transaction.
-    ///
-    /// `created_at` is when the set happened, `accessed_at` when it reached the file (`now`;
-    /// later than the set with write-behind), which is what other processes' coherence checks
-    /// look for.
-    func writeEntries(_ rows: [EntryWrite], namespaceID: Int64, name: String, version: String, now: Int64) throws
-        -> Bool
-    {
-        var sizes: [String: Int] = [:]
-        for row in rows { sizes[row.key] = row.size }
-        let keys = String(decoding: try JSONEncoder().encode(Array(sizes.keys)), as: UTF8.self)
-        let existing = try withStatement(
-            """
-            SELECT (SELECT count(*) FROM entries WHERE namespace_id = ?1 AND key IN (SELECT value FROM json_each(?3))),
-                   (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND key IN (SELECT value FROM json_each(?3)))
-            FROM namespaces WHERE id = ?1 AND name = ?2
-            """
-        ) { statement in
-            statement.bind(namespaceID, name, keys)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) }
-        }
-        guard let existing else { return false }
-        for row in rows {
-            try run(
-                """
-                INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
-                ON CONFLICT (namespace_id, key) DO UPDATE SET
-                    value = excluded.value, size = excluded.size, created_at = excluded.created_at,
-                    expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                    accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
-                """,
-                namespaceID, row.key, row.value, row.size, row.writtenAt, row.attributes.expiresAt,
-                row.attributes.staleUntil, version, row.attributes.tagsJSON, now)
-        }
+    /// Writes one entry unless `namespaceID` is no longer the live row of namespace `name`
+    /// (returns `false` then, having written nothing). `created_at` is when the set happened,
+    /// `accessed_at` when it reached the file (`now`; later than the set with write-behind),
+    /// which is what other processes' coherence checks look for.
+    func upsertEntry(namespaceID: Int64, name: String, _ write: EntryWrite, version: String, now: Int64) throws -> Bool {
         try run(
-            "UPDATE namespaces SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1",
-            namespaceID, sizes.count - existing.0, sizes.values.reduce(0, +) - existing.1)
-        return true
+            """
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9
+            WHERE EXISTS (SELECT 1 FROM namespaces WHERE id = ?1 AND name = ?11)
+            ON CONFLICT (namespace_id, key) DO UPDATE SET
+                value = excluded.value, size = excluded.size, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, stale_until = excluded.stale_until,
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+            """,
+            namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
+            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
