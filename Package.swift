@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -65,6 +66,7 @@ let package = Package(
                 "CacheCore",
                 "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
@@ -99,7 +101,10 @@ let package = Package(
         // `swift test` does).
         .testTarget(
             name: "CacheDeckCLITests",
-            dependencies: ["CacheCore", "CacheDeckTestSupport"]
+            dependencies: [
+                "CacheCore", "CacheDeckTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(

@@ -29,7 +29,7 @@ extension Cache {
         let now = store.now()
         if let found = try find(canonical, now: now, allowStale: false) {
             found.count(in: counters, at: now)
-            if let refreshAfter, now - found.writtenAt >= refreshAfter.milliseconds,
+            if let refreshAfter, now.subtractingClamped(found.writtenAt) >= refreshAfter.milliseconds,
                 runtime.backoff.blockingError(for: canonical, now: now) == nil
             {
                 _ = startLoad(key, canonical: canonical, loader: loader)
