@@ -4,7 +4,8 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     case notATerminal
     /// `TERM` is unset or empty.
     case terminalTypeUnset
-    /// curses cannot use the terminal type in `TERM` (no terminfo entry, or one it cannot drive).
+    /// curses cannot use the terminal type in `TERM` (no terminfo entry, or one it cannot
+    /// drive: no cursor addressing, like `dumb`).
     case unknownTerminal(String)
     /// Another session is running in this process (curses drives one terminal at a time).
     case alreadyActive

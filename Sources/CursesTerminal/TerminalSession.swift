@@ -79,6 +79,15 @@ public final class TerminalSession {
             fclose(input)
             throw .unknownTerminal(terminalType)
         }
+        // A terminal that cannot move the cursor (`TERM=dumb`) would show a blank screen.
+        guard let cursorAddress = tigetstr("cup"), Int(bitPattern: cursorAddress) != -1 else {
+            endwin()
+            delscreen(screen)
+            EmergencyRestore.uninstall()
+            fclose(output)
+            fclose(input)
+            throw .unknownTerminal(terminalType)
+        }
         let redirection: StderrRedirection
         do {
             redirection = try StderrRedirection.begin(to: options.logPath ?? "/dev/null")

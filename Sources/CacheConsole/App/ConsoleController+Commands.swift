@@ -59,7 +59,7 @@ extension ConsoleController {
             if model.views.count > 1 { navigate { $0.removeSubrange(1...) } }
             return reload()
         case "timeline": return show(.timeline(TimelineView(namespace: model.current.content.namespace)))
-        case "stats", "statistics": return show(.statistics(StatisticsView()))
+        case "stats", "statistics": return show(.statistics(statisticsView()))
         case "audit": return show(.audit(AuditView()))
         case "help": return show(.help(HelpView()))
         case "mouse":

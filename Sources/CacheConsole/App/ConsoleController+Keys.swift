@@ -2,6 +2,10 @@ extension ConsoleController {
     /// A key: to the overlay when one is open, else through the key map to the console and
     /// then to the view.
     mutating func handle(_ key: Key) -> [ConsoleEffect] {
+        guard ConsoleLayout.fits(size) else {
+            // Only the notice is on screen: nothing else may act unseen.
+            return settings.keyMap.action(for: key) == .quit ? quit() : []
+        }
         if model.overlay != nil { return overlayKey(key) }
         guard let action = settings.keyMap.action(for: key) else { return [] }
         if case .statistics = model.current.content, action == .cycleWindow { return cycleWindow() }
@@ -19,7 +23,7 @@ extension ConsoleController {
 
     /// The wheel scrolls the list in view; clicks are not used.
     mutating func handle(_ mouse: MouseEvent) -> [ConsoleEffect] {
-        guard model.overlay == nil else { return [] }
+        guard model.overlay == nil, ConsoleLayout.fits(size) else { return [] }
         switch mouse.kind {
         case .scrollUp: return (0..<3).flatMap { _ in handle(settings.keyMap.keys(for: .moveUp).first ?? .up) }
         case .scrollDown: return (0..<3).flatMap { _ in handle(settings.keyMap.keys(for: .moveDown).first ?? .down) }
@@ -30,8 +34,13 @@ extension ConsoleController {
     /// Actions that mean the same in every view; `nil` for the view's own.
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect]? {
         switch action {
-        case .quit: return quit()
-        case .help: return show(.help(HelpView()))
+        case .quit:
+            // `q` closes the help before it quits, like Esc.
+            guard model.current.content.help == nil else { return closeTop() }
+            return quit()
+        case .help:
+            guard model.current.content.help == nil else { return closeTop() }
+            return show(.help(HelpView()))
         case .command:
             model.overlay = .command(TextField(), completions: [])
             return []
@@ -64,14 +73,13 @@ extension ConsoleController {
             if case .entries(let view) = model.current.content, !view.marks.isEmpty || view.marksAllMatching {
                 return nil
             }
-            navigate { $0.removeLast() }
-            return reload()
+            return closeTop()
         case .showOverview:
             guard model.views.count > 1 else { return [] }
             navigate { $0.removeSubrange(1...) }
             return reload()
         case .showTimeline: return show(.timeline(TimelineView(namespace: model.current.content.namespace)))
-        case .showStatistics: return show(.statistics(StatisticsView()))
+        case .showStatistics: return show(.statistics(statisticsView()))
         case .showAudit: return show(.audit(AuditView()))
         case .undo:
             if case .audit = model.current.content { return nil }
@@ -104,13 +112,24 @@ extension ConsoleController {
         model.previousViews = before
     }
 
-    /// Opens `content` on top; an auxiliary view (timeline, statistics, audit, help) replaces
-    /// one that is already on top, and re-opening the same kind does nothing.
+    /// Closes the view on top, back to the one below it.
+    mutating func closeTop() -> [ConsoleEffect] {
+        guard model.views.count > 1 else { return [] }
+        navigate { $0.removeLast() }
+        return reload()
+    }
+
+    /// Opens `content` on top; an auxiliary view (timeline, statistics, audit) replaces one
+    /// that is already on top, and re-opening the same kind does nothing. The help stacks on
+    /// top of any view (closing it returns there) and gives way to whatever opens next.
     mutating func show(_ content: View.Content) -> [ConsoleEffect] {
         if model.current.content.isAuxiliary && sameKind(model.current.content, content) { return [] }
         let view = model.makeView(content)
         navigate { stack in
-            if stack.count > 1 && stack[stack.count - 1].content.isAuxiliary && content.isAuxiliary {
+            if stack.count > 1 && stack[stack.count - 1].content.help != nil { stack.removeLast() }
+            if stack.count > 1 && stack[stack.count - 1].content.isAuxiliary && content.isAuxiliary
+                && content.help == nil
+            {
                 stack.removeLast()
             }
             stack.append(view)

@@ -75,7 +75,11 @@ extension ConsoleController {
             let shown = { (facts: NamespaceFacts) in
                 [facts.entries, Int(facts.bytes), facts.expired, Int(((facts.hitRate ?? -1) * 1000).rounded())]
             }
-            if shown(before) != shown(namespace) { view.changedAt[namespace.name] = model.now }
+            guard shown(before) != shown(namespace) else { continue }
+            if Self.highlights(lastChange: view.lastChange[namespace.name], now: model.now) {
+                view.changedAt[namespace.name] = model.now
+            }
+            view.lastChange[namespace.name] = model.now
         }
         let names = view.ordered(snapshot.namespaces).map(\.name)
         if let name = view.selectedName, let index = names.firstIndex(of: name) {
@@ -99,7 +103,10 @@ extension ConsoleController {
         else { return [] }
         let changed = view.window.apply(
             page, at: index, from: start, replacing: replacing, height: EntriesScreen.listHeight(for: size))
-        for (id, fields) in changed { view.changedAt[id] = (model.now, fields) }
+        for (id, fields) in changed {
+            if Self.highlights(lastChange: view.lastChange[id], now: model.now) { view.changedAt[id] = (model.now, fields) }
+            view.lastChange[id] = model.now
+        }
         view.isRankingPartial = page.isRankingPartial
         model.views[position].content.entries = view
         return position == model.views.count - 1 ? entriesPageLoads() : []

@@ -17,6 +17,14 @@ public struct ConsoleController: Sendable {
     static let messageLifetime: Int64 = 6_000
     /// Changed values stay highlighted this long.
     static let highlightLifetime: Int64 = 2_000
+    /// A change is highlighted only after its value held still this long, so that figures a
+    /// busy app changes all the time are not lit up for good.
+    static let highlightQuietPeriod: Int64 = 10_000
+
+    /// Whether a change at `now` of a value that last changed at `last` is highlighted.
+    static func highlights(lastChange last: Int64?, now: Int64) -> Bool {
+        last.map { now - $0 >= highlightQuietPeriod } ?? true
+    }
     /// A refresh reloads at least this often even when the file did not change (relative
     /// times and expiries move on).
     static let forcedReloadInterval: Int64 = 30_000
@@ -108,13 +116,16 @@ public struct ConsoleController: Sendable {
 
     private mutating func pruneHighlights() {
         let cutoff = model.now - Self.highlightLifetime
+        let quiet = model.now - Self.highlightQuietPeriod
         for index in model.views.indices {
             if var overview = model.views[index].content.overview {
                 overview.changedAt = overview.changedAt.filter { $0.value > cutoff }
+                overview.lastChange = overview.lastChange.filter { $0.value > quiet }
                 model.views[index].content.overview = overview
             }
             if var entries = model.views[index].content.entries {
                 entries.changedAt = entries.changedAt.filter { $0.value.at > cutoff }
+                entries.lastChange = entries.lastChange.filter { $0.value > quiet }
                 model.views[index].content.entries = entries
             }
         }

@@ -175,6 +175,8 @@ extension ConsoleController {
     private var hints: [(KeyAction, String)] {
         let actions: [(KeyAction, String)] =
             switch model.current.content {
+            case .overview(let view) where view.pane == .processes:
+                [(.nextPane, "namespaces"), (.sweep, "sweep")]
             case .overview:
                 [
                     (.drillIn, "open"), (.sortNext, "sort"), (.nextPane, "panel"), (.sweep, "sweep"),
@@ -185,7 +187,10 @@ extension ConsoleController {
                     (.drillIn, "open"), (.filter, "filter"), (.sortNext, "sort"), (.toggleMark, "mark"),
                     (.invalidate, "invalidate"),
                 ]
-            case .detail: [(.toggleHex, "hex"), (.invalidate, "invalidate"), (.back, "back")]
+            case .detail(let view):
+                // A binary value only shows as a hex dump: no key switches it.
+                (view.isBinary ? [] : [(.toggleHex, view.hex ? "text" : "hex")])
+                    + [(.invalidate, "invalidate"), (.back, "back")]
             case .timeline: [(.sweep, "sweep"), (.back, "back")]
             case .statistics: [(.cycleWindow, "window"), (.nextPane, "panel"), (.back, "back")]
             case .audit: [(.undo, "undo"), (.back, "back")]

@@ -18,6 +18,18 @@ public enum TerminalText {
         return result
     }
 
+    /// The ASCII character a terminal without Unicode shows for the punctuation and symbols
+    /// the console draws (`–` as `-`, `…` as `.`, `›` as `>`); `nil` for anything else.
+    public static func asciiFallback(_ text: String) -> Character? {
+        asciiFallbacks[text]
+    }
+
+    private static let asciiFallbacks: [String: Character] = [
+        "–": "-", "—": "-", "−": "-", "…": ".", "·": ".", "•": "*", "›": ">", "‹": "<", "→": ">", "←": "<",
+        "↑": "^", "↓": "v", "▲": "^", "▼": "v", "●": "*", "○": "o", "≈": "~", "×": "x", "“": "\"", "”": "\"",
+        "‘": "'", "’": "'", "│": "|", "─": "-", "█": "#", "░": ".", "▏": "|",
+    ]
+
     /// `bytes` decoded as UTF-8 and sanitized; each byte that is not part of a valid UTF-8
     /// sequence is shown as `\xNN`.
     public static func sanitize(_ bytes: Data) -> String {

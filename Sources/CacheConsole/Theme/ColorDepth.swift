@@ -42,6 +42,22 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Foreground `color` as this terminal can draw it over a dark (or light) background:
+    /// like ``terminalColor(for:)``, except that with 8 colours a grey that would fold onto
+    /// the background's own colour (black on dark, white on light) takes the other one, so
+    /// borders and muted text never vanish.
+    public func foregroundColor(for color: ThemeColor, onDarkBackground dark: Bool) -> TerminalColor {
+        let mapped = terminalColor(for: color)
+        guard self == .ansi8, mapped == .indexed(dark ? 0 : 7) else { return mapped }
+        let isExtreme: Bool =
+            switch color {
+            case .rgb(let rgb): [rgb.red, rgb.green, rgb.blue].allSatisfy { abs(Int($0) - (dark ? 0 : 255)) <= 40 }
+            case .ansi(let ansi): ansi == (dark ? .black : .brightWhite) || (!dark && ansi == .white)
+            case .terminalDefault: true
+            }
+        return isExtreme ? mapped : .indexed(dark ? 7 : 0)
+    }
+
     /// The palette entry in `indices` closest to `color` (weighted "redmean" distance, which
     /// tracks perceived difference far better than plain RGB distance at no cost).
     static func nearest(_ color: RGBColor, among indices: Range<Int>) -> Int {

@@ -32,6 +32,16 @@ public struct Theme: Hashable, Sendable {
         return style
     }
 
+    /// Whether the theme is made for a dark background: its text is light, or the
+    /// terminal's own colour.
+    public var isDark: Bool {
+        switch self[.text].foreground {
+        case .terminalDefault: true
+        case .ansi(let ansi): ![.black, .brightBlack].contains(ansi)
+        case .rgb(let rgb): Int(rgb.red) * 299 + Int(rgb.green) * 587 + Int(rgb.blue) * 114 >= 128_000
+        }
+    }
+
     /// Whether any role has a colour (a theme without colours relies on attributes alone).
     public var usesColor: Bool { styles.values.contains(where: \.usesColor) }
 

@@ -110,8 +110,7 @@ public struct ThemeLibrary: Hashable, Sendable {
         }
         throw ThemeError(
             .notFound, source: "theme '\(name)'",
-            message: "not found in \(folders.map(\.path) + ["the built-in themes"]) (available: "
-                + themeNames.joined(separator: ", ") + ")")
+            message: "no such theme (available: " + themeNames.joined(separator: ", ") + ")")
     }
 
     /// The text and source name of `name` in source `index` (a folder, or the built-in themes

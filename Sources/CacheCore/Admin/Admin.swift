@@ -41,7 +41,9 @@ public struct Admin: Sendable {
                 Int64(since).bind(to: statement, at: 10)
                 return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
             }
-            let totalRecentHits = try connection.recentHits(since: since, namespace: target.namespace)
+            // The share of the whole store's hits: a namespace's own share of its hits is 100 %
+            // for every clear.
+            let totalRecentHits = try connection.recentHits(since: since, namespace: nil)
             let sample = try connection.withDynamicStatement(
                 """
                 SELECT n.name || '/' || e.key FROM entries e JOIN namespaces n ON n.id = e.namespace_id

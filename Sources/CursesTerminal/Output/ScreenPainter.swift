@@ -6,7 +6,8 @@ import CacheConsole
 struct ScreenPainter {
     /// Resolves cell styles to attributes and colour pairs.
     var styles: StyleResolver
-    /// Whether the locale is UTF-8 (otherwise non-ASCII cells are drawn as `?`).
+    /// Whether the locale is UTF-8 (otherwise non-ASCII cells are drawn as their ASCII
+    /// fallback, or `?`).
     let unicode: Bool
     private var previous: ScreenBuffer?
     private var clearFirst = false
@@ -66,6 +67,8 @@ struct ScreenPainter {
             if let first, (1...cell.width).contains(firstWidth) {
                 characters = [first]
                 padding = cell.width - firstWidth
+            } else if !unicode, cell.width == 1, let ascii = TerminalText.asciiFallback(cell.text)?.asciiValue {
+                characters = [wchar_t(ascii)]
             } else {
                 characters = [wchar_t(unicode ? 0xFFFD : 0x3F)]
                 padding = cell.width - 1

@@ -91,6 +91,8 @@ import Testing
              Esc back  : command  ? help  Ctrl-Q quit                                                        query 1.0 ms · frame –
             """#)
         harness.press(.control("q"))
+        #expect(!harness.sideEffects.contains(.quit), "quit closes the help first")
+        harness.press(.control("q"))
         #expect(harness.sideEffects.contains(.quit))
     }
 

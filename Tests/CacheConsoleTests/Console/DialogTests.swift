@@ -14,7 +14,7 @@ import Testing
              products · 240 entries · 2 marked · row 3 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │● product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │● product-0000                400 B   37m     in 3h      0      never featured│
             │● product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  p╭─ Confirm ────────────────────────────────────────────────────────────╮   │
             │  p│ Invalidate 2 keys in products                                        │   │
@@ -152,7 +152,7 @@ import Testing
              products · 240 entries · row 1 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0000                400 B   37m     in 3h      0      never featured│
             │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  product-0002                426 B    1h    in 10h     14    34s ago         │
             │  product-0003                439 B    2h    in 13h     21    51s ago         │
@@ -259,6 +259,6 @@ import Testing
         harness.press(.character(":"))
         harness.type("theme nosuch")
         harness.press(.enter)
-        #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': not found") == true)
+        #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': no such theme") == true)
     }
 }

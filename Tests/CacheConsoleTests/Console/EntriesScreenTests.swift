@@ -21,7 +21,7 @@ import Testing
              products · 240 entries · row 3 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0000                400 B   37m     in 3h      0      never featured│
             │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  product-0002                426 B    1h    in 10h     14    34s ago         │
             │  product-0003                439 B    2h    in 13h     21    51s ago         │
@@ -54,7 +54,7 @@ import Testing
              products · 240 entries · row 1 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────────────────────────────────────────────╮
             │  key ▲                                                      size   age   expires   hits   accessed tags              │
-            │  product-0000                                              400 B   37m     in 3h      0     0s ago featured          │
+            │  product-0000                                              400 B   37m     in 3h      0      never featured          │
             │  product-0001                                              413 B    1h     in 6h      7    17s ago sale,summer       │
             │  product-0002                                              426 B    1h    in 10h     14    34s ago                   │
             │  product-0003                                              439 B    2h    in 13h     21    51s ago                   │
@@ -148,7 +148,7 @@ import Testing
              products · 240 entries · row 1 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0000                400 B   37m     in 3h      0      never featured│
             │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  product-0002                426 B    1h    in 10h     14    34s ago         │
             │  product-0003                439 B    2h    in 13h     21    51s ago         │
@@ -230,23 +230,23 @@ import Testing
              big · 20,000 entries · row 20,000 of 20,000
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  k119983                     100 B    1s     never      0     0s ago         │
-            │  k119984                     100 B    1s     never      0     0s ago         │
-            │  k119985                     100 B    1s     never      0     0s ago         │
-            │  k119986                     100 B    1s     never      0     0s ago         │
-            │  k119987                     100 B    1s     never      0     0s ago         │
-            │  k119988                     100 B    1s     never      0     0s ago         │
-            │  k119989                     100 B    1s     never      0     0s ago         │
-            │  k119990                     100 B    1s     never      0     0s ago         │
-            │  k119991                     100 B    1s     never      0     0s ago         │
-            │  k119992                     100 B    1s     never      0     0s ago         │
-            │  k119993                     100 B    1s     never      0     0s ago         │
-            │  k119994                     100 B    1s     never      0     0s ago         │
-            │  k119995                     100 B    1s     never      0     0s ago         │
-            │  k119996                     100 B    1s     never      0     0s ago         │
-            │  k119997                     100 B    1s     never      0     0s ago         │
-            │  k119998                     100 B    1s     never      0     0s ago         │
-            │  k119999                     100 B    1s     never      0     0s ago         │
+            │  k119983                     100 B    1s     never      0      never         │
+            │  k119984                     100 B    1s     never      0      never         │
+            │  k119985                     100 B    1s     never      0      never         │
+            │  k119986                     100 B    1s     never      0      never         │
+            │  k119987                     100 B    1s     never      0      never         │
+            │  k119988                     100 B    1s     never      0      never         │
+            │  k119989                     100 B    1s     never      0      never         │
+            │  k119990                     100 B    1s     never      0      never         │
+            │  k119991                     100 B    1s     never      0      never         │
+            │  k119992                     100 B    1s     never      0      never         │
+            │  k119993                     100 B    1s     never      0      never         │
+            │  k119994                     100 B    1s     never      0      never         │
+            │  k119995                     100 B    1s     never      0      never         │
+            │  k119996                     100 B    1s     never      0      never         │
+            │  k119997                     100 B    1s     never      0      never         │
+            │  k119998                     100 B    1s     never      0      never         │
+            │  k119999                     100 B    1s     never      0      never         │
             ╰──────────────────────────────────────────────────────────────────────────────╯
              Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
             """#)
@@ -291,7 +291,7 @@ import Testing
             │  bell\x07and\ttab             67 B    1h     never      3     1m ago         │
             │  evil\u{202E}txt.exe          66 B    1h     never      2     1m ago         │
             │  été                          68 B    1h     never      4     1m ago         │
-            │  商品-東京-😀                 64 B    1h     never      0     1m ago         │
+            │  商品-東京-😀                 64 B    1h     never      0      never         │
             │  👩‍👩‍👧 family                    69 B    1h     never      5     1m ago         │
             │                                                                              │
             │                                                                              │
@@ -320,7 +320,7 @@ import Testing
             │  bell\x07and\ttab                                           67 B    1h     never      3     1m ago                   │
             │  evil\u{202E}txt.exe                                        66 B    1h     never      2     1m ago                   │
             │  été                                                        68 B    1h     never      4     1m ago                   │
-            │  商品-東京-😀                                               64 B    1h     never      0     1m ago                   │
+            │  商品-東京-😀                                               64 B    1h     never      0      never                   │
             │  👩‍👩‍👧 family                                                  69 B    1h     never      5     1m ago                   │
             │                                                                                                                      │
             │                                                                                                                      │

@@ -116,7 +116,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Tab namespaces  w sweep  : command  ? help  q quit      query 1.0 ms · frame –
             """#)
         harness.press(.backTab)
         #expect(harness.screen().contains("Namespaces (3)"))

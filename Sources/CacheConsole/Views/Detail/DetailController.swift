@@ -12,6 +12,10 @@ extension ConsoleController {
         }
         switch action {
         case .toggleHex:
+            guard !view.isBinary else {
+                report("The value is not text: it shows as a hex dump only.")
+                return []
+            }
             view.hex.toggle()
             view.scroll = 0
             model.current.content.detail = view

@@ -14,6 +14,8 @@ public struct DetailView: Sendable {
     public internal(set) var isGone = false
     /// Whether the value shows as a hex dump.
     public internal(set) var hex = false
+    /// Whether the value is binary: shown as a hex dump without asking.
+    var isBinary: Bool { !hex && snapshot?.value.isHexDump == true }
     /// The first value line shown.
     public internal(set) var scroll = 0
     /// The value's lines as wrapped for a terminal width, kept so that frames, keys and live

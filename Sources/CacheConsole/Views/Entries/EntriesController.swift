@@ -103,6 +103,7 @@ extension ConsoleController {
         view.window = EntriesWindow(anchor: anchor)
         view.markAnchor = nil
         view.changedAt = [:]
+        view.lastChange = [:]
     }
 
     private mutating func invalidate(_ view: EntriesView) -> [ConsoleEffect] {

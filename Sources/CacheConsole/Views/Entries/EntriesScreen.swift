@@ -92,7 +92,7 @@ enum EntriesScreen {
             TableCell(TimeText.span(now - row.createdAt), CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
             TableCell(Formatting.count(row.hits), style(.hits, otherwise: .text)),
-            TableCell(TimeText.ago(row.lastAccessAt, now: now), style(.lastAccess, otherwise: .muted)),
+            TableCell(TimeText.accessed(row, now: now), style(.lastAccess, otherwise: .muted)),
             TableCell(row.tags.joined(separator: ","), CellStyle(.tag)),
         ]
     }

@@ -21,6 +21,8 @@ public struct EntriesView: Sendable {
     var markAnchor: Int?
     /// Row id → when its values last changed (ms) and which, to highlight them for a moment.
     var changedAt: [Int64: (at: Int64, fields: ChangedFields)] = [:]
+    /// Row id → when its values last changed (ms), highlighted or not.
+    var lastChange: [Int64: Int64] = [:]
     /// Whether the order ranks only the most recently inserted rows.
     public internal(set) var isRankingPartial = false
 

@@ -19,6 +19,10 @@ extension ConsoleController {
             model.current.content.overview = view
             return []
         }
+        if view.pane == .processes && Self.namespaceActions.contains(action) {
+            report("The process list has the focus: \(label(.nextPane)) goes back to the namespaces.")
+            return []
+        }
         switch action {
         case .drillIn:
             guard let selected else { return [] }
@@ -52,6 +56,11 @@ extension ConsoleController {
             return []
         }
     }
+}
+
+extension ConsoleController {
+    /// Overview keys that act on the selected namespace, so not while the processes have focus.
+    static let namespaceActions: Set<KeyAction> = [.drillIn, .clearNamespace, .sortNext, .reverseSort]
 }
 
 /// How the movement keys move a selection in a list.

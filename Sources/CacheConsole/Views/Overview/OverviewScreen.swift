@@ -98,11 +98,17 @@ enum OverviewScreen {
         let sparkWidth = min(30, max(10, width - column - 52))
         buffer.drawSparkline(
             activity.hitRates, at: Point(column: column + 1, row: row), width: sparkWidth, range: 0...1,
-            glyphs: options.glyphs)
+            roles: { hitRateRole($0) }, glyphs: options.glyphs)
+        // Rates are of the apps attached now: once the last one stopped they are zero, whatever
+        // its last seconds of telemetry said (the header says "0 live apps" at once).
+        let rates =
+            live.isEmpty
+            ? [0.0, 0, 0]
+            : [activity.operationsPerSecond, activity.expirationsPerSecond, activity.evictionsPerSecond]
         buffer.put(
-            "  \(TimeText.rate(activity.operationsPerSecond)) ops\(options.dot)"
-                + "\(TimeText.rate(activity.expirationsPerSecond)) expired\(options.dot)"
-                + "\(TimeText.rate(activity.evictionsPerSecond)) evicted",
+            "  \(TimeText.rate(rates[0])) ops\(options.dot)"
+                + "\(TimeText.rate(rates[1])) expired\(options.dot)"
+                + "\(TimeText.rate(rates[2])) evicted",
             at: Point(column: column + 1 + sparkWidth, row: row), maxWidth: width - column - 1 - sparkWidth,
             truncation: .ellipsis(options.ellipsis))
     }

@@ -18,8 +18,10 @@ public struct OverviewView: Sendable {
     public internal(set) var pane = Pane.namespaces
     /// The selected process row.
     var processSelection = 0
-    /// Namespace name → when its figures last changed (ms).
+    /// Namespace name → since when its changed figures are highlighted (ms).
     var changedAt: [String: Int64] = [:]
+    /// Namespace name → when its figures last changed (ms), highlighted or not.
+    var lastChange: [String: Int64] = [:]
     /// The column the namespace table is sorted by.
     public internal(set) var sort = NamespaceColumn.name
     /// Whether the order is reversed.

@@ -14,6 +14,15 @@ extension ConsoleController {
         return []
     }
 
+    /// A Statistics view with the namespace in view (if any) selected.
+    func statisticsView() -> StatisticsView {
+        var view = StatisticsView()
+        if let namespace = model.current.content.namespace, let index = model.namespaceNames.firstIndex(of: namespace) {
+            view.selection = index + 1
+        }
+        return view
+    }
+
     /// Switches the statistics window and reads it.
     mutating func cycleWindow() -> [ConsoleEffect] {
         guard var view = model.current.content.statistics else { return [] }
