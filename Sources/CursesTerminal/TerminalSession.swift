@@ -86,7 +86,7 @@ public final class TerminalSession {
             EmergencyRestore.uninstall()
             fclose(output)
             fclose(input)
-            throw .unknownTerminal(terminalType)
+            throw .lineOnlyTerminal(terminalType)
         }
         let redirection: StderrRedirection
         do {
