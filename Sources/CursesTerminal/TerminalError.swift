@@ -1,5 +1,5 @@
 /// Why a terminal session could not start: one line, ready to print.
-public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Standard input or output is not a terminal (piped or redirected).
     case notATerminal
     /// `TERM` is unset or empty.
@@ -15,7 +15,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotOpenLog(path: String, reason: String)
 
     /// The message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATerminal:
             return "the console needs a terminal: standard input and output must not be redirected"

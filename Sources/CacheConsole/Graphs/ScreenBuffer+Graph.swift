@@ -1,5 +1,5 @@
 /// How a multi-row graph draws its values.
-public enum GraphFill: Hashable, Sendable {
+package enum GraphFill: Hashable, Sendable {
     /// A line through the values, joined vertically between neighbours.
     case line
     /// The area under the values.
@@ -13,7 +13,7 @@ extension ScreenBuffer {
     /// `#` for whole cells and `:` / `.` for the top partial cell (`*` for a line). Rows take
     /// the roles `roles` gives their height (0 bottom, 1 top; the graph gradient by default);
     /// empty cells are spaces in `background`.
-    public mutating func drawGraph(
+    package mutating func drawGraph(
         _ values: [Double], in rect: Rect, range: ClosedRange<Double>? = nil, fill mode: GraphFill = .area,
         background: CellStyle = .text, roles: (Double) -> StyleRole = StyleRole.graph(at:), glyphs: GlyphSet = .unicode
     ) {

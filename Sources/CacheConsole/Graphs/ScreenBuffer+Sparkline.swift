@@ -5,7 +5,7 @@ extension ScreenBuffer {
     /// or `_.-~=+*#` in ASCII. Each cell takes the role `roles` gives its height (0–1; the
     /// graph gradient by default) unless `style` is given. A value that is not finite leaves
     /// a blank.
-    public mutating func drawSparkline(
+    package mutating func drawSparkline(
         _ values: [Double], at point: Point, width: Int, range: ClosedRange<Double>? = nil,
         style: CellStyle? = nil, roles: (Double) -> StyleRole = StyleRole.graph(at:), glyphs: GlyphSet = .unicode
     ) {

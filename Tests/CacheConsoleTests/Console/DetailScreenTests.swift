@@ -13,11 +13,11 @@ import Testing
     /// frame and key (a 64 KiB value took ~30 ms a wrap in a release build).
     @Test func theValueIsWrappedOncePerWidth() throws {
         var harness = detail()
-        let wrapped = try #require(harness.model.current.content.detail?.wrapped)
+        let wrapped = try #require(harness.model.current.detail?.wrapped)
         #expect(wrapped.width == 80 && wrapped.lines.count == 8)
         harness.resize(columns: 62, rows: 24)
-        let narrow = try #require(harness.model.current.content.detail?.wrapped)
-        var fresh = try #require(harness.model.current.content.detail)
+        let narrow = try #require(harness.model.current.detail?.wrapped)
+        var fresh = try #require(harness.model.current.detail)
         let snapshot = fresh.snapshot
         fresh.snapshot = snapshot
         #expect(fresh.wrapped != nil, "the same value keeps its lines")
@@ -101,7 +101,7 @@ import Testing
             │                                                                                                                      │
             │                                                                                                                      │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  ? help  q quit                                        query 1.0 ms · frame –
+             x hex  d invalidate  Esc back  : command  q quit  ? help                                        query 1.0 ms · frame –
             """#)
     }
 

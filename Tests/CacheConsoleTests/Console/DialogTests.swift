@@ -32,7 +32,7 @@ import Testing
             │  product-0015                595 B    9h   expired      8    34s ago         │
             │  product-0016                608 B   10h     in 1h     15    51s ago featured│
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         harness.press(.enter)
         #expect(harness.screen().contains("Cancelled; nothing was changed."))
@@ -93,7 +93,7 @@ import Testing
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear  : command  ? help  q quit                      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear  : command  q quit  ? help                      query 1.0 ms · frame –
             """#)
         harness.type("ucts!")
         harness.press(.enter)
@@ -133,7 +133,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  ? help          query 1.0 ms · frame –
             """#)
         harness.press(.character("y"))
         #expect(harness.screen().contains("Sweep expired entries of all namespaces: removed 105 entries"))

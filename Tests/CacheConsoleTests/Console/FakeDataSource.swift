@@ -272,6 +272,15 @@ final class FakeDataSource: ConsoleDataSource {
         }
     }
 
+    func export(_ request: ExportRequest) throws -> Int {
+        try checkFailure()
+        let rows = state.withLock { $0.namespaces[request.namespace] ?? [] }
+        let chosen = request.keys.map { keys in rows.filter { keys.contains($0.key) } } ?? rows
+        let lines = chosen.map { "{\"namespace\":\"\(request.namespace)\",\"key\":\"\($0.key)\"}\n" }.joined()
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: request.path))
+        return chosen.count
+    }
+
     func undo(auditID: Int64) throws -> Int {
         guard !isReadOnly else { throw CacheError.readOnly(path: location) }
         return try state.withLock { state in

@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: ["2", "3", "4"])
     func helpReturnsToTheViewItWasOpenedFrom(view: Character) {
-        for close in [Key.escape, .character("-"), .character("?"), .character("q")] {
+        for close in [Key.escape, .backspace, .character("?"), .character("q")] {
             var harness = ConsoleHarness()
             harness.press(.character(view))
             let before = crumbs(harness)

@@ -31,6 +31,18 @@ enum EntriesScreen {
         }
     }
 
+    /// The sortable column at `offset` cells into a table `width` cells wide, if any.
+    static func column(at offset: Int, width: Int) -> EntryColumn? {
+        var start = 0
+        for (index, columnWidth) in TableColumn.widths(columns, total: width).enumerated() {
+            if offset < start + columnWidth + 1 {
+                return EntryColumn.allCases.first { self.index(of: $0) == index && $0.defaultSort != nil }
+            }
+            start += columnWidth + 1
+        }
+        return nil
+    }
+
     static func draw(
         _ view: EntriesView, model: ConsoleModel, in area: Rect, into buffer: inout ScreenBuffer,
         options: RenderOptions

@@ -29,6 +29,11 @@ enum StatisticsScreen {
         return (typical * 1.5, true)
     }
 
+    /// The namespace list's box in `area`.
+    static func listArea(in area: Rect) -> Rect {
+        Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+    }
+
     /// One graph panel.
     private struct Panel {
         var title: String
@@ -44,7 +49,7 @@ enum StatisticsScreen {
     ) {
         let names = [nil] + model.namespaceNames.map(Optional.some)
         let selected = names.indices.contains(view.selection) ? names[view.selection] : nil
-        let list = Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+        let list = listArea(in: area)
         buffer.drawBox(
             list, style: CellStyle(view.pane == .namespaces ? .title : .border), border: options.border,
             title: "Namespaces")
