@@ -11,6 +11,7 @@ struct ScreenPainter {
     let unicode: Bool
     private var previous: ScreenBuffer?
     private var clearFirst = false
+    private var cursorShown = false
 
     init(styles: StyleResolver, unicode: Bool) {
         self.styles = styles
@@ -45,8 +46,20 @@ struct ScreenPainter {
             }
         }
         previous = buffer
+        placeCursor(buffer.cursor, screen: screen)
         wnoutrefresh(cn_stdscr())
         doupdate()
+    }
+
+    /// Shows the terminal's cursor at `cursor` (a text field being edited), or hides it.
+    private mutating func placeCursor(_ cursor: Point?, screen: Size) {
+        let shown = cursor.flatMap { $0.row < screen.rows && $0.column < screen.columns ? $0 : nil }
+        if (shown != nil) != cursorShown {
+            cursorShown = shown != nil
+            leaveok(cn_stdscr(), !cursorShown)
+            curs_set(cursorShown ? 1 : 0)
+        }
+        if let shown { wmove(cn_stdscr(), Int32(shown.row), Int32(shown.column)) }
     }
 
     /// Draws one cell. Curses measures characters with the C library's `wcwidth`, which may
