@@ -162,3 +162,4 @@ import Testing
         #expect(bar("1 h–1 day") > 20 && bar("expired") < 2)
     }
 }
+
