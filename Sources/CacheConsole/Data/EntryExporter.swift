@@ -85,7 +85,9 @@ package enum EntryExporter {
     /// One line for `row` with value bytes `value`.
     static func line(_ row: EntryRow, value: Data) throws -> Data {
         func json(_ string: String) throws -> String {
-            String(decoding: try JSONEncoder().encode(string), as: UTF8.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            return String(decoding: try encoder.encode(string), as: UTF8.self)
         }
         func time(_ milliseconds: Int64?) -> String { milliseconds.map(String.init) ?? "null" }
         var fields = ["\"namespace\":\(try json(row.namespace))", "\"key\":\(try json(row.key))"]
