@@ -47,7 +47,8 @@ extension ConsoleController {
         case .scrollUp: return (0..<3).flatMap { _ in perform(.moveUp) }
         case .scrollDown: return (0..<3).flatMap { _ in perform(.moveDown) }
         case .press(.left): return click(at: mouse.position)
-        case .press, .release: return []
+        case .doubleClick(.left): return click(at: mouse.position) + click(at: mouse.position)
+        case .press, .release, .doubleClick: return []
         }
     }
 

@@ -25,6 +25,8 @@ package struct MouseEvent: Hashable, Sendable {
     package enum Kind: Hashable, Sendable {
         /// A button went down.
         case press(Button)
+        /// A button was clicked twice in quick succession.
+        case doubleClick(Button)
         /// A button came up.
         case release(Button)
         /// The wheel moved up one step.
