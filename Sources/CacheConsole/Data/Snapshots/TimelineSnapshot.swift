@@ -10,15 +10,12 @@ package struct TimelineSnapshot: Sendable, Hashable {
         package var entries: Int
         /// Their bytes.
         package var bytes: Int64
-        /// Whether the bytes are estimated from the average entry size.
-        package var bytesAreEstimated: Bool
 
         /// A bucket with these values.
-        package init(kind: ExpiryBucketKind, entries: Int, bytes: Int64, bytesAreEstimated: Bool) {
+        package init(kind: ExpiryBucketKind, entries: Int, bytes: Int64) {
             self.kind = kind
             self.entries = entries
             self.bytes = bytes
-            self.bytesAreEstimated = bytesAreEstimated
         }
     }
 
