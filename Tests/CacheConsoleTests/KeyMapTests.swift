@@ -52,7 +52,8 @@ import Testing
     @Test(arguments: [
         (Key.up, KeyAction.moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown),
         (.enter, .drillIn), (.right, .drillIn), (.character("l"), .drillIn), (.escape, .back), (.left, .back),
-        (.character("h"), .back), (.backspace, .previousView), (.character("-"), .refreshSlower), (.character("+"), .refreshFaster), (.tab, .nextPane), (.backTab, .previousPane),
+        (.character("h"), .back), (.backspace, .previousView), (.character("-"), .refreshSlower),
+        (.character("+"), .refreshFaster), (.tab, .nextPane), (.backTab, .previousPane),
         (.character("g"), .top), (.character("G"), .bottom), (.home, .top), (.end, .bottom), (.pageUp, .pageUp),
         (.pageDown, .pageDown), (.character("/"), .filter), (.character(":"), .command), (.character("?"), .help),
         (.character("p"), .pause), (.character("+"), .refreshFaster), (.character("_"), .refreshSlower),

@@ -39,7 +39,9 @@ import Testing
         let fixture = try CLIFixture()
         for arguments in [["sessions"], ["--namespace", "sessions"], ["-n", "sessions"]] {
             let sweep = try fixture.run(["sweep", fixture.path] + arguments + ["--dry-run"])
-            #expect(sweep.stdout.hasPrefix("Dry run: Sweep expired entries of sessions") || sweep.stdout.contains("sessions"))
+            #expect(
+                sweep.stdout.hasPrefix("Dry run: Sweep expired entries of sessions")
+                    || sweep.stdout.contains("sessions"))
             let stats = try fixture.run(["stats", fixture.path] + arguments)
             #expect(stats.status == 0 && stats.stdout.hasPrefix("Activity of namespace sessions"))
         }

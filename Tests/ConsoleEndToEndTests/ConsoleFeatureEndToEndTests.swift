@@ -31,7 +31,9 @@ struct ConsoleFeatureEndToEndTests {
     /// Where `text` first shows on the pane: (column, row), counted in characters.
     private func position(of text: String, in pane: String) -> (column: Int, row: Int)? {
         for (row, line) in pane.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if let range = line.range(of: text) { return (line.distance(from: line.startIndex, to: range.lowerBound), row) }
+            if let range = line.range(of: text) {
+                return (line.distance(from: line.startIndex, to: range.lowerBound), row)
+            }
         }
         return nil
     }

@@ -168,7 +168,8 @@ enum ConsoleCommands {
             case .namespacesOrAll: options = context.namespaces + ["all"]
             case .themes: options = context.themes
             case .selectors, .export:
-                for (prefix, values) in [("ns=", context.namespaces), ("tag=", context.tags)] where last.hasPrefix(prefix) {
+                for (prefix, values) in [("ns=", context.namespaces), ("tag=", context.tags)]
+                where last.hasPrefix(prefix) {
                     valuePrefix = prefix
                     options = values
                 }

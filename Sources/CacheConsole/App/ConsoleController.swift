@@ -201,7 +201,9 @@ package struct ConsoleController: Sendable {
                     result.request.viewID.map { id in model.views.indices.filter { model.views[$0].id == id } }
                     ?? Array(model.views.indices)
                 for index in indices {
-                    effects += withView(at: index) { view, context in view.apply(data, for: result.request, in: &context) }
+                    effects += withView(at: index) { view, context in
+                        view.apply(data, for: result.request, in: &context)
+                    }
                 }
                 if case .overview(let snapshot) = data { model.overview = snapshot }
             case .failure(let error):

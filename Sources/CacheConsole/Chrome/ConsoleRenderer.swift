@@ -19,7 +19,8 @@ extension ConsoleController {
             drawInput(prompt: "/", line.field, into: &buffer)
             let status = model.status.flatMap { $0.isError ? $0.text : nil }
             drawAboveInput(
-                status ?? "Filter as you type: " + EntriesView.filterSyntax + " · ↑/↓ history · Enter keeps · Esc undoes",
+                status ?? "Filter as you type: " + EntriesView.filterSyntax
+                    + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):
             drawInput(prompt: ":", line.field, into: &buffer)
@@ -163,8 +164,11 @@ extension ConsoleController {
     /// columns; `? help` always keeps its place at the end. Returns the column after them.
     private func drawHints(in room: Int, row: Int, into buffer: inout ScreenBuffer) -> Int {
         let own = model.current.view.hints(in: viewContext).filter { !(model.isReadOnly && $0.isDestructive) }
-        let shown = (own.compactMap { binding in binding.hint.map { (binding.action, $0) } }
-            + (model.views.count > 1 ? [(.back, "back")] : []) + [(.command, "command"), (.quit, "quit")]).filter { !settings.keyMap.keys(for: $0.0).isEmpty }
+        let shown =
+            (own.compactMap { binding in binding.hint.map { (binding.action, $0) } }
+            + (model.views.count > 1 ? [(.back, "back")] : []) + [(.command, "command"), (.quit, "quit")]).filter {
+                !settings.keyMap.keys(for: $0.0).isEmpty
+            }
         func width(_ hint: (KeyAction, String)) -> Int {
             TerminalText.displayWidth(of: label(hint.0)) + TerminalText.displayWidth(of: hint.1) + 3
         }
@@ -179,7 +183,8 @@ extension ConsoleController {
         return column
     }
 
-    private func drawHint(_ hint: (KeyAction, String), at column: Int, row: Int, into buffer: inout ScreenBuffer) -> Int {
+    private func drawHint(_ hint: (KeyAction, String), at column: Int, row: Int, into buffer: inout ScreenBuffer) -> Int
+    {
         let keyEnd = buffer.put(label(hint.0), at: Point(column: column, row: row), style: CellStyle(.key))
         return buffer.put(" " + hint.1 + "  ", at: Point(column: keyEnd, row: row), style: CellStyle(.statusBar))
     }

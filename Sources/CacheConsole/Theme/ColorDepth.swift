@@ -37,7 +37,8 @@ package enum ColorDepth: Hashable, Sendable, CaseIterable {
             // A grey stays a grey (black or white), never the nearest hue.
             let channels = [rgb.red, rgb.green, rgb.blue].map(Int.init)
             guard (channels.max() ?? 0) - (channels.min() ?? 0) >= 40 else {
-                return .indexed(Self.distance(rgb, Self.xtermColor(0)) <= Self.distance(rgb, Self.xtermColor(7)) ? 0 : 7)
+                return .indexed(
+                    Self.distance(rgb, Self.xtermColor(0)) <= Self.distance(rgb, Self.xtermColor(7)) ? 0 : 7)
             }
             return .indexed(Self.nearest(rgb, among: 0..<8))
         case (.ansi16, .rgb(let rgb)):

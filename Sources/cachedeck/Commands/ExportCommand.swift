@@ -38,7 +38,8 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("--filter: \(error.description)")
         }
         if output != nil {
-            FileHandle.standardError.write(Data("Exported \(Formatting.count(count)) entries to \(request.path).\n".utf8))
+            FileHandle.standardError.write(
+                Data("Exported \(Formatting.count(count)) entries to \(request.path).\n".utf8))
         }
     }
 }

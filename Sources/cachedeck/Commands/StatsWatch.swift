@@ -31,7 +31,8 @@ struct StatsWatch {
         var end = (clock.nowMilliseconds() - Self.settle) / 1000 * 1000
         var printed = 0
         while !interruption.happened {
-            let activity = try inspector.activity(namespace: namespace, from: end - max(step, Self.smoothing), until: end)
+            let activity = try inspector.activity(
+                namespace: namespace, from: end - max(step, Self.smoothing), until: end)
             let live = try inspector.processes().filter(\.isLive).count
             if json {
                 try JSONOutput.printLine(Line(namespace: namespace, activity: activity, liveProcesses: live))

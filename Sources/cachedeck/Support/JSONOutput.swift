@@ -20,7 +20,8 @@ enum JSONOutput {
         if formatting.contains(.prettyPrinted) { options.insert(.prettyPrinted) }
         if formatting.contains(.sortedKeys) { options.insert(.sortedKeys) }
         if formatting.contains(.withoutEscapingSlashes) { options.insert(.withoutEscapingSlashes) }
-        return String(decoding: try JSONSerialization.data(withJSONObject: named(object), options: options), as: UTF8.self)
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: named(object), options: options), as: UTF8.self)
     }
 
     /// What an unlabelled enum payload (`_0`, as Swift encodes `invalidate(selector)`) is

@@ -50,7 +50,12 @@ import Testing
         let topRow = (0..<graph.size.rows).first { row in
             graph.cells(inRow: row).map(\.text).joined().contains("Hit rate")
         }.map { $0 + 1 }
-        let topRoles = topRow.map { graph.cells(inRow: $0).filter { $0.text.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false }.map(\.style.role) } ?? []
+        let topRoles =
+            topRow.map {
+                graph.cells(inRow: $0).filter {
+                    $0.text.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false
+                }.map(\.style.role)
+            } ?? []
         #expect(!topRoles.isEmpty && topRoles.allSatisfy { $0 == .good })
     }
 
@@ -162,4 +167,3 @@ import Testing
         #expect(bar("1 h–1 day") > 20 && bar("expired") < 2)
     }
 }
-

@@ -123,7 +123,8 @@ import Testing
         click(&harness, column: 5, row: 9)
         #expect(harness.model.current.entries?.namespace == "products")
         let header = harness.screen().split(separator: "\n")[4]
-        let size = header.distance(from: header.startIndex, to: header.range(of: "size")?.lowerBound ?? header.startIndex)
+        let size = header.distance(
+            from: header.startIndex, to: header.range(of: "size")?.lowerBound ?? header.startIndex)
         click(&harness, column: size, row: 4)
         #expect(harness.model.current.isEntries(sortedBy: EntrySort(.size, descending: true)), "a header click sorts")
         click(&harness, column: 5, row: 7)

@@ -41,7 +41,8 @@ func expectScreen<Source>(
 ) {
     let actual = harness.screen(glyphs: glyphs)
     guard actual != expected else { return }
-    Issue.record(Comment(rawValue: screenDifference(expected: expected, actual: actual)), sourceLocation: sourceLocation)
+    Issue.record(
+        Comment(rawValue: screenDifference(expected: expected, actual: actual)), sourceLocation: sourceLocation)
 }
 
 /// The rows of two screens that differ, numbered, expected above actual.

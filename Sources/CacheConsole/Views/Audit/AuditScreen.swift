@@ -60,7 +60,8 @@ enum AuditScreen {
         let state =
             entry.isUndone
             ? ("undone", StyleRole.muted)
-            : entry.canUndo ? ("can be undone: \(undoKey) restores what it removed", .good) : ("cannot be undone", .muted)
+            : entry.canUndo
+                ? ("can be undone: \(undoKey) restores what it removed", .good) : ("cannot be undone", .muted)
         let facts: [(String, String, StyleRole)] = [
             ("Action", entry.action, .title),
             ("When", TimeText.ago(entry.at, now: now), .text),

@@ -110,7 +110,8 @@ package struct AuditDetailView: ConsoleView {
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
-        AuditScreen.drawDetail(entry, now: context.now, undoKey: context.label(.undo), in: area, into: &buffer,
+        AuditScreen.drawDetail(
+            entry, now: context.now, undoKey: context.label(.undo), in: area, into: &buffer,
             options: options)
     }
 }

@@ -46,7 +46,6 @@ package struct EntriesView: ConsoleView {
     }
 }
 
-
 extension EntriesView {
     package static let title = "Entries"
 
@@ -62,7 +61,8 @@ extension EntriesView {
             KeyBinding(.toggleMark, hint: "mark", help: "Mark / unmark the selected entry"),
             KeyBinding(.markRange, help: "Mark from the last mark to here"),
             KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all"),
-            KeyBinding(.invalidate, hint: "invalidate", help: "Invalidate selected / marked / matching", destructive: true),
+            KeyBinding(
+                .invalidate, hint: "invalidate", help: "Invalidate selected / marked / matching", destructive: true),
             KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true),
             KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true),
             KeyBinding(.back, help: "Unmark, then clear the filter, then go back"),
@@ -120,7 +120,8 @@ extension EntriesView {
         case .markRange:
             guard let anchor = markAnchor else {
                 context.report(
-                    "Mark a row first (\(context.label(.toggleMark))), then \(context.label(.markRange)) marks up to here.")
+                    "Mark a row first (\(context.label(.toggleMark))), then \(context.label(.markRange)) marks up to here."
+                )
                 return []
             }
             marksAllMatching = false
@@ -153,9 +154,10 @@ extension EntriesView {
             }
         case .sortMenu:
             context.report(
-                "Sort by: " + EntryColumn.allCases.compactMap { column in
-                    column.sortKey.map { "\($0) \(column.title)" }
-                }.joined(separator: " · ") + " (keys shown once more reverse)")
+                "Sort by: "
+                    + EntryColumn.allCases.compactMap { column in
+                        column.sortKey.map { "\($0) \(column.title)" }
+                    }.joined(separator: " · ") + " (keys shown once more reverse)")
             sortMenuOpen = true
             return []
         case .filter:
@@ -272,8 +274,10 @@ extension EntriesView {
     }
 
     package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
-        let inner = Rect(column: area.minColumn, row: area.minRow + 1, columns: area.size.columns, rows: area.size.rows - 1)
-            .insetBy(1)
+        let inner = Rect(
+            column: area.minColumn, row: area.minRow + 1, columns: area.size.columns, rows: area.size.rows - 1
+        )
+        .insetBy(1)
         guard inner.contains(point) else { return [] }
         if point.row == inner.minRow {
             guard let column = EntriesScreen.column(at: point.column - inner.minColumn, width: inner.size.columns)

@@ -57,7 +57,9 @@ enum OverviewScreen {
                 var start = inner.minColumn
                 for (index, width) in widths.enumerated() {
                     if point.column < start + width + 1 {
-                        let columns: [Int: NamespaceColumn] = [0: .name, 1: .entries, 2: .bytes, 4: .hitRate, 5: .expired]
+                        let columns: [Int: NamespaceColumn] = [
+                            0: .name, 1: .entries, 2: .bytes, 4: .hitRate, 5: .expired,
+                        ]
                         return .namespaceHeader(columns[index])
                     }
                     start += width + 1
@@ -68,7 +70,8 @@ enum OverviewScreen {
         }
         if let processes, processes.contains(point) {
             let inner = processes.insetBy(1)
-            return inner.contains(point) && point.row > inner.minRow ? .processRow(point.row - inner.minRow - 1) : .processPanel
+            return inner.contains(point) && point.row > inner.minRow
+                ? .processRow(point.row - inner.minRow - 1) : .processPanel
         }
         return nil
     }

@@ -176,7 +176,8 @@ package struct OverviewView: ConsoleView {
         }
         selectedName = names.indices.contains(selection) ? names[selection] : nil
         processSelection = min(processSelection, max(0, snapshot.processes.count - 1))
-        scroll = OverviewScreen.scroll(scroll, selection: selection, height: OverviewScreen.listHeight(for: context.size))
+        scroll = OverviewScreen.scroll(
+            scroll, selection: selection, height: OverviewScreen.listHeight(for: context.size))
         return []
     }
 

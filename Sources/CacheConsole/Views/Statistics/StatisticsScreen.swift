@@ -86,7 +86,8 @@ enum StatisticsScreen {
             let rows = index == panels.count - 1 ? graphs.size.rows - 2 * height : height
             let box = Rect(
                 column: graphs.minColumn, row: graphs.minRow + index * height, columns: graphs.size.columns, rows: rows)
-            drawPanel(panel, window: view.window, focused: view.pane == .graphs, in: box, into: &buffer, options: options)
+            drawPanel(
+                panel, window: view.window, focused: view.pane == .graphs, in: box, into: &buffer, options: options)
         }
     }
 
