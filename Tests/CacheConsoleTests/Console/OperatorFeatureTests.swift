@@ -159,4 +159,30 @@ import Testing
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2 && lines[0].contains("product-0000"))
     }
+
+    @Test func threeFromANamespaceGraphsThatNamespace() {
+        var harness = products()
+        harness.press(.character("3"))
+        #expect(harness.screen().contains("statistics of products, last 5 min"))
+    }
+
+    @Test func graphsAverageWhenSqueezedAndClipAStartupSpike() {
+        // 48 half-hour points into 12 columns: the one bucket with data still shows.
+        let day = (0..<48).map { $0 == 47 ? 300.0 : .nan }
+        #expect(StatisticsScreen.resampled(day, to: 12).last == 300)
+        #expect(StatisticsScreen.resampled([1, 3, 5, 7], to: 2) == [2, 6])
+        let spiky = [5000.0] + Array(repeating: 300, count: 30)
+        let scale = StatisticsScreen.scaleTop(spiky)
+        #expect(scale.clipped && scale.top == 450)
+        #expect(StatisticsScreen.scaleTop([100, 200, 300, 400, 500]) == (500, false))
+    }
+
+    @Test func theTerminalCursorSitsInTheFieldBeingEdited() {
+        var harness = products()
+        #expect(harness.controller.render().cursor == nil)
+        harness.press(.character("/"))
+        harness.type("ab")
+        #expect(harness.controller.render().cursor == Point(column: 3, row: 23))
+    }
 }
+
