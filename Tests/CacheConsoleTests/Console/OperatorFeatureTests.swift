@@ -185,4 +185,3 @@ import Testing
         #expect(harness.controller.render().cursor == Point(column: 3, row: 23))
     }
 }
-
