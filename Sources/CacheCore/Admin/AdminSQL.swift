@@ -13,7 +13,7 @@ extension SQLiteConnection {
     /// started (`start`: written by then, and inserted as a row id up to then); returns how
     /// many.
     func selectDoomed(_ scope: EntryScope, start: (time: Int64, lastRowID: Int64), limit: Int) throws -> Int {
-        try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
+        try clearDoomed()
         return try withDynamicStatement(
             """
             INSERT INTO temp.doomed SELECT e.id FROM entries e
@@ -37,16 +37,6 @@ extension SQLiteConnection {
             JOIN namespaces n ON n.id = e.namespace_id
             """
         ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
-    }
-
-    /// Deletes the entries in `temp.doomed`; returns how many and their bytes.
-    func deleteDoomed() throws -> (entries: Int, bytes: Int) {
-        let totals =
-            try withStatement("SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed") {
-                try $0.firstRow { ($0.int(0), $0.int(1)) }
-            } ?? (0, 0)
-        try run("DELETE FROM entries WHERE id IN temp.doomed")
-        return totals
     }
 
     /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.
