@@ -97,8 +97,7 @@ import Testing
         _ = try app.cache("tiles", key: String.self, value: String.self, policy: .hybrid)
         let outcome = try fixture.store.admin.run(.clear(namespace: "tiles"))
         #expect(outcome.removed == 2500)
-        #expect(
-            try fixture.scalar("SELECT count(*) FROM entries WHERE namespace_id IN (SELECT id FROM namespaces)") == 1)
+        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE namespace_id IN (SELECT id FROM namespaces)") == 1)
         let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
         #expect(journal.map(\.selector) == [.namespace("tiles")])
         #expect(try fixture.store.admin.preview(.clearAll).entries == 1)
