@@ -79,7 +79,10 @@ enum StatisticsScreen {
             Panel(
                 title: "Hit rate, 0–100 %", values: series.hitRate, fixedRange: 0...1, format: { TimeText.percent($0) },
                 roles: { OverviewScreen.hitRateRole($0) }),
-            Panel(title: "Operations per second", values: series.operations, format: TimeText.rate),
+            // Many operations are neither good nor bad: one neutral colour, not a gradient to red.
+            Panel(
+                title: "Operations per second", values: series.operations, format: TimeText.rate,
+                roles: { _ in .info }),
             Panel(title: "Evictions per second", values: series.evictions, format: TimeText.rate),
         ]
         for (index, panel) in panels.enumerated() {
