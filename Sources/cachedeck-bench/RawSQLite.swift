@@ -1,13 +1,16 @@
 import CSQLite
+import Foundation
 
 /// A plain SQLite connection for the baselines, configured like CacheCore's connections
 /// (WAL, `synchronous=NORMAL`, the same journal limit, temp store and busy timeout).
 final class RawConnection {
     let handle: OpaquePointer
 
-    init(path: String) throws {
+    /// Opens the file at `path`; creates it when `create` is set.
+    init(path: String, create: Bool = false) throws {
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
+        let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
             throw BenchError("cannot open \(path): \(String(cString: sqlite3_errstr(code)))")
@@ -29,6 +32,17 @@ final class RawConnection {
     }
 
     /// Prepares `sql` once with `sqlite3_prepare_v2`.
+    /// Sets every namespace's counters from its entries: CacheCore keeps them per transaction,
+    /// so rows a benchmark inserts behind its back must be counted once afterwards.
+    func recountNamespaces() throws {
+        try execute(
+            """
+            UPDATE namespaces SET
+                entry_count = (SELECT count(*) FROM entries WHERE namespace_id = namespaces.id),
+                total_bytes = (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = namespaces.id)
+            """)
+    }
+
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
@@ -54,3 +68,10 @@ final class RawStatement {
 
 /// `SQLITE_TRANSIENT`, which the C macro does not bring into Swift.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Wall-clock milliseconds since the epoch, computed as CacheCore's `SystemClock` does.
+func wallClockMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+}

@@ -52,19 +52,6 @@ extension SQLiteConnection {
             "UPDATE audit SET entries = ?2, bytes = ?3, finished_at = ?4 WHERE id = ?1", auditID, entries, bytes, now)
     }
 
-    /// Hits recorded since `since` on the namespace (or the store), through the access index.
-    func recentHits(since: Int64, namespace: String?) throws -> Int {
-        if let namespace {
-            guard let id = try namespaceRow(name: namespace)?.id else { return 0 }
-            return Int(
-                try scalar(
-                    "SELECT coalesce(sum(hits), 0) FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2", id,
-                    since) ?? 0)
-        }
-        return Int(
-            try scalar("SELECT coalesce(sum(hits), 0) FROM entries WHERE accessed_at >= ?1", since) ?? 0)
-    }
-
     /// The newest `limit` audit rows, or only row `id`.
     func auditRecords(limit: Int, id: Int64? = nil) throws -> [AuditRecord] {
         let decoder = JSONDecoder()
