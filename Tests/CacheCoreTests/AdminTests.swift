@@ -15,17 +15,6 @@ import Testing
         return (fixture, tiles)
     }
 
-    @Test func aClearsHitShareIsOfTheWholeStoresHits() throws {
-        let (fixture, tiles) = try populated()
-        let users = try fixture.store.cache("users", key: String.self, value: String.self)
-        try users.set("Ada", for: "ada")
-        for _ in 0..<3 { _ = try users.get("ada") }
-        _ = try tiles.get("t0")
-        try fixture.store.flush()
-        let impact = try fixture.store.admin.preview(.clear(namespace: "users"))
-        #expect(impact.recentHitShare == 0.75, "3 of the store's 4 recent hits, not 100 % of the namespace's own")
-    }
-
     @Test func aRunRemovesWhatThePreviewCountedAndRestoreBringsItBack() throws {
         let (fixture, tiles) = try populated()
         _ = try tiles.get("t0")
