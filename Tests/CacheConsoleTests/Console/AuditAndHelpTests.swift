@@ -78,6 +78,7 @@ import Testing
               Enter, →, l   Open the selected namespace
               s             Sort by the next column
               S             Reverse the sort
+              o             Sort by a column you pick
               Tab           Switch between namespaces and processes
               Shift-Tab     Switch between namespaces and processes
               w             Sweep expired entries of the store
@@ -87,7 +88,6 @@ import Testing
               /             Filter (as you type; Esc clears it)
               n             Next row whose key holds the filter's text
               N             Previous row whose key holds the filter's t…
-              s             Sort by the next column
              Esc back  : command  Ctrl-Q quit  ? help                                                        query 1.0 ms · frame –
             """#)
         harness.press(.control("q"))
@@ -116,6 +116,7 @@ import Testing
               Enter, →, l   Open the selected namespace
               s             Sort by the next column
               S             Reverse the sort
+              o             Sort by a column you pick
               Tab           Switch between namespaces and processes
               Shift-Tab     Switch between namespaces and processes
               w             Sweep expired entries of the store (read-only: disabled)
@@ -125,7 +126,6 @@ import Testing
               /             Filter (as you type; Esc clears it)
               n             Next row whose key holds the filter's text
               N             Previous row whose key holds the filter's text
-              s             Sort by the next column
              Esc back  : command  q quit  ? help                     query 1.0 ms · frame –
             """#)
     }

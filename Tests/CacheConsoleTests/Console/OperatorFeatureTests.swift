@@ -184,4 +184,15 @@ import Testing
         harness.type("ab")
         #expect(harness.controller.render().cursor == Point(column: 3, row: 23))
     }
+
+    @Test func theOverviewSortMenuPicksAColumn() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .character("o"))
+        #expect(harness.screen().contains("Sort by: n namespace · e entries · b bytes"))
+        harness.press(.character("b"))
+        #expect(harness.model.current.overview?.sort == .bytes && harness.model.current.overview?.descending == true)
+        #expect(harness.model.current.overview?.selection == 0)
+        harness.press(.character("o"), .character("b"))
+        #expect(harness.model.current.overview?.descending == false)
+    }
 }

@@ -28,6 +28,8 @@ package struct OverviewView: ConsoleView {
     package internal(set) var sort = NamespaceColumn.name
     /// Whether the order is reversed.
     package internal(set) var descending = false
+    /// Whether the next key picks the sort column (the sort menu is open).
+    var sortMenuOpen = false
 
     /// `namespaces` in the table's order (ties by name).
     func ordered(_ namespaces: [NamespaceFacts]) -> [NamespaceFacts] {
@@ -47,6 +49,7 @@ package struct OverviewView: ConsoleView {
             KeyBinding(.drillIn, hint: "open", help: "Open the selected namespace"),
             KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column"),
             KeyBinding(.reverseSort, help: "Reverse the sort"),
+            KeyBinding(.sortMenu, help: "Sort by a column you pick"),
             KeyBinding(.nextPane, hint: "panel", help: "Switch between namespaces and processes"),
             KeyBinding(.previousPane, help: "Switch between namespaces and processes"),
             KeyBinding(.sweep, hint: "sweep", help: "Sweep expired entries of the store", destructive: true),
@@ -54,7 +57,7 @@ package struct OverviewView: ConsoleView {
         ] + KeyBinding.listMotion
 
     /// The bindings that act on the selected namespace, so not while the processes have focus.
-    static let namespaceActions: Set<KeyAction> = [.drillIn, .clearNamespace, .sortNext, .reverseSort]
+    static let namespaceActions: Set<KeyAction> = [.drillIn, .clearNamespace, .sortNext, .reverseSort, .sortMenu]
 
     package var tab: KeyAction? { .showOverview }
 
@@ -100,6 +103,11 @@ package struct OverviewView: ConsoleView {
             // The cursor goes to the top row of the new order.
             scroll = 0
             select(0, among: ordered(namespaces), height: height)
+        case .sortMenu:
+            sortMenuOpen = true
+            context.report(
+                "Sort by: " + NamespaceColumn.allCases.map { "\($0.menuKey) \($0.title)" }.joined(separator: " · ")
+                    + " (the same column again reverses)")
         case .sweep:
             context.startAction(.target(.sweep(namespace: nil)), title: "sweep all")
         case .clearNamespace:
@@ -108,6 +116,32 @@ package struct OverviewView: ConsoleView {
             break
         }
         return []
+    }
+
+    package mutating func intercept(_ key: Key, in context: inout ViewContext) -> [ConsoleEffect]? {
+        guard sortMenuOpen else { return nil }
+        sortMenuOpen = false
+        if case .character(let character) = key,
+            let column = NamespaceColumn.allCases.first(where: { $0.menuKey == character })
+        {
+            sortBy(column, in: context)
+        }
+        return []
+    }
+
+    /// Sorts by `column` (names A–Z, figures largest first; the same column again reverses),
+    /// the cursor on the top row.
+    private mutating func sortBy(_ column: NamespaceColumn, in context: ViewContext) {
+        if sort == column {
+            descending.toggle()
+        } else {
+            sort = column
+            descending = column != .name
+        }
+        scroll = 0
+        select(
+            0, among: ordered(context.model.overview?.namespaces ?? []),
+            height: OverviewScreen.listHeight(for: context.size))
     }
 
     /// Selects row `index` (clamped) of `namespaces`, scrolled into view.
@@ -131,15 +165,7 @@ package struct OverviewView: ConsoleView {
                 select(index, among: namespaces, height: OverviewScreen.listHeight(for: context.size))
             }
         case .namespaceHeader(let column):
-            guard let column else { return [] }
-            if sort == column {
-                descending.toggle()
-            } else {
-                sort = column
-                descending = column != .name
-            }
-            scroll = 0
-            select(0, among: ordered(snapshot.namespaces), height: OverviewScreen.listHeight(for: context.size))
+            if let column { sortBy(column, in: context) }
         case .processRow(let index):
             pane = .processes
             processSelection = ListMotion.clamp(index, count: snapshot.processes.count)
@@ -217,6 +243,28 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
 
     /// The next column, wrapping around.
     var next: NamespaceColumn { NamespaceColumn(rawValue: rawValue + 1) ?? .name }
+
+    /// The heading.
+    var title: String {
+        switch self {
+        case .name: "namespace"
+        case .entries: "entries"
+        case .bytes: "bytes"
+        case .hitRate: "hit rate"
+        case .expired: "expired"
+        }
+    }
+
+    /// The key that picks the column in the sort menu.
+    var menuKey: Character {
+        switch self {
+        case .name: "n"
+        case .entries: "e"
+        case .bytes: "b"
+        case .hitRate: "h"
+        case .expired: "x"
+        }
+    }
 }
 
 /// How the movement keys move a selection in a list.
