@@ -36,7 +36,6 @@ final class BulkFiller {
             sqlite3_reset(handle)
             try connection.check(code, "bulk fill")
         }
-        try connection.recountNamespaces()
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }

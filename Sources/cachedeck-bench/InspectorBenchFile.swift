@@ -46,7 +46,6 @@ struct InspectorBenchFile {
             }
             try connection.execute("COMMIT; PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        try connection.recountNamespaces()
     }
 
     private func row(

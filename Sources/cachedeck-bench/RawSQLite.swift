@@ -32,17 +32,6 @@ final class RawConnection {
     }
 
     /// Prepares `sql` once with `sqlite3_prepare_v2`.
-    /// Sets every namespace's counters from its entries: CacheCore keeps them per transaction,
-    /// so rows a benchmark inserts behind its back must be counted once afterwards.
-    func recountNamespaces() throws {
-        try execute(
-            """
-            UPDATE namespaces SET
-                entry_count = (SELECT count(*) FROM entries WHERE namespace_id = namespaces.id),
-                total_bytes = (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = namespaces.id)
-            """)
-    }
-
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)

@@ -180,13 +180,21 @@ public final class CacheStore: Sendable {
             guard let namespaceID = runtime.namespaceID else { return }
             let written = try database.write { connection in
                 let now = now()
-                let written = try connection.writeTransaction {
+                if rows.count == 1 && !limited {
                     guard
-                        try connection.writeEntries(
-                            rows, namespaceID: namespaceID, name: runtime.name, version: policy.version, now: now)
+                        try connection.upsertEntry(
+                            namespaceID: namespaceID, name: runtime.name, rows[0], version: policy.version, now: now)
                     else { return false }
-                    guard limited else { return true }
-                    try AccessLog.write(accessLog.drain(), to: connection, now: now)
+                    committed()
+                    return true
+                }
+                let written = try connection.writeTransaction {
+                    guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
+                    for row in rows {
+                        _ = try connection.upsertEntry(
+                            namespaceID: namespaceID, name: runtime.name, row, version: policy.version, now: now)
+                    }
+                    if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
                     let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
                     let storeEvicted = try Eviction.enforceStore(
                         maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)

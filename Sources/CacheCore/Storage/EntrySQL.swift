@@ -33,43 +33,23 @@ extension SQLiteConnection {
         }
     }
 
-    /// Writes `rows` into namespace `name` through its row `namespaceID` and adds them to its
-    /// counters (counted once per call, not by a trigger per row), unless that row is no
-    /// longer the namespace's live row: then it writes nothing and returns `false`. Run it in
-    /// a write transaction.
-    ///
-    /// `created_at` is when the set happened, `accessed_at` when it reached the file (`now`;
-    /// later than the set with write-behind), which is what other processes' coherence checks
-    /// look for.
-    func writeEntries(_ rows: [EntryWrite], namespaceID: Int64, name: String, version: String, now: Int64) throws
-        -> Bool
-    {
-        guard try isLiveNamespace(id: namespaceID, name: name) else { return false }
-        var added = (entries: 0, bytes: 0)
-        for row in rows {
-            let previous = try withStatement("SELECT size FROM entries WHERE namespace_id = ?1 AND key = ?2") {
-                statement in
-                statement.bind(namespaceID, row.key)
-                return try statement.firstRow { $0.int(0) }
-            }
-            added.entries += previous == nil ? 1 : 0
-            added.bytes += row.size - (previous ?? 0)
-            try run(
-                """
-                INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
-                ON CONFLICT (namespace_id, key) DO UPDATE SET
-                    value = excluded.value, size = excluded.size, created_at = excluded.created_at,
-                    expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                    accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
-                """,
-                namespaceID, row.key, row.value, row.size, row.writtenAt, row.attributes.expiresAt,
-                row.attributes.staleUntil, version, row.attributes.tagsJSON, now)
-        }
+    /// Writes one entry unless `namespaceID` is no longer the live row of namespace `name`
+    /// (returns `false` then, having written nothing). `created_at` is when the set happened,
+    /// `accessed_at` when it reached the file (`now`; later than the set with write-behind),
+    /// which is what other processes' coherence checks look for.
+    func upsertEntry(namespaceID: Int64, name: String, _ write: EntryWrite, version: String, now: Int64) throws -> Bool {
         try run(
-            "UPDATE namespaces SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1",
-            namespaceID, added.entries, added.bytes)
-        return true
+            """
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9
+            WHERE EXISTS (SELECT 1 FROM namespaces WHERE id = ?1 AND name = ?11)
+            ON CONFLICT (namespace_id, key) DO UPDATE SET
+                value = excluded.value, size = excluded.size, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, stale_until = excluded.stale_until,
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+            """,
+            namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
+            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
