@@ -77,18 +77,18 @@ package struct StoreDataSource: ConsoleDataSource {
         query.after = try request.start.map(Self.cursor)
         var rows: [EntryInfo] = []
         var examined = 0
-        var partial = false
         for _ in 0..<4 {
             let page = try store.inspector.entries(query)
             rows += page.rows.map(Self.info)
             examined += page.examinedRows
-            partial = partial || !page.isRankingComplete
             query.after = page.next
             query.limit = request.limit - rows.count
             guard page.next != nil, query.limit > 0 else { break }
         }
-        return EntriesPage(
-            rows: rows, next: query.after.map(Self.token), examinedRows: examined, isRankingPartial: partial)
+        let matching =
+            request.start == nil && !filter.isEmpty
+            ? try store.inspector.count(namespace: request.namespace, filter: filter).entries : nil
+        return EntriesPage(rows: rows, next: query.after.map(Self.token), examinedRows: examined, matching: matching)
     }
 
     /// The entry from the inspector, its value pretty-printed or hex-dumped.

@@ -13,7 +13,7 @@ import Testing
 
     private func page(_ range: Range<Int>, next: Int?) -> EntriesPage {
         EntriesPage(
-            rows: rows(range), next: next.map { PageToken(String($0)) }, examinedRows: 0, isRankingPartial: false)
+            rows: rows(range), next: next.map { PageToken(String($0)) }, examinedRows: 0)
     }
 
     @Test func aPageReadFromAStartThatMovedIsDropped() {
@@ -50,7 +50,7 @@ import Testing
         changed[2].size = 5
         changed[2].lastAccessAt = 7
         let fields = window.apply(
-            EntriesPage(rows: changed, next: nil, examinedRows: 0, isRankingPartial: false), at: 0, from: nil,
+            EntriesPage(rows: changed, next: nil, examinedRows: 0), at: 0, from: nil,
             replacing: true, height: 10)
         #expect(fields == [1: .hits, 2: [.size, .lastAccess]])
     }

@@ -149,7 +149,7 @@ final class FakeDataSource: ConsoleDataSource {
         let end = min(matching.count, start + request.limit)
         return EntriesPage(
             rows: Array(matching[min(start, end)..<end]), next: end < matching.count ? PageToken(String(end)) : nil,
-            examinedRows: end - start, isRankingPartial: false)
+            examinedRows: end - start, matching: request.start == nil && !filter.isEmpty ? matching.count : nil)
     }
 
     func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {

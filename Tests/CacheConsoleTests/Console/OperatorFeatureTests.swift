@@ -21,6 +21,15 @@ import Testing
         harness.screen().split(separator: "\n").last.map(String.init) ?? ""
     }
 
+    @Test func aFilterMatchingMoreThanALoadedPageSaysExactlyHowMany() {
+        var harness = products()
+        harness.press(.character("/"))
+        harness.type("size>0")
+        harness.press(.enter)
+        #expect(harness.screen().contains("(240 matching)") && !harness.screen().contains("≥"))
+        #expect(harness.model.current.entries.map { $0.window.knownCount < 240 } == true, "fewer rows are loaded")
+    }
+
     @Test func theFilterAppliesAsItIsTypedAndEscClearsItBeforeLeaving() {
         var harness = products()
         harness.press(.character("/"))

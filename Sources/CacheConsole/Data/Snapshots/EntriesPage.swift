@@ -78,15 +78,15 @@ package struct EntriesPage: Sendable, Hashable {
     package var next: PageToken?
     /// Rows examined to build the page.
     package var examinedRows: Int
-    /// Whether the order ranks only the most recently inserted rows (an order without an
-    /// index on a large namespace).
-    package var isRankingPartial: Bool
+    /// How many entries the filter matches in all, exactly: counted with a filtered first
+    /// page, `nil` for other pages.
+    package var matching: Int?
 
     /// A page with these values.
-    package init(rows: [EntryInfo], next: PageToken?, examinedRows: Int, isRankingPartial: Bool) {
+    package init(rows: [EntryInfo], next: PageToken?, examinedRows: Int, matching: Int? = nil) {
         self.rows = rows
         self.next = next
         self.examinedRows = examinedRows
-        self.isRankingPartial = isRankingPartial
+        self.matching = matching
     }
 }

@@ -121,9 +121,10 @@ enum EntriesScreen {
         let window = view.window
         if !view.filter.isEmpty {
             let matching =
-                window.isComplete
-                ? "\(Formatting.count(window.knownCount)) matching"
-                : "≥ \(Formatting.count(window.knownCount)) matching"
+                view.matchCount.map { "\(Formatting.count($0)) matching" }
+                ?? (window.isComplete
+                    ? "\(Formatting.count(window.knownCount)) matching"
+                    : "≥ \(Formatting.count(window.knownCount)) matching")
             facts.append(("filter \(view.filter) (\(matching))", CellStyle(.info)))
         }
         if view.marksAllMatching {
@@ -133,7 +134,8 @@ enum EntriesScreen {
         }
         if window.knownCount > 0 {
             let chain = window.chain(window.selection) + 1
-            let total = view.filter.isEmpty ? namespace?.entries : (window.isComplete ? window.knownCount : nil)
+            let total =
+                view.filter.isEmpty ? namespace?.entries : view.matchCount ?? (window.isComplete ? window.knownCount : nil)
             let position: String
             if window.anchor == .top {
                 position = "row \(Formatting.count(chain))" + (total.map { " of \(Formatting.count($0))" } ?? "")
@@ -143,9 +145,6 @@ enum EntriesScreen {
                 position = "row \(Formatting.count(chain)) from the end"
             }
             facts.append((position, CellStyle(.muted)))
-        }
-        if view.isRankingPartial {
-            facts.append(("order ranks the newest rows only", CellStyle(.warn)))
         }
         var column = area.minColumn
         for (index, fact) in facts.enumerated() {

@@ -25,8 +25,8 @@ package struct EntriesView: ConsoleView {
     var lastChange: [Int64: Int64] = [:]
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
-    /// Whether the order ranks only the most recently inserted rows.
-    package internal(set) var isRankingPartial = false
+    /// How many entries the filter matches, exactly (counted with the first page).
+    package internal(set) var matchCount: Int?
 
     /// A view of `namespace` sorted by key.
     init(namespace: String) {
@@ -324,7 +324,7 @@ extension EntriesView {
             }
             lastChange[id] = context.now
         }
-        isRankingPartial = page.isRankingPartial
+        if entriesRequest.start == nil { matchCount = page.matching }
         return context.model.current.id == context.viewID ? pageLoads(in: context) : []
     }
 
