@@ -26,10 +26,13 @@ package struct ActionController: Sendable {
     }
 
     /// Runs `pending` if `answer` confirms it (see ``PendingAction/accepts(_:)``); returns
-    /// `nil` when it does not, and nothing is changed.
-    package func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+    /// `nil` when it does not, and nothing is changed. `progress` is as in
+    /// ``run(confirmed:progress:)``.
+    package func run(_ pending: PendingAction, answer: String, progress: ((ActionProgress) -> Bool)? = nil) throws
+        -> ActionResult?
+    {
         guard pending.accepts(answer) else { return nil }
-        return try run(confirmed: pending)
+        return try run(confirmed: pending, progress: progress)
     }
 
     /// Runs `pending` without asking (for `--yes` and scripts); an action that removed nothing

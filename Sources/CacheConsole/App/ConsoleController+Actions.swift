@@ -57,8 +57,9 @@ extension ConsoleController {
             report("Cancelled: the name did not match; nothing was changed.")
             return []
         }
-        model.busy = BusyState(title: ActionText.title(pending.target), since: model.now, isWriting: true)
-        return [.run(pending, answer: answer)]
+        let stop = ActionStop()
+        model.busy = BusyState(title: ActionText.title(pending.target), since: model.now, isWriting: true, stop: stop)
+        return [.run(pending, answer: answer, stop: stop)]
     }
 
     private mutating func cancelDialog() -> [ConsoleEffect] {

@@ -27,6 +27,11 @@ extension ConsoleController {
             return settings.keyMap.action(for: key) == .quit ? quit() : []
         }
         if model.overlay != nil { return overlayKey(key) }
+        if key == .escape, let stop = model.busy?.stop, !stop.isStopped {
+            stop.stop()
+            report("Stopping after the current batch; what was removed so far can be undone.")
+            return []
+        }
         if let effects = withCurrentView({ view, context in view.intercept(key, in: &context) }) { return effects }
         guard let action = settings.keyMap.action(for: key) else { return [] }
         return perform(action)

@@ -85,6 +85,9 @@ package struct ConsoleController: Sendable {
             model.busy = nil
             model.overlay = .confirm(ConfirmDialog(pending: pending, answer: TextField()))
             return []
+        case .progress(let progress):
+            model.busy?.progress = progress
+            return []
         case .ran(let result): return finished(result)
         case .exported(let count, let path):
             model.busy = nil
@@ -231,7 +234,8 @@ package struct ConsoleController: Sendable {
         }
         let removed = result.outcome.removed
         var text =
-            ActionText.title(result.target) + ": removed \(Formatting.count(removed)) "
+            (result.outcome.isCancelled ? "Stopped. " : "") + ActionText.title(result.target)
+            + ": removed \(Formatting.count(removed)) "
             + "\(removed == 1 ? "entry" : "entries") (\(Formatting.bytes(result.outcome.bytes)))."
         if let undo = result.undo {
             model.lastUndo = undo

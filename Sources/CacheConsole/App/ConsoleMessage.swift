@@ -14,6 +14,8 @@ package enum ConsoleMessage: Sendable {
     case refreshed(changed: Bool, results: [LoadResult])
     /// An action was measured and waits for confirmation.
     case prepared(PendingAction)
+    /// A running action got this far.
+    case progress(ActionProgress)
     /// An action ran (`nil`: the answer did not confirm it).
     case ran(ActionResult?)
     /// `count` entries were exported to `path`.
@@ -34,8 +36,8 @@ package enum ConsoleEffect: Sendable, Hashable {
     case refresh(loads: [LoadRequest], force: Bool)
     /// Measure an action.
     case prepare(ActionRequest)
-    /// Run a measured action with the operator's answer.
-    case run(PendingAction, answer: String)
+    /// Run a measured action with the operator's answer, until `stop` asks it to stop.
+    case run(PendingAction, answer: String, stop: ActionStop)
     /// Undo an action.
     case undo(auditID: Int64)
     /// Export entries as JSON Lines.

@@ -159,6 +159,10 @@ package struct BusyState: Sendable, Hashable {
     package var isWriting = false
     /// Whether the operator asked to quit meanwhile: the console quits when it finishes.
     package var quitsAfter = false
+    /// How far a running action is.
+    package var progress: ActionProgress?
+    /// Stops the running action after its current batch (Esc).
+    package var stop: ActionStop?
 }
 
 /// How long the console's own work took.

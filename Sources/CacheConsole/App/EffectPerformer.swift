@@ -3,9 +3,13 @@ import CacheCore
 /// Carries out the effects that touch the data source, turning each into the message the
 /// controller expects. The runtime calls it on background threads; tests call it directly.
 package enum EffectPerformer {
-    /// The messages `effect` produces on `source`; `nil` for effects the runtime handles
-    /// itself (theme, mouse, redraw, quit).
-    package static func perform(_ effect: ConsoleEffect, on source: any ConsoleDataSource) -> ConsoleMessage? {
+    /// The message `effect` produces on `source`; `nil` for effects the runtime handles
+    /// itself (theme, mouse, redraw, quit). A running action also hands its progress to
+    /// `post` after every batch.
+    package static func perform(
+        _ effect: ConsoleEffect, on source: any ConsoleDataSource,
+        post: @escaping @Sendable (ConsoleMessage) -> Void = { _ in }
+    ) -> ConsoleMessage? {
         switch effect {
         case .load(let requests):
             return .loaded(requests.map { load($0, on: source) })
@@ -20,8 +24,14 @@ package enum EffectPerformer {
             return .refreshed(changed: changed, results: loads.map { load($0, on: source) })
         case .prepare(let request):
             return attempt { .prepared(try source.prepare(request)) }
-        case .run(let pending, let answer):
-            return attempt { .ran(try source.run(pending, answer: answer)) }
+        case .run(let pending, let answer, let stop):
+            return attempt {
+                .ran(
+                    try source.run(pending, answer: answer) { progress in
+                        post(.progress(progress))
+                        return !stop.isStopped
+                    })
+            }
         case .undo(let auditID):
             return attempt { .undone(auditID: auditID, restored: try source.undo(auditID: auditID)) }
         case .export(let request):

@@ -142,7 +142,10 @@ extension ConsoleController {
         if let busy = model.busy {
             let spinner = ["|", "/", "-", "\\"][Int((model.now - busy.since) / 250 % 4)]
             used = buffer.put(
-                " \(spinner) \(busy.title)\(options.ellipsis) \(TimeText.span(model.now - busy.since))"
+                " \(spinner) \(busy.title)\(options.ellipsis) "
+                    + (busy.progress.map { "\(Formatting.count($0.done)) of \(Formatting.count($0.total)) · " } ?? "")
+                    + TimeText.span(model.now - busy.since)
+                    + (busy.stop.map { $0.isStopped ? "; stopping" : " (Esc stops)" } ?? "")
                     + (busy.quitsAfter ? "; quitting when it finishes" : ""),
                 at: Point(column: 0, row: row), style: CellStyle(.statusBar, [.bold]), maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))

@@ -26,8 +26,10 @@ package protocol ConsoleDataSource: Sendable {
     func auditLog(limit: Int) throws -> [AuditEntry]
     /// Measures an action and captures its target (through the ``ActionController``).
     func prepare(_ request: ActionRequest) throws -> PendingAction
-    /// Runs `pending` if `answer` confirms it; `nil` when it does not.
-    func run(_ pending: PendingAction, answer: String) throws -> ActionResult?
+    /// Runs `pending` if `answer` confirms it; `nil` when it does not. `progress` hears how far
+    /// it is after every batch and stops it by returning `false`.
+    func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
     /// Undoes the action with audit id `auditID`; returns how many entries came back.
     func undo(auditID: Int64) throws -> Int
     /// Writes the entries `request` selects as JSON Lines to its file; returns how many.

@@ -173,9 +173,11 @@ package struct StoreDataSource: ConsoleDataSource {
     }
 
     /// Runs the action through the action controller.
-    package func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    {
         guard let actions else { throw CacheError.readOnly(path: store.path) }
-        return try actions.run(pending, answer: answer)
+        return try actions.run(pending, answer: answer, progress: progress)
     }
 
     /// Undoes an action through the action controller.

@@ -88,7 +88,7 @@ package final class ConsoleRuntime {
                 let queue = EffectPerformer.isAction(effect) ? actions : reads
                 inbox.started()
                 queue.async { [source, inbox] in
-                    inbox.finished(EffectPerformer.perform(effect, on: source))
+                    inbox.finished(EffectPerformer.perform(effect, on: source) { inbox.post($0) })
                 }
             }
         }

@@ -17,6 +17,11 @@ final class Inbox: Sendable {
         running.subtract(1, ordering: .sequentiallyConsistent)
     }
 
+    /// Leaves a message of a job still under way.
+    func post(_ message: ConsoleMessage) {
+        messages.withLock { $0.append(message) }
+    }
+
     /// The messages left so far, oldest first, removed from the inbox.
     func take() -> [ConsoleMessage] {
         messages.withLock { messages in

@@ -243,9 +243,12 @@ final class FakeDataSource: ConsoleDataSource {
                 sampleKeys: Array(sample.prefix(3))))
     }
 
-    func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+    func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    {
         guard !isReadOnly else { throw CacheError.readOnly(path: location) }
         guard pending.accepts(answer) else { return nil }
+        _ = progress(ActionProgress(done: pending.impact.entries, total: pending.impact.entries))
         return state.withLock { state in
             let doomed = Self.selected(by: pending.target, in: state.namespaces)
             let ids = Set(doomed.values.flatMap { $0.map(\.id) })

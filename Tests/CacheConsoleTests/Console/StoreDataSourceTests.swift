@@ -81,8 +81,8 @@ import Testing
             try source.prepare(.matching(namespace: "tiles", filter: "nothing-like-this"))
         }
 
-        #expect(try source.run(byKeys, answer: "") == nil, "the default answer is No")
-        let result = try #require(try source.run(byKeys, answer: "y"))
+        #expect(try source.run(byKeys, answer: "", progress: { _ in true }) == nil, "the default answer is No")
+        let result = try #require(try source.run(byKeys, answer: "y", progress: { _ in true }))
         #expect(result.outcome.removed == 3)
         #expect(try source.overview().namespaces[0].entries == 447)
         #expect(try source.undo(auditID: try #require(result.undo).auditID) == 3)
