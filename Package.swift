@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CacheCore", targets: ["CacheCore"]),
+        .library(name: "CacheCoreService", targets: ["CacheCoreService"]),
         .executable(name: "cachedeck", targets: ["cachedeck"]),
         .executable(name: "cachedeck-bench", targets: ["cachedeck-bench"]),
     ],
@@ -14,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +30,14 @@ let package = Package(
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // CacheCore's maintenance and telemetry as a swift-service-lifecycle `Service`.
+        .target(
+            name: "CacheCoreService",
+            dependencies: [
+                "CacheCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -63,9 +74,16 @@ let package = Package(
             name: "CacheCoreTests",
             dependencies: [
                 "CacheCore",
+                "CacheCoreService",
                 "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        // The README's code examples, verbatim inside functions: they must compile.
+        .testTarget(
+            name: "ReadmeExamplesTests",
+            dependencies: ["CacheCore"]
         ),
         // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
         // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.
