@@ -83,10 +83,15 @@ let package = Package(
         // The README's code examples, verbatim inside functions: they must compile.
         .testTarget(
             name: "ReadmeExamplesTests",
-            dependencies: ["CacheCore"]
+            dependencies: [
+                "CacheCore",
+                "CacheCoreService",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
-        // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.
+        // themes, keys; no terminal I/O, no SQL). See docs/ARCHITECTURE.md for the layers.
         // Linked by its module map (ncursesw, tinfo): ncursesw.pc's cflags (-D_XOPEN_SOURCE=600,
         // -D_DEFAULT_SOURCE) are flags SwiftPM refuses with a warning; the shim defines them.
         .systemLibrary(

@@ -29,6 +29,7 @@ public struct AsyncCache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// ``Cache/get(_:maxAge:)``: a memory hit at once, else on the pool.
+    @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) async throws -> Value? {
         if let hit = try cache.memoryHit(key, maxAge: maxAge) { return hit }
         let cache = cache
@@ -125,8 +126,9 @@ extension Cache {
     public func async(on pool: BlockingIOPool) -> AsyncCache<Key, Value> { AsyncCache(self, pool: pool) }
 
     /// The value for `key` if the memory tier holds it live (and younger than `maxAge`),
-    /// counted as a memory hit; `nil` otherwise, counting nothing.
-    func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
+    /// counted as a memory hit; `nil` otherwise, counting nothing. Inlined like ``get(_:maxAge:)``.
+    @inlinable
+    @usableFromInline func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
         guard record.policy.isEnabled, let memory = runtime.memory else { return nil }
         let now = store.now()
         guard let hit = memory.liveEntry(try canonicalKey(key), now: now) as? TypedMemoryEntry<Value>,
