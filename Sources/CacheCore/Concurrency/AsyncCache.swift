@@ -128,7 +128,7 @@ extension Cache {
     /// The value for `key` if the memory tier holds it live (and younger than `maxAge`),
     /// counted as a memory hit; `nil` otherwise, counting nothing. Inlined like ``get(_:maxAge:)``.
     @inlinable
-    @usableFromInline func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
+    func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
         guard record.policy.isEnabled, let memory = runtime.memory else { return nil }
         let now = store.now()
         guard let hit = memory.liveEntry(try canonicalKey(key), now: now) as? TypedMemoryEntry<Value>,
@@ -152,7 +152,7 @@ public struct AsyncCacheStore: Sendable {
         self.pool = pool
     }
 
-    /// ``CacheStore/invalidate(_:)``.
+    /// ``CacheStore/invalidate(_:)-(InvalidationSelector)``.
     @discardableResult
     public func invalidate(_ selector: InvalidationSelector) async throws -> InvalidationResult {
         let store = store

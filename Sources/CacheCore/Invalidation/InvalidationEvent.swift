@@ -49,7 +49,7 @@ extension InvalidationSelector {
 }
 
 extension Cache {
-    /// The selector of `key` in this namespace, for ``CacheStore/invalidate(_:)`` and rules.
+    /// The selector of `key` in this namespace, for ``CacheStore/invalidate(_:)-(InvalidationSelector)`` and rules.
     public func selector(for key: Key) throws -> InvalidationSelector {
         .key(namespace: namespace, key: try canonicalKey(key))
     }
