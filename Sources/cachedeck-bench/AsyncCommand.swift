@@ -81,7 +81,9 @@ final class AsyncBenchmark: Sendable {
         lines.append(row("bare hop (empty call on the pool)", "–", format(hop), format(hop), "–"))
 
         let fileSync = try await median(plan) { range in for index in range { _ = try disk.get(key(index)) } }
-        let fileAsync = try await median(plan) { range in for index in range { _ = try await disk.async.get(key(index)) } }
+        let fileAsync = try await median(plan) { range in
+            for index in range { _ = try await disk.async.get(key(index)) }
+        }
         lines.append(compare("file get (hit)", fileSync, fileAsync))
 
         let memorySync = try await median(plan) { range in for index in range { _ = try hybrid.get(key(index)) } }

@@ -153,7 +153,9 @@ extension InvalidationEvent {
         #expect(try planner.get(GuestKey(tenant: "acme2", list: "stats")) == 1)
         let selector = try planner.selector(for: GuestKey(tenant: "acme2", list: "stats"))
         #expect(try fixture.store.invalidate(selector).totalRemoved == 1)
-        #expect(try fixture.store.invalidate(.entries([GuestKey(tenant: "acme2", list: "guests")], in: "planner")).totalRemoved == 1)
+        #expect(
+            try fixture.store.invalidate(.entries([GuestKey(tenant: "acme2", list: "guests")], in: "planner"))
+                .totalRemoved == 1)
 
         let numbers = try fixture.store.cache("parts", key: Int.self, value: Int.self)
         for part in [3001, 3002, 4001] { try numbers.set(part, for: part) }

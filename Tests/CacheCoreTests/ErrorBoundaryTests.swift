@@ -28,7 +28,8 @@ import Testing
 
     @Test func sqliteErrorsCarryTheirStatement() throws {
         let fixture = try TestStore()
-        let connection = try SQLiteConnection(path: fixture.path, readOnly: false, create: false, busyTimeout: .seconds(1))
+        let connection = try SQLiteConnection(
+            path: fixture.path, readOnly: false, create: false, busyTimeout: .seconds(1))
         #expect(throws: SQLiteError.self) { try connection.execute("SELECT * FROM nowhere") }
         do {
             _ = try connection.prepare("SELECT nothing FROM nowhere")

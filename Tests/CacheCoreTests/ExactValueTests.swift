@@ -73,7 +73,8 @@ private struct Reading: Codable, Sendable, Equatable {
         let coder = JSONValueCoder<[Date]>()
         var generator = SystemRandomNumberGenerator()
         var dates = (0..<2000).map { _ in
-            Date(timeIntervalSinceReferenceDate: Double.random(in: -63_000_000_000...250_000_000_000, using: &generator))
+            Date(
+                timeIntervalSinceReferenceDate: Double.random(in: -63_000_000_000...250_000_000_000, using: &generator))
         }
         dates += [
             .distantPast, .distantFuture, Date(timeIntervalSinceReferenceDate: 0),
@@ -87,7 +88,8 @@ private struct Reading: Codable, Sendable, Equatable {
         }
         let text = String(decoding: try coder.encode([Date(timeIntervalSince1970: 1_763_932_216.25)]), as: UTF8.self)
         #expect(text == #"["2025-11-23T21:10:16.25Z"]"#)
-        #expect(try JSONValueCoder<Date>().encode(Date(timeIntervalSince1970: 0)) == Data(#""1970-01-01T00:00:00Z""#.utf8))
+        #expect(
+            try JSONValueCoder<Date>().encode(Date(timeIntervalSince1970: 0)) == Data(#""1970-01-01T00:00:00Z""#.utf8))
     }
 
     /// Files written before fractional seconds hold whole-second ISO 8601 text.

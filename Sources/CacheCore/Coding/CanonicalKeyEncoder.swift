@@ -226,8 +226,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         try CanonicalKeyEncoder.encode(value, into: next(), codingPath: path)
     }
 
-    mutating func nestedContainer<Nested: CodingKey>(keyedBy keyType: Nested.Type) -> KeyedEncodingContainer<Nested>
-    {
+    mutating func nestedContainer<Nested: CodingKey>(keyedBy keyType: Nested.Type) -> KeyedEncodingContainer<Nested> {
         let path = codingPath + [indexKey]
         return TreeEncoder(slot: next(), codingPath: path).container(keyedBy: keyType)
     }

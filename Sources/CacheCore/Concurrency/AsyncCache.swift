@@ -55,7 +55,8 @@ public struct AsyncCache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// ``Cache/set(_:expiration:tags:)``: many values in one transaction.
-    public func set(_ items: [(key: Key, value: Value)], expiration: Expiration? = nil, tags: [String] = []) async throws
+    public func set(_ items: [(key: Key, value: Value)], expiration: Expiration? = nil, tags: [String] = [])
+        async throws
     {
         let cache = cache
         let batch = items.map { Pair(key: $0.key, value: $0.value) }

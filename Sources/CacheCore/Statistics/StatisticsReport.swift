@@ -18,7 +18,8 @@ extension CacheStatistics {
         ]
         if loads > 0 {
             lines.append(
-                "loads \(loadSuccesses) ok, \(loadFailures) failed, \(Self.milliseconds(averageLoadPenalty)) on average")
+                "loads \(loadSuccesses) ok, \(loadFailures) failed, \(Self.milliseconds(averageLoadPenalty)) on average"
+            )
         }
         return lines.joined(separator: "\n")
     }
