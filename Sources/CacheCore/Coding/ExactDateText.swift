@@ -22,10 +22,9 @@ enum ExactDateText {
 
     static func decode(from decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self) {
-            return Date(timeIntervalSinceReferenceDate: seconds)
+        guard let text = try? container.decode(String.self) else {
+            return Date(timeIntervalSinceReferenceDate: try container.decode(Double.self))
         }
-        let text = try container.decode(String.self)
         if let date = date(from: text) { return date }
         throw DecodingError.dataCorruptedError(
             in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
