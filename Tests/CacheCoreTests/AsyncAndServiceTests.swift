@@ -33,6 +33,19 @@ private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Boo
         #expect(try await fixture.store.async.clear() == 0)
     }
 
+    @Test func theAsyncLoadersLoadStoreAndServeStaleIfError() async throws {
+        struct Down: Error {}
+        let fixture = try TestStore()
+        let rates = try fixture.store.cache("rates", key: String.self, value: Int.self).async
+        #expect(try await rates.value(for: "eur") { _ in 7 } == 7)
+        #expect(try await rates.get("eur") == 7, "the loaded value was stored")
+        let report = await rates.warm(["eur", "usd"]) { _ in 9 }
+        #expect(report == WarmingReport(loaded: 1, alreadyCached: 1, failed: 0))
+        fixture.clock.advance(by: .seconds(24 * 3600))
+        let stale = try await rates.read("eur") { _ in throw Down() }
+        #expect(stale.value == 7 && stale.isStale)
+    }
+
     @Test func memoryHitsAreAnsweredWithoutThePool() async throws {
         let fixture = try TestStore()
         let pool = BlockingIOPool(threads: 1)

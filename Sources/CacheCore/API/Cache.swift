@@ -179,7 +179,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     // MARK: Reading through the tiers
 
     /// A value found by ``find(_:now:allowStale:)`` and what its entry says.
-    struct Found {
+    struct Found: Sendable {
         let value: Value
         let writtenAt: Int64
         let expiresAt: Int64?

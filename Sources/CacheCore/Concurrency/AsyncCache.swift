@@ -112,6 +112,27 @@ public struct AsyncCache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         return try await pool.run { try cache.hitCount(for: key) }
     }
 
+    /// ``Cache/value(for:refreshAfter:orLoad:)``, its file calls on the pool.
+    public func value(
+        for key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
+    ) async throws -> Value {
+        try await cache.read(key, refreshAfter: refreshAfter, orLoad: loader, on: pool).value
+    }
+
+    /// ``Cache/read(_:refreshAfter:orLoad:)``, its file calls on the pool.
+    public func read(
+        _ key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
+    ) async throws -> StaleRead<Value> {
+        try await cache.read(key, refreshAfter: refreshAfter, orLoad: loader, on: pool)
+    }
+
+    /// ``Cache/warm(_:concurrency:using:)``, its file calls on the pool.
+    public func warm(
+        _ keys: [Key], concurrency: Int = 4, using loader: @escaping @Sendable (Key) async throws -> Value
+    ) async -> WarmingReport {
+        await cache.warm(keys, concurrency: concurrency, using: loader, on: pool)
+    }
+
     /// A key and value crossing to the pool (a labelled tuple is not `Sendable`-checked).
     private struct Pair: Sendable {
         let key: Key
