@@ -113,8 +113,8 @@ struct InspectorBenchmark {
     }
 
     private func timeline(_ timeline: ExpiryTimeline) -> String {
-        let estimated = timeline.buckets.filter(\.bytesAreEstimated).count
-        return "\(timeline.buckets.map(\.entries).reduce(0, +)) entries, \(estimated) of 8 buckets' bytes estimated"
+        let bytes = timeline.buckets.reduce(Int64(0)) { $0 + $1.bytes }
+        return "\(timeline.buckets.map(\.entries).reduce(0, +)) entries, \(bytes) bytes (exact)"
     }
 
     private func render(_ rows: [Row]) -> String {

@@ -163,3 +163,37 @@ import Testing
         }
     }
 }
+
+@Suite struct InspectorCountTests {
+    @Test func countsAreExactForEveryKindOfFilterAndMatchWhatAnActionRemoves() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.dataCache("n", key: String.self)
+        for index in 0..<3000 {
+            try cache.set(
+                Data(count: index % 10), for: "k\(index)", expiration: .after(.seconds(index % 3 == 0 ? 10 : 1000)),
+                tags: index % 4 == 0 ? ["four"] : [])
+        }
+        fixture.clock.advance(by: .seconds(10))
+        let inspector = fixture.store.inspector
+        func count(_ text: String) throws -> EntryCount {
+            try inspector.count(namespace: "n", filter: try EntryFilter(parsing: text))
+        }
+        func expected(_ matches: (Int) -> Bool) -> EntryCount {
+            let indices = (0..<3000).filter(matches)
+            return EntryCount(
+                entries: indices.count, bytes: indices.reduce(0) { $0 + "k\($1)".utf8.count + $1 % 10 })
+        }
+        #expect(try count("") == expected { _ in true })
+        #expect(try count("prefix:k12") == expected { "k\($0)".hasPrefix("k12") })
+        #expect(try count("tag:four") == expected { $0 % 4 == 0 })
+        #expect(try count("expired") == expected { $0 % 3 == 0 })
+        #expect(try count("size>=8") == expected { "k\($0)".utf8.count + $0 % 10 >= 8 })
+        #expect(try count("regex:^k1.*7$ tag:four") == expected { $0 % 4 == 0 && "k\($0)".hasPrefix("k1") && $0 % 10 == 7 })
+        #expect(throws: InspectorError.noSuchNamespace("x")) { try inspector.count(namespace: "x", filter: EntryFilter()) }
+
+        let preview = try fixture.store.admin.preview(.invalidate(.tag("four", namespace: "n")))
+        let removed = try fixture.store.admin.run(.invalidate(.tag("four", namespace: "n")))
+        #expect(preview.entries == expected { $0 % 4 == 0 }.entries && removed.removed == preview.entries)
+        #expect(try count("tag:four") == EntryCount(entries: 0, bytes: 0))
+    }
+}

@@ -51,8 +51,8 @@ import Testing
         case .hits: "hits\(direction), id\(direction)"
         case .expires:
             sort.descending
-                ? "expires_at IS NOT NULL, expires_at DESC, stale_until DESC, id DESC"
-                : "expires_at IS NULL, expires_at, stale_until, id"
+                ? "expires_at IS NOT NULL, expires_at DESC, stale_until DESC, size DESC, id DESC"
+                : "expires_at IS NULL, expires_at, stale_until, size, id"
         }
     }
 

@@ -59,7 +59,6 @@ import Testing
             let members = Self.edges.indices.filter { Self.edges[$0].kind == bucket.kind }
             #expect(bucket.entries == members.count, "\(bucket.kind)")
             #expect(bucket.bytes == members.map(Self.size).reduce(0, +), "\(bucket.kind)")
-            #expect(!bucket.bytesAreEstimated)
         }
         #expect(timeline.hourly.count == 48)
         for hour in timeline.hourly {
@@ -100,20 +99,20 @@ import Testing
         #expect(throws: InspectorError.noSuchNamespace("x")) { try inspector.expiryTimeline(namespace: "x") }
     }
 
-    @Test func largeRangesEstimateTheirBytesAndSaySo() throws {
+    @Test func largeRangesSumTheirBytesExactly() throws {
         let fixture = try TestStore()
         let cache = try fixture.store.dataCache("n", key: Int.self)
-        let count = Inspector.exactBytesBudget + 1
+        let count = 20_000
         try cache.set(
-            (0..<count).map { (key: $0 + 100_000, value: Data(count: 94)) }, expiration: .after(.seconds(7200)))
+            (0..<count).map { (key: $0 + 100_000, value: Data(count: 94 + $0 % 7)) },
+            expiration: .after(.seconds(7200)))
         try cache.set(Data(count: 994), for: 1, expiration: .after(.seconds(10)))
         let timeline = try fixture.store.inspector.expiryTimeline(namespace: "n")
         let hour2 = timeline.hourly[2]
-        #expect(hour2.entries == count && hour2.bytesAreEstimated)
-        let average = Double(count * 100 + 995) / Double(count + 1)
-        #expect(hour2.bytes == Int64((Double(count) * average).rounded()))
-        #expect(timeline.buckets[4].bytesAreEstimated, "the day's bucket holds the estimated hour")
+        let exact = (0..<count).reduce(Int64(0)) { $0 + Int64(6 + 94 + $1 % 7) }
+        #expect(hour2.entries == count && hour2.bytes == exact)
+        #expect(timeline.buckets[4].bytes == exact, "the day's bucket holds that hour")
         let minute = timeline.buckets[1]
-        #expect(minute.entries == 1 && minute.bytes == 995 && !minute.bytesAreEstimated, "small ranges stay exact")
+        #expect(minute.entries == 1 && minute.bytes == 995)
     }
 }

@@ -43,7 +43,7 @@ import Testing
         #expect(try fixture.count("sessions") == 2)
 
         let clear = try fixture.run("clear", fixture.path, "colors", "--yes", "--json").object()
-        #expect(Set(clear.keys) == ["auditID", "removed", "bytes", "isUndoable"])
+        #expect(Set(clear.keys) == ["auditID", "removed", "bytes", "isUndoable", "isCancelled"])
         #expect(clear["removed"] as? Int == 3 && clear["isUndoable"] as? Bool == true)
         let clearID = try #require(clear["auditID"] as? Int)
         #expect(try fixture.count("colors") == 0)
@@ -71,7 +71,7 @@ import Testing
         let records = try #require(try fixture.run("audit", fixture.path, "--json").json() as? [[String: Any]])
         #expect(records.count == 4)
         #expect(
-            Set(records[0].keys) == ["id", "at", "origin", "restoredAuditID", "entries", "bytes", "canUndo"],
+            Set(records[0].keys) == ["id", "at", "origin", "restoredAuditID", "entries", "bytes", "canUndo", "finishedAt"],
             "the restore, newest first")
         #expect(records[0]["restoredAuditID"] as? Int == clearID && records[0]["entries"] as? Int == 3)
         #expect(records[2]["undoneAt"] != nil && records[2]["canUndo"] as? Bool == false)

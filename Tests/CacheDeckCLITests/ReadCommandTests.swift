@@ -173,12 +173,12 @@ import Testing
                 "expired", "withinMinute", "withinFiveMinutes", "withinHour", "withinDay", "withinWeek", "later",
                 "never",
             ])
-        #expect(buckets.first.map { Set($0.keys) } == ["kind", "until", "entries", "bytes", "bytesAreEstimated"])
+        #expect(buckets.first.map { Set($0.keys) } == ["kind", "until", "entries", "bytes"])
         #expect(buckets.last?["entries"] as? Int == 3, "colors never expire")
         let hourly = try #require(json["hourly"] as? [[String: Any]])
         #expect(
             hourly.count == 48
-                && Set(hourly[0].keys) == ["hour", "from", "until", "entries", "bytes", "bytesAreEstimated"])
+                && Set(hourly[0].keys) == ["hour", "from", "until", "entries", "bytes"])
     }
 
     @Test func statsSumsTelemetryOverWindows() throws {

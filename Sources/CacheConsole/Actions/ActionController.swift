@@ -32,9 +32,13 @@ public struct ActionController: Sendable {
         return try run(confirmed: pending)
     }
 
-    /// Runs `pending` without asking (for `--yes` and scripts).
-    public func run(confirmed pending: PendingAction) throws -> ActionResult {
-        let outcome = try admin.run(pending.target)
+    /// Runs `pending` without asking (for `--yes` and scripts). `progress` hears how far a
+    /// long action is after every batch; returning `false` stops it there (what it removed so
+    /// far stays undoable).
+    public func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
+        -> ActionResult
+    {
+        let outcome = try admin.run(pending.target, progress: progress)
         return ActionResult(
             target: pending.target, outcome: outcome,
             undo: outcome.isUndoable ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)

@@ -116,7 +116,7 @@ public struct StoreDataSource: ConsoleDataSource {
             namespace: namespace,
             buckets: timeline.buckets.map {
                 TimelineSnapshot.Bucket(
-                    kind: $0.kind, entries: $0.entries, bytes: $0.bytes, bytesAreEstimated: $0.bytesAreEstimated)
+                    kind: $0.kind, entries: $0.entries, bytes: $0.bytes)
             },
             hourly: timeline.hourly.map(\.entries))
     }

@@ -81,8 +81,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         if writesBehind, let write = runtime.pending.value(for: canonical) {
             return !write.attributes.isExpired(at: now)
         }
-        guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return false }
-        let entry = try store.database.lookup { try $0.lookupEntry(namespaceID: namespaceID, key: canonical) }
+        guard record.policy.tiers.usesDisk else { return false }
+        let entry = try store.lookup(canonical, in: runtime)
         guard let entry, entry.version == record.policy.version else { return false }
         return !entry.isExpired(at: now)
     }
@@ -123,7 +123,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             remember()
             for write in writes { runtime.pending.add(write) }
         } else {
-            try store.write(writes, in: record, committed: remember)
+            try store.write(writes, in: runtime, committed: remember)
         }
         counters.stored(count: writes.count)
     }
@@ -166,11 +166,15 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func count() throws -> Int {
         guard record.policy.isEnabled else { return 0 }
         let now = store.now()
-        guard record.policy.tiers.usesDisk, let namespaceID = record.id else {
+        guard record.policy.tiers.usesDisk, runtime.namespaceID != nil else {
             return runtime.memory?.liveCount(at: now) ?? 0
         }
         try store.flushPendingWrites(force: true)
         return try store.database.read { connection in
+            guard let row = try connection.namespaceRow(name: namespace), row.version == record.policy.version else {
+                return 0
+            }
+            let namespaceID = row.id
             let totals = try connection.namespaceTotals(namespaceID: namespaceID)
             return totals.entries - (try connection.countExpired(namespaceID: namespaceID, now: now))
         }
@@ -221,9 +225,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
                 value: value, writtenAt: write.writtenAt, expiresAt: write.attributes.expiresAt, fromFile: false)
             return write.attributes.isExpired(at: now) && !allowStale ? nil : found
         }
-        guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return allowStale ? stale : nil }
+        guard record.policy.tiers.usesDisk else { return allowStale ? stale : nil }
         let epoch = runtime.memory?.epoch ?? 0
-        let entry = try store.database.lookup { try $0.lookupEntry(namespaceID: namespaceID, key: key) }
+        let entry = try store.lookup(key, in: runtime)
         guard let entry, entry.version == record.policy.version else { return allowStale ? stale : nil }
         store.recordRead(entry, now: now)
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),

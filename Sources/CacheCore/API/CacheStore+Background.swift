@@ -36,7 +36,7 @@ extension CacheStore {
     func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
         let keepsMemory = namespace.policy.tiers == .memory || (namespace.policy.tiers.usesMemory && !isReadOnly)
         let runtime = runtimes.withLock { runtimes in
-            if let existing = runtimes[namespace.name], existing.fits(namespace, keepsMemory: keepsMemory) {
+            if let existing = runtimes[namespace.name], existing.fits(keepsMemory: keepsMemory) {
                 existing.adopt(namespace)
                 return existing
             }
@@ -57,7 +57,7 @@ extension CacheStore {
             let writes = runtime.pending.take(now: now, interval: interval.milliseconds, force: force)
             guard !writes.isEmpty else { continue }
             do {
-                try write(writes, in: runtime.record)
+                try write(writes, in: runtime)
             } catch {
                 runtime.pending.restore(writes)
                 throw error

@@ -59,9 +59,10 @@ extension CacheStore {
             fileRemoved = try removeKeys([key], in: namespace, journaling: selector, now: now)
         case .keys(let namespace, let keys):
             fileRemoved = try removeKeys(keys, in: namespace, journaling: selector, now: now)
-        default:
-            fileRemoved = try removeInBatches(selector, now: now)
-            try database.write { try $0.appendInvalidation(selector, removed: fileRemoved, origin: origin, now: now) }
+        case .namespace, .all:
+            fileRemoved = try removeNamespaces(selector, now: now)
+        case .prefix, .tag:
+            fileRemoved = try removeSelected(selector, now: now)
         }
         var memoryRemoved = 0
         for runtime in allRuntimes {
@@ -75,7 +76,6 @@ extension CacheStore {
     private func removeKeys(
         _ keys: [String], in namespace: String, journaling selector: InvalidationSelector, now: Int64
     ) throws -> Int {
-        let namespaceID = try namespaceRowID(namespace)
         var removed = 0
         for chunk in stride(from: 0, to: max(keys.count, 1), by: Self.batchSize) {
             let slice = keys[chunk..<min(chunk + Self.batchSize, keys.count)]
@@ -83,10 +83,8 @@ extension CacheStore {
             removed += try database.write { connection in
                 try connection.writeTransaction {
                     var count = 0
-                    if let namespaceID {
-                        for key in slice where try connection.deleteEntry(namespaceID: namespaceID, key: key) {
-                            count += 1
-                        }
+                    for key in slice where try connection.deleteEntry(namespace: namespace, key: key) {
+                        count += 1
                     }
                     if isLast {
                         try connection.appendInvalidation(
@@ -99,30 +97,41 @@ extension CacheStore {
         return removed
     }
 
-    /// Deletes a prefix, tag, namespace or everything in batches.
-    private func removeInBatches(_ selector: InvalidationSelector, now: Int64) throws -> Int {
-        switch selector {
-        case .prefix(let namespace, let prefix):
-            guard let id = try namespaceRowID(namespace) else { return 0 }
-            return try deleteInBatches { try $0.deleteEntries(namespaceID: id, prefix: prefix, limit: Self.batchSize) }
-        case .tag(let tag, let namespace):
-            var id: Int64?
-            if let namespace {
-                guard let found = try namespaceRowID(namespace) else { return 0 }
-                id = found
+    /// Empties whole namespaces at once (they move out of sight in one transaction, journaled),
+    /// then deletes what they held in batches.
+    private func removeNamespaces(_ selector: InvalidationSelector, now: Int64) throws -> Int {
+        let target: AdminTarget = .invalidate(selector)
+        let (removed, retired) = try database.write { connection in
+            try connection.writeTransaction {
+                var removed = 0
+                var retired: [Int64] = []
+                for namespace in try admin.wholeNamespaces(of: target, in: connection) ?? [] {
+                    removed += try connection.partitionNamespace(id: namespace.id, auditID: nil, now: now).entries
+                    retired.append(namespace.id)
+                }
+                try connection.appendInvalidation(selector, removed: removed, origin: origin, now: now)
+                return (removed, retired)
             }
-            return try deleteInBatches { try $0.deleteEntries(tag: tag, namespaceID: id, limit: Self.batchSize) }
-        case .namespace(let namespace):
-            guard let id = try namespaceRowID(namespace) else { return 0 }
-            return try deleteInBatches { try $0.deleteEntries(namespaceID: id, limit: Self.batchSize) }
-        case .all:
-            var removed = 0
-            for id in try database.read({ try $0.namespaceIDs() }) {
-                removed += try deleteInBatches { try $0.deleteEntries(namespaceID: id, limit: Self.batchSize) }
-            }
-            return removed
-        case .key, .keys:
-            return 0
         }
+        for partition in retired {
+            _ = try deleteInBatches { try $0.deletePartitionBatch(partition, limit: Self.batchSize) }
+        }
+        return removed
+    }
+
+    /// Deletes what a prefix or tag selects in batches, then journals it.
+    private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
+        let scopes = try database.read { try EntryScope.of(.invalidate(selector), now: now, in: $0) }
+        var removed = 0
+        for scope in scopes {
+            removed += try deleteInBatches { connection in
+                try connection.writeTransaction {
+                    try connection.selectDoomed(scope, start: (.max, .max), limit: Self.batchSize)
+                    return try connection.deleteDoomed().entries
+                }
+            }
+        }
+        try database.write { try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now) }
+        return removed
     }
 }

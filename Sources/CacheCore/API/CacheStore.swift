@@ -30,7 +30,6 @@ public final class CacheStore: Sendable {
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
     /// ``StoreOptions/invalidationRules``, parsed once.
     let invalidationRules: CompiledInvalidationRules
-    private let knownNamespaceIDs = Mutex<[String: Int64]>([:])
     let background = Mutex<Background?>(nil)
     let services: StoreServices
     private let decodeFailures = Atomic(0)
@@ -166,35 +165,80 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Writes `rows` into the namespace in one transaction, then enforces size limits (after
-    /// writing the whole access log, so recency is current). Otherwise the access log is
-    /// written in the background (see ``StoreServices``), never on a set's path.
+    /// Writes `rows` into the runtime's namespace in one transaction, then enforces size
+    /// limits (after writing the whole access log, so recency is current). Otherwise the
+    /// access log is written in the background (see ``StoreServices``), never on a set's path.
     /// `committed` runs under the writer lock once the rows are durable, so memory copies
     /// are updated in the same order as the file.
-    func write(_ rows: [EntryWrite], in namespace: NamespaceRecord, committed: () -> Void = {}) throws {
-        guard let namespaceID = namespace.id else { throw CacheError.readOnly(path: path) }
-        let policy = namespace.policy
+    ///
+    /// When another process cleared the namespace since this one resolved its row, the rows
+    /// go to the new row; when a newer version took the namespace over, they are dropped
+    /// (that version would never read them) and `committed` does not run.
+    func write(_ rows: [EntryWrite], in runtime: NamespaceRuntime, committed: () -> Void = {}) throws {
+        guard !database.isReadOnly else { throw CacheError.readOnly(path: path) }
+        let policy = runtime.record.policy
         let limited =
             policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
-        try database.write { connection in
-            let now = now()
-            if rows.count == 1 && !limited {
-                try connection.upsertEntry(namespaceID: namespaceID, rows[0], version: policy.version, now: now)
-                committed()
-                return
-            }
-            try connection.writeTransaction {
-                for row in rows {
-                    try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version, now: now)
+        for _ in 0..<2 {
+            guard let namespaceID = runtime.namespaceID else { return }
+            let written = try database.write { connection in
+                let now = now()
+                if rows.count == 1 && !limited {
+                    guard
+                        try connection.upsertEntry(
+                            namespaceID: namespaceID, name: runtime.name, rows[0], version: policy.version, now: now)
+                    else { return false }
+                    committed()
+                    return true
                 }
-                if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
-                let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
-                let storeEvicted = try Eviction.enforceStore(
-                    maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
-                try services.statistics.record(evicted + storeEvicted, on: connection)
+                let written = try connection.writeTransaction {
+                    guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
+                    for row in rows {
+                        _ = try connection.upsertEntry(
+                            namespaceID: namespaceID, name: runtime.name, row, version: policy.version, now: now)
+                    }
+                    if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
+                    let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                    let storeEvicted = try Eviction.enforceStore(
+                        maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
+                    try services.statistics.record(evicted + storeEvicted, on: connection)
+                    return true
+                }
+                if written { committed() }
+                return written
             }
-            committed()
+            if written { return }
+            try resolve(runtime)
         }
+    }
+
+    /// The entry `key` of the runtime's namespace, following the namespace to its new row
+    /// when another process cleared it since this one resolved it.
+    func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
+        for _ in 0..<2 {
+            guard let namespaceID = runtime.namespaceID else { return nil }
+            switch try database.lookup({ try $0.lookupEntry(namespaceID: namespaceID, name: runtime.name, key: key) }) {
+            case .found(let entry): return entry
+            case .missing: return nil
+            case .moved: try resolve(runtime)
+            }
+        }
+        return nil
+    }
+
+    /// Points `runtime` at its namespace's live row: the same version's new row after a clear
+    /// (or its undo), or none when a newer version owns the namespace now (logged once).
+    func resolve(_ runtime: NamespaceRuntime) throws {
+        let live = try database.read { try $0.namespaceRow(name: runtime.name) }
+        let version = runtime.record.policy.version
+        if let live, live.version == version {
+            runtime.retarget(live.id)
+            return
+        }
+        runtime.retarget(nil)
+        options.logger.warning(
+            "namespace taken over by another version; this handle no longer reads or writes the file",
+            metadata: ["namespace": "\(runtime.name)", "version": "\(version)", "file version": "\(live?.version ?? "none")"])
     }
 
     /// Records a read in memory (never a write): a hit, or an entry found past its stale
@@ -210,13 +254,10 @@ public final class CacheStore: Sendable {
 
     // MARK: Namespaces
 
-    /// The row id of namespace `name`, if the file has it. Ids never change (namespace rows
-    /// are never deleted), so found ids are remembered.
+    /// The live row id of namespace `name`, if the file has it. (A clear gives the name a new
+    /// row, so ids are looked up, not remembered.)
     func namespaceRowID(_ name: String) throws -> Int64? {
-        if let known = knownNamespaceIDs.withLock({ $0[name] }) { return known }
-        guard let id = try database.read({ try $0.namespaceRow(name: name)?.id }) else { return nil }
-        knownNamespaceIDs.withLock { $0[name] = id }
-        return id
+        try database.read { try $0.namespaceRow(name: name)?.id }
     }
 
     /// Finds or creates the namespace row, records the policy, and applies a version change.
@@ -231,31 +272,27 @@ public final class CacheStore: Sendable {
             return NamespaceRecord(id: recorded.id, name: name, policy: policy)
         }
         let now = now()
-        let (id, versionChanged) = try database.write { connection in
-            try connection.writeTransaction {
+        let (id, retired) = try database.write { connection in
+            try connection.writeTransaction { () -> (Int64, Int?) in
                 guard let existing = try connection.namespaceRow(name: name) else {
-                    try connection.run(
-                        "INSERT INTO namespaces (name, version, policy, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
-                        name, policy.version, policyJSON, now)
-                    return (try connection.scalar("SELECT id FROM namespaces WHERE name = ?1", name) ?? 0, false)
+                    let id = try connection.insertNamespace(
+                        name: name, version: policy.version, policyJSON: policyJSON, now: now)
+                    return (id, nil)
+                }
+                guard existing.version == policy.version else {
+                    let moved = try connection.partitionNamespace(
+                        id: existing.id, auditID: nil, version: policy.version, policyJSON: policyJSON, now: now)
+                    return (moved.newID, moved.entries)
                 }
                 try connection.run(
-                    """
-                    UPDATE namespaces SET policy = ?2, updated_at = ?3, version = ?4,
-                        generation = generation + (version != ?4)
-                    WHERE id = ?1
-                    """,
-                    existing.id, policyJSON, now, policy.version)
-                return (existing.id, existing.version != policy.version)
+                    "UPDATE namespaces SET policy = ?2, updated_at = ?3 WHERE id = ?1", existing.id, policyJSON, now)
+                return (existing.id, nil)
             }
         }
-        if versionChanged {
-            let removed = try deleteInBatches { connection in
-                try connection.deleteEntries(namespaceID: id, notVersion: policy.version, limit: Self.batchSize)
-            }
+        if let retired {
             options.logger.info(
-                "namespace version changed; old entries removed",
-                metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
+                "namespace version changed; old entries retired (maintenance deletes them)",
+                metadata: ["namespace": "\(name)", "version": "\(policy.version)", "retired": "\(retired)"])
         }
         return NamespaceRecord(id: id, name: name, policy: policy)
     }

@@ -59,13 +59,17 @@ public struct ActionOutcome: Sendable, Hashable, Codable {
     /// Whether the removed rows are in the trash (so the action can be undone); false for a
     /// sweep, and for an action that ran out of disk for the trash copy.
     public let isUndoable: Bool
+    /// Whether the progress handler stopped it before the end; what it removed until then
+    /// is in the trash and can be undone as usual.
+    public let isCancelled: Bool
 
-    /// An outcome with these figures (``Admin/run(_:origin:)`` reports real ones).
-    public init(auditID: Int64, removed: Int, bytes: Int, isUndoable: Bool) {
+    /// An outcome with these figures (``Admin/run(_:origin:progress:)`` reports real ones).
+    public init(auditID: Int64, removed: Int, bytes: Int, isUndoable: Bool, isCancelled: Bool = false) {
         self.auditID = auditID
         self.removed = removed
         self.bytes = bytes
         self.isUndoable = isUndoable
+        self.isCancelled = isCancelled
     }
 }
 
@@ -89,4 +93,21 @@ public struct AuditRecord: Sendable, Hashable, Codable {
     public let undoneAt: Int64?
     /// Whether its rows are still in the trash, so it can be undone now.
     public let canUndo: Bool
+    /// When it ended; `nil` while it runs, or when its process was killed before the end (its
+    /// counts then say what it had removed by then, and it can be undone).
+    public let finishedAt: Int64?
+}
+
+/// How far a long action is: done out of total entries.
+public struct ActionProgress: Sendable, Hashable {
+    /// Entries handled so far.
+    public let done: Int
+    /// Entries the action had to handle when it started (its preview's count).
+    public let total: Int
+
+    /// A progress report.
+    public init(done: Int, total: Int) {
+        self.done = done
+        self.total = total
+    }
 }

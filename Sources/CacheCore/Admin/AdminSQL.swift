@@ -9,87 +9,57 @@ extension SQLiteConnection {
         return lastInsertedRowID
     }
 
-    /// Removes up to `limit` entries of `scope` that existed when the action started (`start`:
-    /// written by then, and inserted as a row id up to then), copying them to the trash under
-    /// `auditID` when `keepInTrash`; returns how many and their bytes.
-    func removeBatch(
-        _ scope: EntryScope, start: (time: Int64, lastRowID: Int64), auditID: Int64, keepInTrash: Bool, limit: Int
-    ) throws -> (Int, Int) {
+    /// Fills `temp.doomed` with up to `limit` entries of `scope` that existed when the action
+    /// started (`start`: written by then, and inserted as a row id up to then); returns how
+    /// many.
+    func selectDoomed(_ scope: EntryScope, start: (time: Int64, lastRowID: Int64), limit: Int) throws -> Int {
         try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
-        try withDynamicStatement(
+        return try withDynamicStatement(
             """
             INSERT INTO temp.doomed SELECT e.id FROM entries e
-            WHERE (\(scope.condition)) AND e.created_at <= ?11 AND e.id <= ?12 LIMIT ?10
+            WHERE (\(scope.condition)) AND e.created_at <= ?11 AND e.id <= ?12
+                AND e.namespace_id IN (SELECT id FROM namespaces) LIMIT ?10
             """
         ) { statement in
             scope.bind(to: statement)
             Int64(limit).bind(to: statement, at: 10)
             start.time.bind(to: statement, at: 11)
             start.lastRowID.bind(to: statement, at: 12)
-            _ = try statement.run()
+            return try statement.run()
         }
-        if keepInTrash {
-            try run(
-                """
-                INSERT INTO trash (audit_id, entry_id, namespace_id, key, value, size, created_at, expires_at,
-                                   stale_until, accessed_at, hits, version, tags)
-                SELECT ?1, id, namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,
-                       hits, version, tags
-                FROM entries WHERE id IN temp.doomed
-                """,
-                auditID)
-        }
-        let (count, bytes) = try withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed"
-        ) { try $0.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0) }
+    }
+
+    /// The namespaces (live ids) the entries in `temp.doomed` belong to, with their names.
+    func doomedNamespaces() throws -> [(id: Int64, name: String)] {
+        try withStatement(
+            """
+            SELECT DISTINCT n.id, n.name FROM temp.doomed d JOIN entries e ON e.id = d.id
+            JOIN namespaces n ON n.id = e.namespace_id
+            """
+        ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
+    }
+
+    /// Deletes the entries in `temp.doomed`; returns how many and their bytes.
+    func deleteDoomed() throws -> (entries: Int, bytes: Int) {
+        let totals =
+            try withStatement("SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed") {
+                try $0.firstRow { ($0.int(0), $0.int(1)) }
+            } ?? (0, 0)
         try run("DELETE FROM entries WHERE id IN temp.doomed")
-        return (count, bytes)
-    }
-
-    /// Moves up to `limit` trash rows of `auditID` back into `entries` (a key written again
-    /// since keeps its new value). Returns the rows taken from the trash, those restored and
-    /// their bytes.
-    func restoreTrashBatch(auditID: Int64, limit: Int) throws -> (taken: Int, restored: Int, bytes: Int) {
-        let bytes =
-            try scalar(
-                """
-                SELECT coalesce(sum(size), 0) FROM (SELECT * FROM trash WHERE audit_id = ?1 ORDER BY entry_id LIMIT ?2) t
-                WHERE NOT EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = t.namespace_id AND e.key = t.key)
-                """, auditID, limit) ?? 0
-        let restored = try run(
-            """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,
-                                 hits, version, tags)
-            SELECT namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, hits, version, tags
-            FROM (SELECT * FROM trash WHERE audit_id = ?1 ORDER BY entry_id LIMIT ?2) WHERE true
-            ON CONFLICT (namespace_id, key) DO NOTHING
-            """,
-            auditID, limit)
-        let taken = try run(
-            """
-            DELETE FROM trash WHERE audit_id = ?1 AND entry_id IN (
-                SELECT entry_id FROM trash WHERE audit_id = ?1 ORDER BY entry_id LIMIT ?2)
-            """,
-            auditID, limit)
-        return (taken, restored, Int(bytes))
-    }
-
-    /// Deletes up to `limit` trash rows of actions run before `cutoff`; returns how many.
-    func purgeTrash(before cutoff: Int64, limit: Int) throws -> Int {
-        try run(
-            """
-            DELETE FROM trash WHERE (audit_id, entry_id) IN (
-                SELECT t.audit_id, t.entry_id FROM trash t JOIN audit a ON a.id = t.audit_id
-                WHERE a.at < ?1 LIMIT ?2)
-            """,
-            cutoff, limit)
+        return totals
     }
 
     /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.
     func purgeAudit(before cutoff: Int64) throws -> Int {
         try run(
-            "DELETE FROM audit WHERE at < ?1 AND NOT EXISTS (SELECT 1 FROM trash t WHERE t.audit_id = audit.id)",
+            "DELETE FROM audit WHERE at < ?1 AND NOT EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = audit.id)",
             cutoff)
+    }
+
+    /// Records that action `auditID` ended (or got this far): what it removed so far.
+    func finishAudit(_ auditID: Int64, entries: Int, bytes: Int, now: Int64?) throws {
+        try run(
+            "UPDATE audit SET entries = ?2, bytes = ?3, finished_at = ?4 WHERE id = ?1", auditID, entries, bytes, now)
     }
 
     /// Hits recorded since `since` on the namespace (or the store), through the access index.
@@ -111,7 +81,7 @@ extension SQLiteConnection {
         return try withStatement(
             """
             SELECT a.id, a.at, a.user, a.host, a.pid, a.program, a.target, a.restores, a.entries, a.bytes,
-                   a.undone_at, EXISTS (SELECT 1 FROM trash t WHERE t.audit_id = a.id)
+                   a.undone_at, EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id), a.finished_at
             FROM audit a WHERE ?2 IS NULL OR a.id = ?2 ORDER BY a.id DESC LIMIT ?1
             """
         ) { statement in
@@ -125,8 +95,41 @@ extension SQLiteConnection {
                     target: row.isNull(6)
                         ? nil : try? decoder.decode(AdminTarget.self, from: Data(row.text(6).utf8)),
                     restoredAuditID: row.optionalInt64(7), entries: row.int(8), bytes: row.int(9),
-                    undoneAt: row.optionalInt64(10), canUndo: row.int64(11) != 0 && row.isNull(10))
+                    undoneAt: row.optionalInt64(10), canUndo: row.int64(11) != 0 && row.isNull(10),
+                    finishedAt: row.optionalInt64(12))
             }
+        }
+    }
+}
+
+/// The SQL of previews: counts, bytes and sample keys of a scope.
+extension SQLiteConnection {
+    /// The scope's entries, their bytes and the hits of those read since `recentSince`.
+    func scopeTotals(_ scope: EntryScope, recentSince: Int64) throws -> (entries: Int, bytes: Int, recentHits: Int) {
+        try withDynamicStatement(
+            """
+            SELECT count(*), coalesce(sum(e.size), 0),
+                   coalesce(sum(CASE WHEN e.accessed_at >= ?10 THEN e.hits END), 0)
+            FROM entries e WHERE \(scope.condition)
+            """
+        ) { statement in
+            scope.bind(to: statement)
+            recentSince.bind(to: statement, at: 10)
+            return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
+        }
+    }
+
+    /// Up to `limit` of the scope's keys, as `namespace/key`.
+    func sampleKeys(_ scope: EntryScope, limit: Int) throws -> [String] {
+        try withDynamicStatement(
+            """
+            SELECT n.name || '/' || e.key FROM entries e JOIN namespaces n ON n.id = e.namespace_id
+            WHERE \(scope.condition) LIMIT ?10
+            """
+        ) { statement in
+            scope.bind(to: statement)
+            Int64(limit).bind(to: statement, at: 10)
+            return try statement.rows { $0.text(0) }
         }
     }
 }

@@ -1,49 +1,82 @@
 import Foundation
 
 /// A set of entries as SQL: a condition on `entries e` and its parameters (`?1`, `?2` …).
-/// Statements that use a scope number their own parameters from 10 up.
-struct EntryScope {
+/// Statements that use a scope number their own parameters from 10 up. Every scope keeps to
+/// live namespaces: entries in partitions (trash, retired) are never selected.
+struct EntryScope: Sendable {
     let condition: String
     let parameters: [any SQLiteBindable]
 
-    /// The entries `target` removes at `now`; `nil` when it names a namespace the file lacks.
-    static func of(_ target: AdminTarget, now: Int64, in connection: SQLiteConnection) throws -> EntryScope? {
+    /// Keys per scope of a key-list selector: one `json_each` of this many keys per batch.
+    static let keysPerScope = 500
+
+    /// The scopes that together select what `target` removes at `now` (several for a long key
+    /// list, one otherwise); none when it names a namespace the file lacks. Whole namespaces
+    /// (`clear`, `clear all`) have no scope: they move as partitions.
+    static func of(_ target: AdminTarget, now: Int64, in connection: SQLiteConnection) throws -> [EntryScope] {
+        switch target {
+        case .sweep, .invalidate(.prefix), .invalidate(.tag), .invalidate(.key), .invalidate(.keys): break
+        case .clear(let name), .invalidate(.namespace(let name)):
+            return try of(.invalidate(.prefix(namespace: name, prefix: "")), now: now, in: connection)
+        case .clearAll, .invalidate(.all):
+            return [EntryScope(condition: "e.namespace_id IN (SELECT id FROM namespaces)", parameters: [])]
+        }
+        return try selectorScopes(target, now: now, in: connection)
+    }
+
+    private static func selectorScopes(_ target: AdminTarget, now: Int64, in connection: SQLiteConnection) throws
+        -> [EntryScope]
+    {
         func namespaceID(_ name: String) throws -> Int64? { try connection.namespaceRow(name: name)?.id }
         switch target {
         case .sweep(nil):
-            return EntryScope(condition: "e.expires_at <= ?1 AND e.stale_until <= ?1", parameters: [now])
+            return [
+                EntryScope(
+                    condition: "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND e.stale_until <= ?1",
+                    parameters: [now])
+            ]
         case .sweep(let name?):
-            guard let id = try namespaceID(name) else { return nil }
-            return EntryScope(
-                condition: "e.namespace_id = ?2 AND e.expires_at <= ?1 AND e.stale_until <= ?1", parameters: [now, id])
-        case .clear(let name):
-            guard let id = try namespaceID(name) else { return nil }
-            return EntryScope(condition: "e.namespace_id = ?1", parameters: [id])
-        case .clearAll, .invalidate(.all):
-            return EntryScope(condition: "1", parameters: [])
-        case .invalidate(.namespace(let name)):
-            return try of(.clear(namespace: name), now: now, in: connection)
+            guard let id = try namespaceID(name) else { return [] }
+            return [
+                EntryScope(
+                    condition: "e.namespace_id = ?2 AND e.expires_at <= ?1 AND e.stale_until <= ?1",
+                    parameters: [now, id])
+            ]
         case .invalidate(.key(let name, let key)):
-            guard let id = try namespaceID(name) else { return nil }
-            return EntryScope(condition: "e.namespace_id = ?1 AND e.key = ?2", parameters: [id, key])
+            guard let id = try namespaceID(name) else { return [] }
+            return [EntryScope(condition: "e.namespace_id = ?1 AND e.key = ?2", parameters: [id, key])]
         case .invalidate(.keys(let name, let keys)):
-            guard let id = try namespaceID(name) else { return nil }
-            let json = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
-            return EntryScope(
-                condition: "e.namespace_id = ?1 AND e.key IN (SELECT value FROM json_each(?2))", parameters: [id, json])
+            guard let id = try namespaceID(name) else { return [] }
+            return try stride(from: 0, to: keys.count, by: keysPerScope).map { start in
+                let chunk = keys[start..<min(start + keysPerScope, keys.count)]
+                let json = String(decoding: try JSONEncoder().encode(Array(chunk)), as: UTF8.self)
+                return EntryScope(
+                    condition: "e.namespace_id = ?1 AND e.key IN (SELECT value FROM json_each(?2))",
+                    parameters: [id, json])
+            }
         case .invalidate(.prefix(let name, let prefix)):
-            guard let id = try namespaceID(name) else { return nil }
-            return EntryScope(
-                condition: "e.namespace_id = ?1 AND e.key >= ?2 AND e.key < (?2 || CAST(x'ff' AS TEXT))",
-                parameters: [id, prefix])
+            guard let id = try namespaceID(name) else { return [] }
+            return [
+                EntryScope(
+                    condition: "e.namespace_id = ?1 AND e.key >= ?2 AND e.key < (?2 || CAST(x'ff' AS TEXT))",
+                    parameters: [id, prefix])
+            ]
         case .invalidate(.tag(let tag, nil)):
-            return EntryScope(
-                condition: "e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)", parameters: [tag])
+            return [
+                EntryScope(
+                    condition:
+                        "e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1) AND e.namespace_id IN (SELECT id FROM namespaces)",
+                    parameters: [tag])
+            ]
         case .invalidate(.tag(let tag, let name?)):
-            guard let id = try namespaceID(name) else { return nil }
-            return EntryScope(
-                condition: "e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
-                parameters: [tag, id])
+            guard let id = try namespaceID(name) else { return [] }
+            return [
+                EntryScope(
+                    condition: "e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
+                    parameters: [tag, id])
+            ]
+        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all):
+            return []
         }
     }
 

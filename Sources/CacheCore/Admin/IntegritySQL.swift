@@ -59,9 +59,14 @@ extension SQLiteConnection {
         Int(try scalar("SELECT count(*) FROM entries WHERE tags IS NOT NULL AND NOT json_valid(tags)") ?? 0)
     }
 
-    /// Entries whose namespace row is gone.
+    /// Entries whose namespace (or partition) row is gone.
     func orphanedEntryCount() throws -> Int {
-        Int(try scalar("SELECT count(*) FROM entries WHERE namespace_id NOT IN (SELECT id FROM namespaces)") ?? 0)
+        Int(
+            try scalar(
+                """
+                SELECT count(*) FROM entries
+                WHERE namespace_id NOT IN (SELECT id FROM namespaces UNION ALL SELECT id FROM partitions)
+                """) ?? 0)
     }
 
     /// Recounts the counters of namespace `name` from its entries; whether they changed.

@@ -92,7 +92,8 @@ struct EntryRanking {
     {
         var sql = SQLBuilder()
         var conditions: [String] = []
-        if let namespaceID { conditions.append("namespace_id = \(sql.parameter(namespaceID))") }
+        conditions.append(
+            namespaceID.map { "namespace_id = \(sql.parameter($0))" } ?? "namespace_id IN (SELECT id FROM namespaces)")
         if let from = scope.fromRowID { conditions.append("id >= \(sql.parameter(from))") }
         if let position { conditions.append(plan.after(values: position.values, id: position.id, segment: 0, &sql)) }
         conditions += filter.terms.compactMap { $0.sqlCondition(now: now, &sql) }

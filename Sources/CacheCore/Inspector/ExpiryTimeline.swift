@@ -30,9 +30,6 @@ public struct ExpiryBucket: Sendable, Hashable, Codable {
     public var entries: Int
     /// Their key plus value bytes.
     public var bytes: Int64
-    /// Whether ``bytes`` is the entry count times the namespace's average entry size rather
-    /// than a sum (summing a large range would read every row in it).
-    public var bytesAreEstimated: Bool
 }
 
 /// The entries that expire within one hour of the next 48.
@@ -47,8 +44,6 @@ public struct ExpiryHour: Sendable, Hashable, Codable {
     public var entries: Int
     /// Their key plus value bytes.
     public var bytes: Int64
-    /// Whether ``bytes`` is estimated (see ``ExpiryBucket/bytesAreEstimated``).
-    public var bytesAreEstimated: Bool
 }
 
 /// When the stored entries expire, counted from the expiry index.

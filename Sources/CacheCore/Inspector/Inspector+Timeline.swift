@@ -2,11 +2,9 @@ extension Inspector {
     /// When the entries of `namespace` (or of every namespace) expire: counts and bytes per
     /// ``ExpiryBucketKind`` and per hour of the next 48.
     ///
-    /// Every count is a range count on `entries_by_expiry` (index only, no row is read); the
-    /// ranges are disjoint, so each index entry is counted once. Bytes need each row's size,
-    /// which the index does not hold: ranges are summed exactly while the rows summed stay
-    /// within ``exactBytesBudget``, smallest first, and the rest are estimated from the
-    /// namespace's average entry size (flagged).
+    /// Every figure is exact: a range count and sum on `entries_by_expiry`, which holds each
+    /// entry's size (index only, no row is read). The ranges are disjoint, so each index entry
+    /// is counted once.
     ///
     /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for an unknown namespace.
     public func expiryTimeline(namespace: String? = nil) throws -> ExpiryTimeline {
@@ -25,19 +23,15 @@ extension Inspector {
                 let total = counts.total(of: ranges.indices(of: kind))
                 let bounds = ranges.bounds(of: kind)
                 return ExpiryBucket(
-                    kind: kind, from: bounds.from, until: bounds.until, entries: total.entries, bytes: total.bytes,
-                    bytesAreEstimated: total.isEstimated)
+                    kind: kind, from: bounds.from, until: bounds.until, entries: total.entries, bytes: total.bytes)
             },
             hourly: (0..<ExpiryRanges.hours).map { hour in
                 let total = counts.total(of: ranges.indices(ofHour: hour))
                 return ExpiryHour(
                     hour: hour, from: ranges.hourStart(hour), until: ranges.hourStart(hour + 1), entries: total.entries,
-                    bytes: total.bytes, bytesAreEstimated: total.isEstimated)
+                    bytes: total.bytes)
             })
     }
-
-    /// Rows a timeline reads at most to sum bytes exactly (about a millisecond per thousand).
-    public static let exactBytesBudget = 10_000
 }
 
 /// The disjoint expiry ranges a timeline counts, as inclusive bounds on `expires_at`:
@@ -96,27 +90,14 @@ struct ExpiryRanges {
         )
     }
 
-    /// Counts every range of every namespace, then sums bytes exactly for the smallest
-    /// ranges within ``Inspector/exactBytesBudget`` and estimates the others.
+    /// Counts and sums every range of every namespace.
     func count(_ namespaces: [NamespaceRecordRow], on connection: SQLiteConnection) throws -> ExpiryCounts {
         var cells: [ExpiryCounts.Cell] = []
         for namespace in namespaces {
-            let average = namespace.entryCount > 0 ? Double(namespace.bytes) / Double(namespace.entryCount) : 0
             for (index, range) in bounds.enumerated() {
-                let entries = try connection.countExpiring(namespaceID: namespace.id, in: range)
-                cells.append(
-                    ExpiryCounts.Cell(
-                        range: index, namespaceID: namespace.id, entries: entries,
-                        bytes: Int64((Double(entries) * average).rounded()), isEstimated: entries > 0))
+                let (entries, bytes) = try connection.expiringTotals(namespaceID: namespace.id, in: range)
+                cells.append(ExpiryCounts.Cell(range: index, entries: entries, bytes: bytes))
             }
-        }
-        var budget = Inspector.exactBytesBudget
-        for index in cells.indices.sorted(by: { cells[$0].entries < cells[$1].entries }) {
-            let cell = cells[index]
-            guard cell.isEstimated, cell.entries <= budget else { continue }
-            budget -= cell.entries
-            cells[index].bytes = try connection.sumExpiringBytes(namespaceID: cell.namespaceID, in: bounds[cell.range])
-            cells[index].isEstimated = false
         }
         return ExpiryCounts(cells: cells)
     }
@@ -126,42 +107,40 @@ struct ExpiryRanges {
 struct ExpiryCounts {
     struct Cell {
         let range: Int
-        let namespaceID: Int64
         let entries: Int
-        var bytes: Int64
-        var isEstimated: Bool
+        let bytes: Int64
     }
 
     let cells: [Cell]
 
-    func total(of ranges: [Int]) -> (entries: Int, bytes: Int64, isEstimated: Bool) {
+    func total(of ranges: [Int]) -> (entries: Int, bytes: Int64) {
         let selected = Set(ranges)
-        return cells.filter { selected.contains($0.range) }.reduce((0, 0, false)) { total, cell in
-            (total.0 + cell.entries, total.1 + cell.bytes, total.2 || cell.isEstimated)
+        return cells.filter { selected.contains($0.range) }.reduce((0, 0)) { total, cell in
+            (total.0 + cell.entries, total.1.addingClamped(cell.bytes))
         }
     }
 }
 
 extension SQLiteConnection {
-    /// Entries of the namespace whose expiry is in `range` (`nil`: never), from the index alone.
-    func countExpiring(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int {
-        let count =
-            try range.map { range in
-                try scalar(
-                    "SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
-                    namespaceID, range.lowerBound, range.upperBound)
-            } ?? scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
-        return Int(count ?? 0)
-    }
-
-    /// Key plus value bytes of the same entries (reads each row).
-    func sumExpiringBytes(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> Int64 {
-        let sum =
-            try range.map { range in
-                try scalar(
-                    "SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3",
-                    namespaceID, range.lowerBound, range.upperBound)
-            } ?? scalar("SELECT sum(size) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL", namespaceID)
-        return sum ?? 0
+    /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
+    /// from the index alone.
+    func expiringTotals(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> (Int, Int64) {
+        guard let range else {
+            return try withStatement(
+                "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL"
+            ) { statement in
+                statement.bind(namespaceID)
+                return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
+            }
+        }
+        return try withStatement(
+            """
+            SELECT count(*), coalesce(sum(size), 0) FROM entries
+            WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3
+            """
+        ) { statement in
+            statement.bind(namespaceID, range.lowerBound, range.upperBound)
+            return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
+        }
     }
 }

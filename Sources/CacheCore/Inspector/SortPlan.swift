@@ -2,8 +2,8 @@
 /// (or a ranking scan) delivers, and the keyset condition that resumes after a row.
 ///
 /// Every order ends with the row id, so it is total. The expiry order has two segments:
-/// expiring entries by `(expires_at, stale_until, id)` — the columns of `entries_by_expiry` —
-/// and never-expiring ones by `(stale_until, id)`, so "never" sorts after every expiry
+/// expiring entries by `(expires_at, stale_until, size, id)` — the columns of
+/// `entries_by_expiry` — and never-expiring ones by `(stale_until, size, id)`, so "never" sorts after every expiry
 /// ascending and before it descending while each segment stays an index walk.
 struct SortPlan {
     struct Column {
@@ -39,8 +39,9 @@ struct SortPlan {
         case .expires:
             let expiring = Segment(
                 condition: "expires_at IS NOT NULL",
-                columns: [.integer("expires_at"), .integer("stale_until", nullable: true)])
-            let never = Segment(condition: "expires_at IS NULL", columns: [.integer("stale_until", nullable: true)])
+                columns: [.integer("expires_at"), .integer("stale_until", nullable: true), .integer("size")])
+            let never = Segment(
+                condition: "expires_at IS NULL", columns: [.integer("stale_until", nullable: true), .integer("size")])
             segments = sort.descending ? [never, expiring] : [expiring, never]
         }
     }

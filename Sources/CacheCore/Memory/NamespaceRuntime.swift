@@ -5,8 +5,6 @@ import Synchronization
 /// memory tier, loads in flight, load back-off, and sets waiting to be written (write-behind).
 @usableFromInline final class NamespaceRuntime: Sendable {
     let name: String
-    /// The namespace's row id; `nil` when a read-only store has never seen it.
-    let namespaceID: Int64?
     private let current: Mutex<NamespaceRecord>
     /// `nil` when the namespace keeps nothing in memory.
     @usableFromInline let memory: MemoryTier?
@@ -19,18 +17,25 @@ import Synchronization
     init(_ namespace: NamespaceRecord, keepsMemory: Bool) {
         let policy = namespace.policy
         name = namespace.name
-        namespaceID = namespace.id
         current = Mutex(namespace)
         memory = keepsMemory ? MemoryTier(maxEntries: policy.memoryMaxEntries, maxBytes: policy.memoryMaxBytes) : nil
     }
 
-    /// Whether a handle on `namespace` can share this runtime (same row, same tiers).
-    func fits(_ namespace: NamespaceRecord, keepsMemory: Bool) -> Bool {
-        namespaceID == namespace.id && (memory != nil) == keepsMemory
-    }
+    /// Whether a handle on `namespace` can share this runtime (same tiers).
+    func fits(keepsMemory: Bool) -> Bool { (memory != nil) == keepsMemory }
 
     /// The namespace as the latest handle opened it (write-behind flushes write with it).
     var record: NamespaceRecord { current.withLock { $0 } }
+
+    /// The namespace's live row id as this process last resolved it; `nil` when a read-only
+    /// store has never seen it, or a newer version of the namespace took the file over.
+    var namespaceID: Int64? { current.withLock { $0.id } }
+
+    /// Follows the namespace to row `id` (another process cleared it, or undid a clear), or to
+    /// none (`nil`: a newer version owns it now).
+    func retarget(_ id: Int64?) {
+        current.withLock { $0 = NamespaceRecord(id: id, name: $0.name, policy: $0.policy) }
+    }
 
     /// The write-behind interval, when the namespace batches its file writes.
     var writeBehind: Duration? {

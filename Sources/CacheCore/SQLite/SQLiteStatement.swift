@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// A value that can be bound to a statement parameter.
-protocol SQLiteBindable {
+protocol SQLiteBindable: Sendable {
     func bind(to statement: SQLiteStatement, at index: Int32)
 }
 

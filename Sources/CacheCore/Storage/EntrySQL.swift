@@ -1,57 +1,62 @@
 import Foundation
 
+/// What a point read found through a namespace id this process resolved earlier.
+enum EntryLookup {
+    case found(StoredEntry)
+    case missing
+    /// The id is no longer the namespace's live row: resolve the name again.
+    case moved
+}
+
 /// The SQL for reading and writing entries, kept in one place so it can be read as a whole.
 extension SQLiteConnection {
-    func lookupEntry(namespaceID: Int64, key: String) throws -> StoredEntry? {
+    /// The entry `key` of the namespace `name` through the id this process resolved for it,
+    /// or ``EntryLookup/moved`` when that id is no longer the namespace's live row (it was
+    /// cleared or retired by another process since): one statement, one extra rowid probe.
+    func lookupEntry(namespaceID: Int64, name: String, key: String) throws -> EntryLookup {
         try withStatement(
             """
-            SELECT id, value, created_at, expires_at, stale_until, version, tags
-            FROM entries WHERE namespace_id = ?1 AND key = ?2
+            SELECT e.id, e.value, e.created_at, e.expires_at, e.stale_until, e.version, e.tags
+            FROM namespaces n LEFT JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+            WHERE n.id = ?1 AND n.name = ?3
             """
         ) { statement in
-            statement.bind(namespaceID, key)
-            return try statement.firstRow { row in
-                StoredEntry(
-                    id: row.int64(0), value: row.blob(1), createdAt: row.int64(2), expiresAt: row.optionalInt64(3),
-                    staleUntil: row.optionalInt64(4), version: row.text(5),
-                    tagsJSON: row.isNull(6) ? nil : row.text(6))
-            }
+            statement.bind(namespaceID, key, name)
+            return try statement.firstRow { row -> EntryLookup in
+                guard !row.isNull(0) else { return .missing }
+                return .found(
+                    StoredEntry(
+                        id: row.int64(0), value: row.blob(1), createdAt: row.int64(2), expiresAt: row.optionalInt64(3),
+                        staleUntil: row.optionalInt64(4), version: row.text(5),
+                        tagsJSON: row.isNull(6) ? nil : row.text(6)))
+            } ?? .moved
         }
     }
 
-    /// Writes one entry: `created_at` is when the set happened, `accessed_at` when it reached
-    /// the file (`now`; later than the set with write-behind), which is what other processes'
-    /// coherence checks look for.
-    func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
+    /// Writes one entry unless `namespaceID` is no longer the live row of namespace `name`
+    /// (returns `false` then, having written nothing). `created_at` is when the set happened,
+    /// `accessed_at` when it reached the file (`now`; later than the set with write-behind),
+    /// which is what other processes' coherence checks look for.
+    func upsertEntry(namespaceID: Int64, name: String, _ write: EntryWrite, version: String, now: Int64) throws -> Bool {
         try run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9
+            WHERE EXISTS (SELECT 1 FROM namespaces WHERE id = ?1 AND name = ?11)
             ON CONFLICT (namespace_id, key) DO UPDATE SET
                 value = excluded.value, size = excluded.size, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """,
             namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
-            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now)
+            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
     }
 
-    func deleteEntry(namespaceID: Int64, key: String) throws -> Bool {
-        try run("DELETE FROM entries WHERE namespace_id = ?1 AND key = ?2", namespaceID, key) > 0
-    }
-
-    /// Deletes up to `limit` entries of the namespace; returns how many.
-    func deleteEntries(namespaceID: Int64, limit: Int) throws -> Int {
+    /// Deletes `key` of the live namespace `namespace`; returns whether it was there.
+    func deleteEntry(namespace: String, key: String) throws -> Bool {
         try run(
-            "DELETE FROM entries WHERE id IN (SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2)",
-            namespaceID, limit)
-    }
-
-    /// Deletes up to `limit` entries written under another version; returns how many.
-    func deleteEntries(namespaceID: Int64, notVersion version: String, limit: Int) throws -> Int {
-        try run(
-            "DELETE FROM entries WHERE id IN (SELECT id FROM entries WHERE namespace_id = ?1 AND version != ?2 LIMIT ?3)",
-            namespaceID, version, limit)
+            "DELETE FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = ?1) AND key = ?2",
+            namespace, key) > 0
     }
 
     /// Deletes up to `limit` entries past their stale window; returns how many.
@@ -79,7 +84,7 @@ extension SQLiteConnection {
         }
     }
 
-    /// The recorded row of namespace `name`, if any.
+    /// The live row of namespace `name`, if any.
     func namespaceRow(name: String) throws -> (id: Int64, version: String, policyJSON: String)? {
         try withStatement("SELECT id, version, policy FROM namespaces WHERE name = ?1") { statement in
             statement.bind(name)
@@ -87,33 +92,8 @@ extension SQLiteConnection {
         }
     }
 
+    /// The live namespaces' ids (partitions are not namespaces: see ``Schema/partitions``).
     func namespaceIDs() throws -> [Int64] {
         try withStatement("SELECT id FROM namespaces ORDER BY id") { try $0.rows { $0.int64(0) } }
-    }
-}
-
-/// The SQL that invalidation selectors run, in bounded batches.
-extension SQLiteConnection {
-    /// Deletes up to `limit` entries of the namespace whose key starts with `prefix` (a range
-    /// on the unique key index: every UTF-8 continuation of `prefix` sorts below `prefix || x'FF'`).
-    func deleteEntries(namespaceID: Int64, prefix: String, limit: Int) throws -> Int {
-        try run(
-            """
-            DELETE FROM entries WHERE id IN (
-                SELECT id FROM entries
-                WHERE namespace_id = ?1 AND key >= ?2 AND key < (?2 || CAST(x'ff' AS TEXT)) LIMIT ?3)
-            """,
-            namespaceID, prefix, limit)
-    }
-
-    /// Deletes up to `limit` entries carrying `tag`, in one namespace or all.
-    func deleteEntries(tag: String, namespaceID: Int64?, limit: Int) throws -> Int {
-        try run(
-            """
-            DELETE FROM entries WHERE id IN (
-                SELECT t.entry_id FROM entry_tags t JOIN entries e ON e.id = t.entry_id
-                WHERE t.tag = ?1 AND (?2 IS NULL OR e.namespace_id = ?2) LIMIT ?3)
-            """,
-            tag, namespaceID, limit)
     }
 }

@@ -8,8 +8,7 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "Show when entries expire: counts and bytes by range, and the next 48 hours hour by hour.",
         discussion: """
-            Counts come from the expiry index. Bytes of large ranges are estimated from the \
-            namespace's average entry size and marked with ~.
+            Counts and bytes are exact, summed from the expiry index.
             """)
 
     @OptionGroup var store: StoreArguments
@@ -27,7 +26,7 @@ struct TimelineCommand: ParsableCommand {
                 rows: timeline.buckets.map { bucket in
                     [
                         Self.label(bucket.kind), Formatting.count(bucket.entries),
-                        Self.bytes(bucket.bytes, estimated: bucket.bytesAreEstimated),
+                        Formatting.bytes(Int(clamping: bucket.bytes)),
                     ]
                 }
             ).rendered)
@@ -37,7 +36,7 @@ struct TimelineCommand: ParsableCommand {
         let rows = timeline.hourly.map { hour in
             [
                 "+\(hour.hour)h", BarChart.bar(hour.entries, of: largest, width: 40), Formatting.count(hour.entries),
-                Self.bytes(hour.bytes, estimated: hour.bytesAreEstimated),
+                Formatting.bytes(Int(clamping: hour.bytes)),
             ]
         }
         print(Table(headers: ["hour", "", "entries", "bytes"], rows: rows).rendered)
@@ -54,9 +53,5 @@ struct TimelineCommand: ParsableCommand {
         case .later: "after 7 days"
         case .never: "never"
         }
-    }
-
-    private static func bytes(_ bytes: Int64, estimated: Bool) -> String {
-        (estimated ? "~" : "") + Formatting.bytes(Int(bytes))
     }
 }

@@ -3,7 +3,9 @@ import CacheCore
 import Foundation
 
 /// Runs one destructive command through the action controller: preview, confirmation on a
-/// terminal (or `--yes`), run, and a one-line report with the undo command.
+/// terminal (or `--yes`), run, and a one-line report with the undo command. A long action
+/// shows its progress on a terminal's standard error, and Ctrl-C stops it where it is (what
+/// it removed until then can be undone as usual).
 struct ActionRunner {
     let store: CacheStore
     let confirmation: ConfirmationArguments
@@ -22,7 +24,7 @@ struct ActionRunner {
         }
         let result: ActionResult
         if confirmation.yes {
-            result = try controller.run(confirmed: pending)
+            result = try run(pending, with: controller)
         } else {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Failure(
@@ -30,17 +32,18 @@ struct ActionRunner {
             }
             FileHandle.standardError.write(Data((pending.prompt + " ").utf8))
             let answer = readLine() ?? ""
-            guard let confirmed = try controller.run(pending, answer: answer) else {
+            guard pending.accepts(answer) else {
                 FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
                 return
             }
-            result = confirmed
+            result = try run(pending, with: controller)
         }
         if json {
             try JSONOutput.print(result.outcome)
         } else {
             var line =
-                "Removed \(Formatting.count(result.outcome.removed)) entries (\(Formatting.bytes(result.outcome.bytes)))."
+                (result.outcome.isCancelled ? "Stopped by Ctrl-C. " : "")
+                + "Removed \(Formatting.count(result.outcome.removed)) entries (\(Formatting.bytes(result.outcome.bytes)))."
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
             } else if result.outcome.removed > 0 && result.target.isUndoable {
@@ -48,6 +51,22 @@ struct ActionRunner {
             }
             print(line)
         }
+    }
+
+    /// Runs a confirmed action, showing `done / total` on a terminal's standard error after
+    /// every batch and stopping at Ctrl-C or SIGTERM.
+    private func run(_ pending: PendingAction, with controller: ActionController) throws -> ActionResult {
+        let interruption = Interruption()
+        let showsProgress = isatty(STDERR_FILENO) == 1
+        let result = try controller.run(confirmed: pending) { progress in
+            if showsProgress {
+                let line = "\r\(Formatting.count(progress.done)) of \(Formatting.count(progress.total)) entries…"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+            return !interruption.happened
+        }
+        if showsProgress && result.outcome.removed > 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return result
     }
 
     private struct DryRun: Encodable {

@@ -175,14 +175,14 @@ final class FakeDataSource: ConsoleDataSource {
 
     func timeline(namespace: String?) throws -> TimelineSnapshot {
         try checkFailure()
-        let counts: [(ExpiryBucketKind, Int, Int64, Bool)] = [
-            (.expired, 18, 9_200, false), (.withinMinute, 2, 1_100, false), (.withinFiveMinutes, 7, 3_900, false),
-            (.withinHour, 41, 22_300, false), (.withinDay, 130, 71_000, true), (.withinWeek, 30, 16_800, true),
-            (.later, 0, 0, false), (.never, 24, 14_000, false),
+        let counts: [(ExpiryBucketKind, Int, Int64)] = [
+            (.expired, 18, 9_200), (.withinMinute, 2, 1_100), (.withinFiveMinutes, 7, 3_900),
+            (.withinHour, 41, 22_300), (.withinDay, 130, 71_000), (.withinWeek, 30, 16_800),
+            (.later, 0, 0), (.never, 24, 14_000),
         ]
         return TimelineSnapshot(
             namespace: namespace,
-            buckets: counts.map { .init(kind: $0.0, entries: $0.1, bytes: $0.2, bytesAreEstimated: $0.3) },
+            buckets: counts.map { .init(kind: $0.0, entries: $0.1, bytes: $0.2) },
             hourly: (0..<48).map { hour in hour < 24 ? (hour * 5 + 3) % 17 : hour == 30 ? 25 : 0 })
     }
 

@@ -10,15 +10,12 @@ public struct TimelineSnapshot: Sendable, Hashable {
         public var entries: Int
         /// Their bytes.
         public var bytes: Int64
-        /// Whether the bytes are estimated from the average entry size.
-        public var bytesAreEstimated: Bool
 
         /// A bucket with these values.
-        public init(kind: ExpiryBucketKind, entries: Int, bytes: Int64, bytesAreEstimated: Bool) {
+        public init(kind: ExpiryBucketKind, entries: Int, bytes: Int64) {
             self.kind = kind
             self.entries = entries
             self.bytes = bytes
-            self.bytesAreEstimated = bytesAreEstimated
         }
     }
 

@@ -58,7 +58,7 @@ enum TimelineScreen {
                 case .never: .muted
                 default: .text
                 }
-            let bytes = (bucket.bytesAreEstimated ? "≈ " : "") + Formatting.bytes(Int(bucket.bytes))
+            let bytes = Formatting.bytes(Int(clamping: bucket.bytes))
             buffer.drawTableRow(
                 [
                     TableCell(name(bucket.kind), CellStyle(role)), TableCell(Formatting.count(bucket.entries)),

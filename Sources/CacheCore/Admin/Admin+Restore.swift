@@ -1,0 +1,87 @@
+import Foundation
+
+extension Admin {
+    /// Brings back what action `auditID` removed (keys written again since keep their new
+    /// value; entries keep their place in "oldest first" order) and records the restore in the
+    /// audit log. Returns how many came back.
+    ///
+    /// An action still running in another process cannot be undone until it ends; one whose
+    /// process was killed can (what it had removed comes back).
+    @discardableResult
+    public func restore(_ auditID: Int64, origin: ActionOrigin = .current) throws -> Int {
+        let records = try store.database.read { try $0.auditRecords(limit: 1, id: auditID) }
+        guard let record = records.first else {
+            throw CacheError.nothingToRestore(reason: "there is no action #\(auditID) in the audit log")
+        }
+        guard record.canUndo else {
+            throw CacheError.nothingToRestore(
+                reason: record.undoneAt != nil
+                    ? "action #\(auditID) was already undone"
+                    : "action #\(auditID) kept nothing to restore (sweeps, restores and purged trash cannot be undone)")
+        }
+        if record.finishedAt == nil && record.origin.isRunning {
+            throw CacheError.nothingToRestore(
+                reason: "action #\(auditID) is still running (pid \(record.origin.pid)); undo it once it has ended")
+        }
+        var restored = 0
+        var bytes = 0
+        for partition in try store.database.read({ try $0.partitions(auditID: auditID) }) {
+            let back = try partition.whole ? restoreWhole(partition) : restoreEntries(partition)
+            restored += back.entries
+            bytes += back.bytes
+        }
+        let now = store.now()
+        try store.database.write { connection in
+            try connection.writeTransaction {
+                try connection.run("UPDATE audit SET undone_at = ?2 WHERE id = ?1", auditID, now)
+                let restoreID = try connection.insertAudit(origin: origin, target: nil, restores: auditID, now: now)
+                try connection.finishAudit(restoreID, entries: restored, bytes: bytes, now: now)
+            }
+        }
+        return restored
+    }
+
+    /// Puts a cleared namespace back in one transaction.
+    private func restoreWhole(_ partition: (id: Int64, name: String, whole: Bool)) throws -> (entries: Int, bytes: Int)
+    {
+        let now = store.now()
+        return try store.database.write { connection in
+            try connection.writeTransaction { try connection.restoreWholePartition(partition.id, name: partition.name, now: now) }
+        }
+    }
+
+    /// Moves a trash partition's entries back into their namespace, batch by batch.
+    private func restoreEntries(_ partition: (id: Int64, name: String, whole: Bool)) throws -> (
+        entries: Int, bytes: Int
+    ) {
+        var restored = 0
+        var bytes = 0
+        while true {
+            let batch = try store.database.write { connection in
+                try connection.writeTransaction {
+                    let namespaceID =
+                        try connection.namespaceRow(name: partition.name)?.id
+                        ?? connection.insertNamespace(
+                            name: partition.name, version: "", policyJSON: "{}", now: store.now())
+                    let batch = try connection.restoreTrashBatch(
+                        partition: partition.id, into: namespaceID, limit: CacheStore.batchSize)
+                    if batch.taken < CacheStore.batchSize {
+                        try connection.run("DELETE FROM partitions WHERE id = ?1", partition.id)
+                    }
+                    return batch
+                }
+            }
+            restored += batch.restored
+            bytes += batch.bytes
+            if batch.taken < CacheStore.batchSize { return (restored, bytes) }
+        }
+    }
+}
+
+extension ActionOrigin {
+    /// Whether the process that ran an action may still be running: it is on this machine and
+    /// alive. (A process on another machine cannot be asked; it is taken as ended.)
+    var isRunning: Bool {
+        host == ProcessInfo.processInfo.hostName && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+}
