@@ -22,14 +22,17 @@ extension Cache {
     /// the file plus this store's reads still waiting to be written. Memory-tier hits are not
     /// counted (see ``CacheStatistics/memoryHits``).
     public func hitCount(for key: Key) throws -> Int? {
-        guard record.policy.tiers.usesDisk, let namespaceID = record.id else { return nil }
+        guard record.policy.isEnabled, record.policy.tiers.usesDisk else { return nil }
         let canonical = try canonicalKey(key)
-        let version = record.policy.version
+        let (name, version) = (namespace, record.policy.version)
         let found = try store.database.read { connection in
             try connection.withStatement(
-                "SELECT id, hits FROM entries WHERE namespace_id = ?1 AND key = ?2 AND version = ?3"
+                """
+                SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+                WHERE n.name = ?1 AND e.version = ?3
+                """
             ) { statement in
-                statement.bind(namespaceID, canonical, version)
+                statement.bind(name, canonical, version)
                 return try statement.firstRow { (id: $0.int64(0), hits: $0.int64(1)) }
             }
         }
