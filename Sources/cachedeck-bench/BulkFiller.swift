@@ -14,18 +14,18 @@ final class BulkFiller {
             WITH RECURSIVE n(i) AS (SELECT ?3 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,
                 version, tags)
-            SELECT ?1, printf('%s%08d', ?2, i), randomblob(?5), ?5 + length(?2) + 8, ?6, ?7, ?7, ?6, '', NULL FROM n
+            SELECT (SELECT id FROM namespaces WHERE name = ?1), printf('%s%08d', ?2, i), randomblob(?5), ?5 + length(?2) + 8, ?6, ?7, ?7, ?6, '', NULL FROM n
             """)
     }
 
     /// Adds keys `<prefix>00000000` … of `count` rows of `valueSize` random bytes to the
-    /// namespace, expiring at `expiresAt` (ms since the epoch).
-    func fill(namespaceID: Int64, prefix: String, count: Int, valueSize: Int, expiresAt: Int64) throws {
+    /// registered namespace `namespace`, expiring at `expiresAt` (ms since the epoch).
+    func fill(namespace: String, prefix: String, count: Int, valueSize: Int, expiresAt: Int64) throws {
         let chunk = 100_000
-        let now = RawEntryBaseline.nowMilliseconds()
+        let now = wallClockMilliseconds()
         for start in stride(from: 0, to: count, by: chunk) {
             let handle = insert.handle
-            sqlite3_bind_int64(handle, 1, namespaceID)
+            sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
             sqlite3_bind_text(handle, 2, prefix, -1, sqliteTransient)
             sqlite3_bind_int64(handle, 3, Int64(start))
             sqlite3_bind_int64(handle, 4, Int64(min(start + chunk, count) - 1))

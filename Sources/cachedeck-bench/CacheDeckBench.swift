@@ -9,7 +9,8 @@ struct CacheDeckBench: ParsableCommand {
         abstract: "Benchmarks CacheDeck against baselines it runs itself (build with -c release).",
         subcommands: [
             CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
-            ConsoleBenchCommand.self, PeersCommand.self, PeersWorkerCommand.self, AsyncCommand.self,
+            ConsoleBenchCommand.self, FormatCommand.self, PeersCommand.self, PeersWorkerCommand.self,
+            AsyncCommand.self,
         ]
     )
 }

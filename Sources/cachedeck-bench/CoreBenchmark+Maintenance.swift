@@ -3,27 +3,20 @@ import Foundation
 
 extension CoreBenchmark {
     /// Row: sweeping expired entries. CacheCore's whole-store `sweepExpired()` runs first,
-    /// then the same number of entries is expired in the baseline's namespace and deleted
-    /// with a plain batched DELETE loop (the same 1000 rows per autocommit statement).
+    /// then the floor deletes the same entries with a plain DELETE loop of 1000 rows per
+    /// autocommit statement.
     func measureSweep() throws {
         let count = settings.sweepEntries
         let keys = Workload.keys("x", count: count)
-        let past = Expiration.at(Date(timeIntervalSinceNow: -3600))
-        progress("Expiring \(count) entries for each side of the sweep…")
-
-        try populate(try namespace("sweep").cache, keys: keys, expiration: past)
-        try settle()
+        progress("Expiring \(count) entries on each side for the sweep…")
+        try populate("sweep", keys: keys, expiresAt: Date(timeIntervalSinceNow: -3600))
         var swept = 0
         let cacheCore = try Timing.nanosecondsPerOperation(count) { swept = try store.sweepExpired() }
         guard swept == count else { throw BenchError("CacheCore swept \(swept) of \(count) expired entries") }
-
-        let (rawCache, rawID) = try namespace("sweep-raw")
-        try populate(rawCache, keys: keys, expiration: past)
-        try settle()
         let baseline = try Timing.nanosecondsPerOperation(count) {
-            swept = try raw.sweepExpired(namespaceID: rawID, batchSize: settings.batchSize)
+            swept = try floor.sweepExpired(namespace: "sweep", batchSize: settings.batchSize)
         }
-        guard swept == count else { throw BenchError("raw swept \(swept) of \(count) expired entries") }
+        guard swept == count else { throw BenchError("the floor swept \(swept) of \(count) expired entries") }
 
         record(
             ReportRow(
@@ -32,7 +25,7 @@ extension CoreBenchmark {
         note(
             "sweep: CacheCore \(Format.rate(cacheCore)) entries/s (\(Format.milliseconds(cacheCore * Double(count))) ms; "
                 + "1M at this rate ≈ \(Format.seconds(cacheCore * 1e6)) s, budget 2 s), "
-                + "raw \(Format.rate(baseline)) entries/s (\(Format.milliseconds(baseline * Double(count))) ms)")
+                + "floor \(Format.rate(baseline)) entries/s (\(Format.milliseconds(baseline * Double(count))) ms)")
         try settle()
     }
 
@@ -71,25 +64,17 @@ extension CoreBenchmark {
                 + "\(largeName) entries \(Format.microseconds(largeMedian)) µs")
     }
 
-    /// Creates a cache file with CacheCore, then fills one namespace through the raw baseline
-    /// (faster setup; the rows are what CacheCore would write).
+    /// Creates a cache file of `entries` entries in batched sets.
     private func makeFile(_ path: String, entries: Int) throws {
-        do {
-            let creator = try CacheStore(path: path)
-            _ = try creator.dataCache("bench", key: String.self)
-            try creator.close()
+        let creator = try CacheStore(path: path)
+        defer { try? creator.close() }
+        let cache = try creator.dataCache("bench", key: String.self)
+        for start in stride(from: 0, to: entries, by: settings.batchSize) {
+            try cache.set(
+                (start..<min(start + settings.batchSize, entries)).map {
+                    (key: Workload.key("o", $0), value: value($0))
+                })
         }
-        let filler = try RawEntryBaseline(path: path)
-        let namespaceID = try filler.namespaceID("bench")
-        let chunk = 100_000
-        for start in stride(from: 0, to: entries, by: chunk) {
-            try filler.inTransaction {
-                for index in start..<min(start + chunk, entries) {
-                    try filler.set(namespaceID: namespaceID, key: Workload.key("o", index), value: value(index))
-                }
-            }
-        }
-        try filler.checkpoint()
     }
 
     /// Nanoseconds to open a `CacheStore` on `path`; the store is closed afterwards, untimed.

@@ -1,10 +1,11 @@
 import ArgumentParser
 
-/// `cachedeck-bench core`: the persistent tier against raw SQLite on the same file and schema.
+/// `cachedeck-bench core`: CacheCore against the floor (raw SQLite on the least table a cache
+/// needs) and its memory tier against a `Dictionary` behind a `Mutex`.
 struct CoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "core",
-        abstract: "CacheCore's persistent tier vs the raw SQLite C API on the same file and schema."
+        abstract: "CacheCore vs raw SQLite C calls on a minimal table, and its memory tier vs a locked Dictionary."
     )
 
     @Option(help: "Entries pre-populated for the read benchmarks (default 100000, 20000 with --quick).")

@@ -4,6 +4,8 @@ struct CoreSettings {
     let entries: Int
     /// Point reads (get hit / miss).
     let reads: RoundPlan
+    /// Memory-tier hits and their `Dictionary` baseline (about 100 ns each: long rounds).
+    let memoryReads: RoundPlan
     /// Single autocommit writes (set, remove): many short rounds, because one write costs
     /// tens of µs of I/O and the machine's I/O noise must hit both sides alike.
     let writes: RoundPlan
@@ -23,6 +25,7 @@ struct CoreSettings {
     init(entries: Int?, quick: Bool) {
         self.entries = entries ?? (quick ? 20_000 : 100_000)
         reads = quick ? RoundPlan(rounds: 5, perRound: 10_000) : RoundPlan(rounds: 11, perRound: 20_000)
+        memoryReads = quick ? RoundPlan(rounds: 5, perRound: 200_000) : RoundPlan(rounds: 11, perRound: 500_000)
         writes = quick ? RoundPlan(rounds: 9, perRound: 500) : RoundPlan(rounds: 25, perRound: 1000)
         batches = quick ? RoundPlan(rounds: 9, perRound: 4) : RoundPlan(rounds: 15, perRound: 6)
         largeFileEntries = quick ? 100_000 : 1_000_000
@@ -31,7 +34,7 @@ struct CoreSettings {
     var summary: String {
         """
         cachedeck-bench core: \(entries) entries, \(valueSize)-byte values; median of \(reads.rounds) rounds × \
-        \(reads.perRound) reads, \(writes.rounds) × \(writes.perRound) writes, \(batches.rounds) × \
+        \(reads.perRound) reads, \(memoryReads.rounds) × \(memoryReads.perRound) memory hits, \(writes.rounds) × \(writes.perRound) writes, \(batches.rounds) × \
         \(batches.perRound) batches of \(batchSize); \(sweepEntries) swept; open \(smallFileEntries) vs \
         \(largeFileEntries) entries × \(opens)
         """

@@ -23,8 +23,24 @@ enum Format {
         return "\(value)"
     }
 
+    /// A text table: the header, a rule, the rows and a rule, columns padded to their widest
+    /// cell; the columns in `leftAligned` are padded on the right, the others on the left.
+    static func table(header: [String], rows: [[String]], leftAligned: Set<Int>) -> [String] {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ values: [String]) -> String {
+            values.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - values[column].count)
+                return leftAligned.contains(column) ? values[column] + padding : padding + values[column]
+            }.joined(separator: "  ")
+        }
+        let rule = String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))
+        return [line(header), rule] + rows.map(line) + [rule]
+    }
+
     /// `1234567` → `1,234,567`.
-    private static func grouped(_ value: Int) -> String {
+    static func grouped(_ value: Int) -> String {
         let digits = Array(String(value))
         return digits.enumerated().map { index, digit in
             index > 0 && (digits.count - index).isMultiple(of: 3) ? ",\(digit)" : "\(digit)"

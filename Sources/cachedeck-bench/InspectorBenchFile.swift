@@ -32,7 +32,7 @@ struct InspectorBenchFile {
                 count: 1, size: Int.random(in: valueBytes / 10...valueBytes * 19 / 10, using: &generator),
                 generator: &generator)[0]
         }
-        let now = RawEntryBaseline.nowMilliseconds()
+        let now = wallClockMilliseconds()
         let order = Array(0..<entries).shuffled(using: &generator)
         let chunk = 50_000
         for start in stride(from: 0, to: entries + Self.smallEntries, by: chunk) {

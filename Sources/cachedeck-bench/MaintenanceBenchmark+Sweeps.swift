@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 extension MaintenanceBenchmark {
-    /// Rows: CacheCore's adaptive sweep at several per-batch time budgets against the raw
-    /// DELETE loop in fixed batches of 1000 (what sweeps did before); notes: the raw loop's
-    /// rate at larger fixed batches. Every configuration runs once per round, in turn, and
+    /// Rows: CacheCore's adaptive sweep at several per-batch time budgets against the floor's
+    /// DELETE loop (``FloorBaseline``, its own file) in fixed batches of 1000; notes: the
+    /// floor's rate at larger fixed batches. Every configuration runs once per round, in turn, and
     /// the median round counts, so machine noise hits them alike.
     func measureSweepTuning() throws {
         let path = directory.file("tuning.sqlite")
@@ -13,23 +13,28 @@ extension MaintenanceBenchmark {
         let past = Date(timeIntervalSinceNow: -3600)
         let setup = try CacheStore(path: path)
         defer { try? setup.close() }
-        let raw = try RawEntryBaseline(path: path)
+        let floor = try FloorBaseline(path: directory.file("tuning-floor.sqlite"))
+        var generator = SplitMix64(seed: 0x7_F100)
+        let values = Workload.values(count: 1024, size: settings.valueSize, generator: &generator)
         var rawTimes: [Int: [Double]] = [:]
         var adaptiveTimes: [Int: [Double]] = [:]
         var batchSizes: [Int: [Int]] = [:]
         for round in 1...settings.tuningRounds {
             progress("Sweep tuning, round \(round) of \(settings.tuningRounds): \(count) expired entries each…")
             for size in settings.fixedBatchSizes {
-                let id = try fill("raw-\(size)", in: setup, path: path, prefix: "x", count: count, expiresAt: past)
+                try floor.fill(
+                    namespace: "raw-\(size)", count: count, expires: Int64(past.timeIntervalSince1970 * 1000),
+                    key: { Workload.key("x", $0) }, value: { values[$0 % values.count] })
+                try floor.checkpoint()
                 var swept = 0
                 rawTimes[size, default: []].append(
                     try Timing.nanosecondsPerOperation(count) {
-                        swept = try raw.sweepExpired(namespaceID: id, batchSize: size)
+                        swept = try floor.sweepExpired(namespace: "raw-\(size)", batchSize: size)
                     })
-                guard swept == count else { throw BenchError("raw swept \(swept) of \(count)") }
+                guard swept == count else { throw BenchError("the floor swept \(swept) of \(count)") }
             }
             for budget in settings.batchBudgets {
-                _ = try fill("adaptive-\(budget)", in: setup, path: path, prefix: "x", count: count, expiresAt: past)
+                try fill("adaptive-\(budget)", in: setup, path: path, prefix: "x", count: count, expiresAt: past)
                 let store = try CacheStore(path: path)  // a fresh store learns its batch size from scratch
                 defer { try? store.close() }
                 let options = MaintenanceOptions(
@@ -47,11 +52,11 @@ extension MaintenanceBenchmark {
         for budget in settings.batchBudgets {
             record(
                 ReportRow(
-                    operation: "sweep, \(budget) ms batches (vs raw, 1000), per entry",
+                    operation: "sweep, \(budget) ms batches (vs floor, 1000), per entry",
                     cacheCore: Timing.median(adaptiveTimes[budget] ?? []), baseline: baseline, budget: .informational))
         }
         note(
-            "raw DELETE loop, fixed batches (median of \(settings.tuningRounds)): "
+            "floor DELETE loop, fixed batches (median of \(settings.tuningRounds)): "
                 + settings.fixedBatchSizes.map { size in
                     "\(size): \(Format.rate(Timing.median(rawTimes[size] ?? []))) entries/s"
                 }.joined(separator: ", "))
@@ -72,10 +77,10 @@ extension MaintenanceBenchmark {
         let store = try CacheStore(path: path)
         defer { try? store.close() }
         progress("Filling \(settings.liveEntries) live and \(count) expired entries…")
-        _ = try fill(
+        try fill(
             "live", in: store, path: path, prefix: "l", count: settings.liveEntries,
             expiresAt: Date(timeIntervalSinceNow: 86_400))
-        _ = try fill(
+        try fill(
             "expired", in: store, path: path, prefix: "x", count: count, expiresAt: Date(timeIntervalSinceNow: -3600))
         let live = try store.dataCache("live", key: String.self)
         let writes = try store.dataCache("writes", key: String.self)

@@ -41,15 +41,13 @@ final class MaintenanceBenchmark {
     }
 
     /// Registers `namespace` in the file at `path` and fills it with `count` rows through the
-    /// bulk filler, expiring at `expiresAt`; returns the namespace's row id.
+    /// bulk filler, expiring at `expiresAt`.
     func fill(
         _ namespace: String, in store: CacheStore, path: String, prefix: String, count: Int, expiresAt: Date
-    ) throws -> Int64 {
+    ) throws {
         _ = try store.dataCache(namespace, key: String.self)
-        let id = try RawEntryBaseline(path: path).namespaceID(namespace)
         try BulkFiller(path: path).fill(
-            namespaceID: id, prefix: prefix, count: count, valueSize: settings.valueSize,
+            namespace: namespace, prefix: prefix, count: count, valueSize: settings.valueSize,
             expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000))
-        return id
     }
 }

@@ -1,13 +1,16 @@
 import CSQLite
+import Foundation
 
 /// A plain SQLite connection for the baselines, configured like CacheCore's connections
 /// (WAL, `synchronous=NORMAL`, the same journal limit, temp store and busy timeout).
 final class RawConnection {
     let handle: OpaquePointer
 
-    init(path: String) throws {
+    /// Opens the file at `path`; creates it when `create` is set.
+    init(path: String, create: Bool = false) throws {
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
+        let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
             throw BenchError("cannot open \(path): \(String(cString: sqlite3_errstr(code)))")
@@ -54,3 +57,10 @@ final class RawStatement {
 
 /// `SQLITE_TRANSIENT`, which the C macro does not bring into Swift.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Wall-clock milliseconds since the epoch, computed as CacheCore's `SystemClock` does.
+func wallClockMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+}

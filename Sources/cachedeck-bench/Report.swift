@@ -52,17 +52,7 @@ struct Report {
                 String(format: "%.2f×", row.ratio), row.budget.label, row.verdict,
             ]
         }
-        let widths = header.indices.map { column in
-            ([header] + cells).map { $0[column].count }.max() ?? 0
-        }
-        func line(_ values: [String]) -> String {
-            values.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - values[column].count)
-                return column == 0 || column == 4 ? values[column] + padding : padding + values[column]
-            }.joined(separator: "  ")
-        }
-        let rule = String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))
-        var lines = ["", line(header), rule] + cells.map(line) + [rule]
+        var lines = [""] + Format.table(header: header, rows: cells, leftAligned: [0, 4])
         let failed = rows.filter { $0.verdict == "FAIL" }
         lines.append(
             failed.isEmpty

@@ -1,10 +1,9 @@
 import CacheCore
 import Foundation
-import Synchronization
 
-/// The `tiers` rows: memory hits against a `Dictionary` behind a `Mutex` (what an app would
-/// hand-write), hybrid file hits against the file-only tier, write-behind against durable
-/// sets, and how long another store's purge takes to reach a memory tier.
+/// The `tiers` rows: hybrid file hits against the file-only tier, write-behind against durable
+/// sets, and how long another store's purge takes to reach a memory tier. (Memory hits
+/// against a `Dictionary` behind a `Mutex` are `core` rows.)
 final class TiersBenchmark {
     private let keys: [String]
     private let reads: RoundPlan
@@ -31,46 +30,10 @@ final class TiersBenchmark {
     func run() throws -> Report {
         let store = try CacheStore(path: directory.file("tiers.sqlite"))
         defer { try? store.close() }
-        try measureMemoryHits(store)
         try measureFileHitsThroughMemory(store)
         try measureWriteBehind(store)
         try measureCoherenceDelay(store)
         return report
-    }
-
-    /// Memory-only and hybrid gets that hit memory, against `Dictionary` + `Mutex` lookups:
-    /// over every key (random order, so most lookups miss the CPU caches) and over a hot set
-    /// of 1,000 keys (which stays in them).
-    private func measureMemoryHits(_ store: CacheStore) throws {
-        for (label, keys) in [
-            ("\(Format.count(self.keys.count)) keys", self.keys), ("1k hot keys", Array(self.keys.prefix(1000))),
-        ] {
-            let baseline = Mutex([String: Data]())
-            baseline.withLock { map in for key in keys { map[key] = value } }
-            let order = Workload.randomOrder(of: keys, length: reads.total, generator: &generator)
-            let lookupInBaseline: (Int) throws -> Void = { round in
-                for key in order[self.reads.range(round)] where baseline.withLock({ $0[key] }) == nil {
-                    throw BenchError("baseline missed \(key)")
-                }
-            }
-            for (name, tiers) in [("memory-only", CacheTiers.memory), ("hybrid", .memoryAndDisk)] {
-                var policy = NamespacePolicy(tiers: tiers, expiration: .never)
-                policy.memoryMaxEntries = keys.count
-                let cache = try store.dataCache("\(name)-hits-\(keys.count)", key: String.self, policy: policy)
-                try fill(cache, keys: keys)
-                let times = try Timing.compare(
-                    reads,
-                    cacheCore: { round in
-                        for key in order[self.reads.range(round)] where try cache.get(key) == nil {
-                            throw BenchError("\(name) missed \(key)")
-                        }
-                    }, baseline: lookupInBaseline)
-                record(
-                    ReportRow(
-                        operation: "\(name) get, memory hit, \(label) (vs Dictionary + Mutex)", times: times,
-                        budget: .absolute(nanoseconds: 150, label: "≤ 150 ns")))
-            }
-        }
     }
 
     /// Hybrid gets whose keys are mostly not in a small memory tier: each is a file read plus
@@ -148,8 +111,7 @@ final class TiersBenchmark {
         print("  coherence: median \(Format.milliseconds(Timing.median(delays))) ms")
     }
 
-    private func fill(_ cache: Cache<String, Data>, keys: [String]? = nil) throws {
-        let keys = keys ?? self.keys
+    private func fill(_ cache: Cache<String, Data>) throws {
         for start in stride(from: 0, to: keys.count, by: 1000) {
             try cache.set(keys[start..<min(start + 1000, keys.count)].map { (key: $0, value: value) })
         }

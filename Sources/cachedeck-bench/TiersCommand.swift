@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `cachedeck-bench tiers`: the memory tier, hybrid reads and writes, and coherence delay.
+/// `cachedeck-bench tiers`: hybrid reads and writes, and coherence delay.
 struct TiersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiers",
-        abstract: "Memory and hybrid tiers vs a Dictionary behind a lock and the file-only tier; coherence delay."
+        abstract: "Hybrid tiers vs the file-only tier and durable sets; coherence delay."
     )
 
     @Flag(help: "A short run with fewer operations and rounds.")

@@ -29,6 +29,13 @@ enum Workload {
         (0..<count).map { _ in Data((0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }) }
     }
 
+    /// `records` as JSON, encoded as CacheCore's default coder encodes them.
+    static func encoded(_ records: [BenchRecord]) throws -> [Data] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try records.map { try encoder.encode($0) }
+    }
+
     /// `count` JSON-codable records of about 100 bytes encoded.
     static func records(count: Int) -> [BenchRecord] {
         (0..<count).map { index in

@@ -19,6 +19,7 @@ import Testing
         let (fixture, tiles) = try populated()
         _ = try tiles.get("t0")
         try fixture.store.flush()
+        try fixture.store.flushTelemetry()
         let admin = fixture.store.admin
         let impact = try admin.preview(.invalidate(.tag("even", namespace: "tiles")))
         #expect(impact.entries == 1250)
@@ -118,6 +119,17 @@ import Testing
         let reader = try CacheStore(path: fixture.path, options: .inspection())
         #expect(try reader.admin.preview(.clearAll).entries == 2501)
         #expect(throws: CacheError.readOnly(path: fixture.path)) { try reader.admin.run(.clearAll) }
+    }
+
+    @Test func aClearsShareOfRecentHitsIsItsShareOfTheWholeStore() throws {
+        let (fixture, tiles) = try populated()
+        let colors = try fixture.store.cache("colors", key: String.self, value: String.self)
+        for _ in 0..<3 { _ = try tiles.get("t1") }
+        _ = try colors.get("4")
+        try fixture.store.flushTelemetry()
+        #expect(try fixture.store.admin.preview(.clear(namespace: "tiles")).recentHitShare == 0.75)
+        #expect(try fixture.store.admin.preview(.clear(namespace: "colors")).recentHitShare == 0.25)
+        #expect(try fixture.store.admin.preview(.clearAll).recentHitShare == 1)
     }
 
     @Test func oldTrashIsPurged() throws {

@@ -25,12 +25,19 @@ public struct Admin: Sendable {
     /// What `target` would remove now. Changes nothing.
     ///
     /// Whole namespaces are counted from their counters and a key, prefix or tag through an
-    /// index, so the figures are exact and cost time in proportion to what is selected.
+    /// index, so the figures are exact and cost time in proportion to what is selected. The
+    /// share of recent hits is an indication: the telemetry's hits of the last hour for whole
+    /// namespaces, and the selected entries' recorded hits (of those read in the last hour)
+    /// otherwise, over the telemetry's hits on the whole store.
     public func preview(_ target: AdminTarget) throws -> ActionImpact {
         let now = store.now()
         let since = now - 3_600_000
         return try store.database.read { connection in
             try connection.readTransaction {
+                func telemetryHits(_ namespace: String?) throws -> Int {
+                    try connection.activityCounts(from: since, until: now + 1, width: .max, namespace: namespace)
+                        .reduce(0) { $0 + $1.counts.hits }
+                }
                 let scopes = try EntryScope.of(target, now: now, in: connection)
                 var entries = 0
                 var bytes = 0
@@ -40,7 +47,7 @@ public struct Admin: Sendable {
                         let totals = try connection.namespaceTotals(namespaceID: namespace.id)
                         entries += totals.entries
                         bytes += totals.bytes
-                        recentHits += try connection.recentHits(since: since, namespace: namespace.name)
+                        recentHits += try telemetryHits(namespace.name)
                     }
                 } else {
                     for scope in scopes {
@@ -50,7 +57,7 @@ public struct Admin: Sendable {
                         recentHits += counted.recentHits
                     }
                 }
-                let storeHits = try connection.recentHits(since: since, namespace: nil)
+                let storeHits = try telemetryHits(nil)
                 return ActionImpact(
                     entries: entries, bytes: bytes,
                     recentHitShare: storeHits > 0 ? min(1, Double(recentHits) / Double(storeHits)) : 0,

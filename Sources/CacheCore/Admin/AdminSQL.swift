@@ -13,7 +13,7 @@ extension SQLiteConnection {
     /// started (`start`: written by then, and inserted as a row id up to then); returns how
     /// many.
     func selectDoomed(_ scope: EntryScope, start: (time: Int64, lastRowID: Int64), limit: Int) throws -> Int {
-        try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
+        try clearDoomed()
         return try withDynamicStatement(
             """
             INSERT INTO temp.doomed SELECT e.id FROM entries e
@@ -39,16 +39,6 @@ extension SQLiteConnection {
         ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
     }
 
-    /// Deletes the entries in `temp.doomed`; returns how many and their bytes.
-    func deleteDoomed() throws -> (entries: Int, bytes: Int) {
-        let totals =
-            try withStatement("SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed") {
-                try $0.firstRow { ($0.int(0), $0.int(1)) }
-            } ?? (0, 0)
-        try run("DELETE FROM entries WHERE id IN temp.doomed")
-        return totals
-    }
-
     /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.
     func purgeAudit(before cutoff: Int64) throws -> Int {
         try run(
@@ -60,19 +50,6 @@ extension SQLiteConnection {
     func finishAudit(_ auditID: Int64, entries: Int, bytes: Int, now: Int64?) throws {
         try run(
             "UPDATE audit SET entries = ?2, bytes = ?3, finished_at = ?4 WHERE id = ?1", auditID, entries, bytes, now)
-    }
-
-    /// Hits recorded since `since` on the namespace (or the store), through the access index.
-    func recentHits(since: Int64, namespace: String?) throws -> Int {
-        if let namespace {
-            guard let id = try namespaceRow(name: namespace)?.id else { return 0 }
-            return Int(
-                try scalar(
-                    "SELECT coalesce(sum(hits), 0) FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2", id,
-                    since) ?? 0)
-        }
-        return Int(
-            try scalar("SELECT coalesce(sum(hits), 0) FROM entries WHERE accessed_at >= ?1", since) ?? 0)
     }
 
     /// The newest `limit` audit rows, or only row `id`.

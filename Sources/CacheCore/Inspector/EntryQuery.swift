@@ -6,14 +6,15 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     case size
     /// When the current value was written.
     case created
-    /// When the entry expires; never-expiring entries sort after every expiring one.
+    /// When the entry expires; never-expiring entries sort after every expiring one. Ties
+    /// are broken by the stale-until time, then the size (the expiry index's columns).
     case expires
     /// The last write or recorded read.
     case lastAccess
     /// Recorded reads.
     case hits
 
-    /// Whether format v1 has an index in this order. Pages in such an order walk the index;
+    /// Whether the file format has an index in this order. Pages in such an order walk the index;
     /// the others rank a scan of the table that ``EntryQuery/scanLimit`` bounds.
     public var hasIndex: Bool {
         switch self {
@@ -23,8 +24,8 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// A sort order. Ties are broken by row id in the same direction, so the order is total and
-/// pagination visits every row once.
+/// A sort order. Remaining ties are broken by row id in the same direction, so the order is
+/// total and pagination visits every row once.
 public struct EntrySort: Sendable, Hashable, Codable {
     /// The column sorted by.
     public var field: EntrySortField
@@ -58,9 +59,9 @@ public struct EntryQuery: Sendable, Hashable {
     /// The work one request may do, in rows read in order. A filtered walk stops there with a
     /// short page that ``EntryPage/next`` continues; a row whose test reads more than the
     /// walked index (size, hits, age, tags, or key text outside key order) counts as
-    /// 8 rows (a random read rather than an index step). A sort without an index ranks only the
-    /// most recently inserted rows of the file when the whole would cost more (see
-    /// ``EntryPage/rankedFromRowID``). `nil` does whatever work the page needs.
+    /// 8 rows (a random read rather than an index step). A sort without an index ranks the
+    /// whole namespace whatever the limit, so its order is exact. `nil` does whatever work the
+    /// page needs.
     public var scanLimit: Int?
 
     /// Creates a query; the defaults list the first 50 entries by key.

@@ -4,12 +4,12 @@ import Foundation
 /// SQLite's top-N sorter over a bounded scan, then reads the chosen rows by id (so values are
 /// read only for rows that are shown).
 ///
-/// What is scanned, whichever is cheaper: a small namespace's rows through a
-/// `namespace_id` index (a row lookup each, costed at ``lookupCost`` sequential rows), or the
-/// table in row id order. When both cost more than the scan limit, the first page fixes a
-/// window of the most recently inserted rows (ids from `max(id) - scanLimit + 1`) and every
-/// later page ranks the same window, so pagination stays exact within it; the page reports
-/// the window as ``EntryPage/rankedFromRowID``.
+/// What is scanned, whichever is cheaper: a namespace's rows through a `namespace_id` index
+/// (a row lookup each, costed at ``lookupCost`` sequential rows), or the table in row id order.
+/// A namespace is always ranked whole, so its order is exact whatever the scan limit. A ranking
+/// of the whole store (a top list) that would scan more than the limit fixes a window of the
+/// most recently inserted rows (ids from `max(id) - scanLimit + 1`) instead, and every later
+/// page ranks the same window; the page reports it as ``EntryPage/rankedFromRowID``.
 struct EntryRanking {
     let plan: SortPlan
     /// The namespace ranked, or `nil` for the whole store.
@@ -78,8 +78,8 @@ struct EntryRanking {
         let indexCost =
             namespaceID == nil
             ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
-        let limit = start == nil ? scanLimit ?? .max : .max
-        if indexCost < span && indexCost <= limit {
+        let limit = start == nil && namespaceID == nil ? scanLimit ?? .max : .max
+        if indexCost < span {
             return Scope(throughNamespaceIndex: true, fromRowID: nil, rows: namespaceEntries)
         }
         guard span > limit, let last else { return Scope(throughNamespaceIndex: false, fromRowID: nil, rows: span) }

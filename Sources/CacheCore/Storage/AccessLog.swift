@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Reads recorded in memory and written to the file later, so a read is never a write:
@@ -81,9 +82,11 @@ final class AccessLog: Sendable {
                 "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3",
                 access.lastAt, access.hits, id)
         }
-        for id in batch.expired.sorted() {
-            try connection.run("DELETE FROM entries WHERE id = ?1 AND stale_until <= ?2", id, now)
-        }
+        guard !batch.expired.isEmpty else { return }
+        let ids = String(decoding: try JSONEncoder().encode(batch.expired.sorted()), as: UTF8.self)
+        try connection.fillDoomed(
+            "SELECT id FROM entries WHERE id IN (SELECT value FROM json_each(?1)) AND stale_until <= ?2", ids, now)
+        try connection.deleteDoomed()
     }
 
     /// Writes everything recorded, `backgroundSlice` records per transaction, so the app's

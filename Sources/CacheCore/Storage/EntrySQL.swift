@@ -52,21 +52,29 @@ extension SQLiteConnection {
             write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
     }
 
-    /// Deletes `key` of the live namespace `namespace`; returns whether it was there.
+    /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
+    /// the counters); returns whether it was there.
     func deleteEntry(namespace: String, key: String) throws -> Bool {
-        try run(
-            "DELETE FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = ?1) AND key = ?2",
-            namespace, key) > 0
+        let deleted = try withStatement(
+            """
+            DELETE FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = ?1) AND key = ?2
+            RETURNING namespace_id, size
+            """
+        ) { statement in
+            statement.bind(namespace, key)
+            return try statement.firstRow { ($0.int64(0), $0.int(1)) }
+        }
+        guard let deleted else { return false }
+        try addToCounters(of: deleted.0, entries: -1, bytes: -deleted.1)
+        return true
     }
 
     /// Deletes up to `limit` entries past their stale window; returns how many.
     func deletePurgeable(namespaceID: Int64, now: Int64, limit: Int) throws -> Int {
-        try run(
-            """
-            DELETE FROM entries WHERE id IN (
-                SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 LIMIT ?3)
-            """,
+        try fillDoomed(
+            "SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 LIMIT ?3",
             namespaceID, now, limit)
+        return try deleteDoomed().entries
     }
 
     /// Entries that exist but have expired (not yet swept), found through the expiry index.

@@ -136,7 +136,9 @@ enum Eviction {
     }
 
     private static func delete(_ victims: [Victim], on connection: SQLiteConnection) throws {
-        for victim in victims { try connection.run("DELETE FROM entries WHERE id = ?1", victim.id) }
+        guard !victims.isEmpty else { return }
+        try connection.fillDoomed(ids: victims.map(\.id))
+        try connection.deleteDoomed()
     }
 }
 

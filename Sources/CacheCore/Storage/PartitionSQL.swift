@@ -81,37 +81,6 @@ extension SQLiteConnection {
         return (count, bytes)
     }
 
-    /// How many entries of `temp.doomed` namespace or partition `id` holds, and their bytes.
-    private func doomedTotals(in id: Int64) throws -> (Int, Int) {
-        try withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND namespace_id = ?1"
-        ) { statement in
-            statement.bind(id)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) }
-        } ?? (0, 0)
-    }
-
-    /// Adds to the counters of namespace or partition `id` (only one of the two has it).
-    private func addToCounters(of id: Int64, entries: Int, bytes: Int) throws {
-        try run(
-            "UPDATE namespaces SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1", id,
-            entries, bytes)
-        try run(
-            "UPDATE partitions SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1", id,
-            entries, bytes)
-    }
-
-    /// Fills `temp.doomed` with the ids `select` returns (a statement with `?1`… bound to
-    /// `parameters`); returns how many.
-    @discardableResult
-    func fillDoomed(_ select: String, _ parameters: any SQLiteBindable...) throws -> Int {
-        try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
-        return try withDynamicStatement("INSERT INTO temp.doomed \(select)") { statement in
-            for (offset, value) in parameters.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
-            return try statement.run()
-        }
-    }
-
     /// The partitions action `auditID` filled: id, namespace name and whether it holds a
     /// whole namespace.
     func partitions(auditID: Int64) throws -> [(id: Int64, name: String, whole: Bool)] {
@@ -128,18 +97,16 @@ extension SQLiteConnection {
     /// write transaction.
     func restoreWholePartition(_ id: Int64, name: String, now: Int64) throws -> (entries: Int, bytes: Int) {
         let live = try namespaceRow(name: name)
-        var replaced = (0, 0)
         if let live {
             try fillDoomed(
                 "SELECT p.id FROM entries p WHERE p.namespace_id = ?1 AND p.key IN (SELECT key FROM entries WHERE namespace_id = ?2)",
                 id, live.id)
-            replaced = try doomedTotals(in: id)
-            try run("DELETE FROM entries WHERE id IN temp.doomed")
+            try deleteDoomed()
             try run("UPDATE entries SET namespace_id = ?1 WHERE namespace_id = ?2", id, live.id)
         }
         let (entries, bytes) =
-            try withStatement("SELECT entry_count - ?2, total_bytes - ?3 FROM partitions WHERE id = ?1") { statement in
-                statement.bind(id, replaced.0, replaced.1)
+            try withStatement("SELECT entry_count, total_bytes FROM partitions WHERE id = ?1") { statement in
+                statement.bind(id)
                 return try statement.firstRow { ($0.int(0), $0.int(1)) }
             } ?? (0, 0)
         // The live row's figures and settings go to the restored row, which takes its name.
@@ -185,9 +152,7 @@ extension SQLiteConnection {
         if moved.entries < taken {
             try fillDoomed(
                 "SELECT id FROM entries WHERE namespace_id = ?1 ORDER BY id LIMIT ?2", id, taken - moved.entries)
-            let (count, bytes) = try doomedTotals(in: id)
-            try run("DELETE FROM entries WHERE id IN temp.doomed")
-            try addToCounters(of: id, entries: -count, bytes: -bytes)
+            try deleteDoomed()
         }
         return (taken, moved.entries, moved.bytes)
     }
@@ -195,8 +160,8 @@ extension SQLiteConnection {
     /// Deletes up to `limit` entries of partition `id`; when none is left, the partition row
     /// too. Returns how many entries it deleted.
     func deletePartitionBatch(_ id: Int64, limit: Int) throws -> Int {
-        let deleted = try run(
-            "DELETE FROM entries WHERE id IN (SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2)", id, limit)
+        try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2", id, limit)
+        let deleted = try deleteDoomed().entries
         if deleted < limit { try run("DELETE FROM partitions WHERE id = ?1", id) }
         return deleted
     }

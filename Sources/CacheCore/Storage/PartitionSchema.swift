@@ -16,9 +16,13 @@ extension Schema {
     /// that was killed half-way. Trash partitions are deleted with the action's retention.
     /// This replaces format 3's `trash` table, which copied every removed value.
     ///
+    /// Deletions adjust the counters once per batch (see ``SQLiteConnection/deleteDoomed()``)
+    /// instead of through a trigger per row.
+    ///
     /// The expiry index also holds each entry's size, so the bytes of any expiry range (the
     /// timeline's buckets and hours) are summed from the index alone, exactly.
     static let partitions = """
+        DROP TRIGGER entries_count_delete;
         DROP INDEX entries_by_expiry;
         CREATE INDEX entries_by_expiry ON entries (namespace_id, expires_at, stale_until, size);
 

@@ -17,11 +17,17 @@ enum PeerEngine: String, CaseIterable, Sendable {
 
     static let namespace = "peers"
 
-    /// Fills a new file (CacheCore and raw SQLite share CacheCore's schema) with `keys` values.
-    static func populateSQLite(path: String, keys: Int, valueSize: Int) throws {
+    /// Fills a new file with `keys` values: CacheCore's, or the floor's (``FloorBaseline``)
+    /// for raw SQLite.
+    static func populateSQLite(_ engine: PeerEngine, path: String, keys: Int, valueSize: Int) throws {
+        let value = Data(repeating: 0x5A, count: valueSize)
+        if engine == .rawSQLite {
+            try FloorBaseline(path: path).fill(
+                namespace: namespace, count: keys, key: { Workload.key("k", $0) }, value: { _ in value })
+            return
+        }
         let store = try CacheStore(path: path)
         let cache = try store.dataCache(namespace, key: String.self, policy: NamespacePolicy(expiration: .never))
-        let value = Data(repeating: 0x5A, count: valueSize)
         for start in stride(from: 0, to: keys, by: 1000) {
             try cache.set((start..<min(start + 1000, keys)).map { (key: Workload.key("k", $0), value: value) })
         }
@@ -45,17 +51,17 @@ enum PeerEngine: String, CaseIterable, Sendable {
             }
             for key in plan.deletes { latencies.delete.append(try timed { _ = try cache.remove(key) }) }
         case .rawSQLite:
-            let raw = try RawEntryBaseline(path: path)
-            let id = try raw.namespaceID(namespace)
+            let floor = try FloorBaseline(path: path)
             for operation in plan.operations {
                 switch operation {
-                case .get(let key): latencies.get.append(try timed { _ = try raw.get(namespaceID: id, key: key) })
+                case .get(let key):
+                    latencies.get.append(try timed { _ = try floor.get(namespace: namespace, key: key) })
                 case .set(let key):
-                    latencies.set.append(try timed { try raw.set(namespaceID: id, key: key, value: value) })
+                    latencies.set.append(try timed { try floor.set(namespace: namespace, key: key, value: value) })
                 }
             }
             for key in plan.deletes {
-                latencies.delete.append(try timed { _ = try raw.remove(namespaceID: id, key: key) })
+                latencies.delete.append(try timed { _ = try floor.remove(namespace: namespace, key: key) })
             }
         case .diskcache:
             throw BenchError("diskcache runs in Python (see DiskcachePeer)")

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 
-/// `cachedeck-bench peers`: the same workloads on CacheCore, raw SQLite and python-diskcache.
+/// `cachedeck-bench peers`: the same workloads on CacheCore, raw SQLite (the floor: see
+/// ``FloorBaseline``) and python-diskcache.
 struct PeersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peers",
-        abstract: "CacheCore vs raw SQLite C calls vs python-diskcache: get/set/delete p50 and p99.",
+        abstract: "CacheCore vs raw SQLite C calls on a minimal table vs python-diskcache: get/set/delete p50 and p99.",
         discussion: """
             Rows: 100-byte and 4 KB values, get-heavy (10:1) and set-heavy (1:10) mixes, 1 and 4 \
             processes. Every engine runs the same plan per worker, each operation timed on its own. \
@@ -39,7 +40,7 @@ struct PeersCommand: ParsableCommand {
                     guard let diskcache else { continue }
                     results[engine] = try runDiskcache(diskcache, directory: path, scenario: scenario, sizes: sizes)
                 } else {
-                    try PeerEngine.populateSQLite(path: path, keys: sizes.keys, valueSize: scenario.valueSize)
+                    try PeerEngine.populateSQLite(engine, path: path, keys: sizes.keys, valueSize: scenario.valueSize)
                     results[engine] = try runWorkers(engine, path: path, scenario: scenario, sizes: sizes)
                 }
             }

@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
 
-/// The raw C-API baseline: the statements CacheCore runs on `entries` (see EntrySQL.swift),
-/// prepared once and driven with bind / step / reset per operation, nothing else.
-final class RawEntryBaseline {
+/// The floor every cache is measured against (DESIGN.md, "Performance budgets"): raw SQLite C
+/// calls on the least table a cache needs, in a file of its own, WAL and `synchronous=NORMAL`
+/// (see ``RawConnection``), statements prepared once and driven with bind / step / reset.
+final class FloorBaseline {
     private let connection: RawConnection
     private let select: RawStatement
     private let upsert: RawStatement
@@ -12,44 +13,37 @@ final class RawEntryBaseline {
     private let begin: RawStatement
     private let commit: RawStatement
 
-    /// The default policy's expiry (24 hours), as CacheCore writes it.
-    private static let lifetime: Int64 = 24 * 3600 * 1000
+    /// The expiry CacheCore's default policy gives a set (24 hours).
+    static let lifetime: Int64 = 24 * 3600 * 1000
 
+    /// Opens (creating when missing) the floor's file at `path`.
     init(path: String) throws {
-        connection = try RawConnection(path: path)
-        select = try connection.prepare("SELECT value FROM entries WHERE namespace_id = ?1 AND key = ?2")
+        connection = try RawConnection(path: path, create: true)
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS entries (ns TEXT, key TEXT, value BLOB, expires INTEGER, PRIMARY KEY (ns, key))
+            """)
+        select = try connection.prepare("SELECT value FROM entries WHERE ns = ?1 AND key = ?2")
         upsert = try connection.prepare(
             """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?5, '', NULL)
-            ON CONFLICT (namespace_id, key) DO UPDATE SET
-                value = excluded.value, size = excluded.size, created_at = excluded.created_at,
-                expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+            INSERT INTO entries (ns, key, value, expires) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires = excluded.expires
             """)
-        delete = try connection.prepare("DELETE FROM entries WHERE namespace_id = ?1 AND key = ?2")
+        delete = try connection.prepare("DELETE FROM entries WHERE ns = ?1 AND key = ?2")
         deleteExpired = try connection.prepare(
             """
-            DELETE FROM entries WHERE id IN (
-                SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 LIMIT ?3)
+            DELETE FROM entries WHERE rowid IN (
+                SELECT rowid FROM entries WHERE ns = ?1 AND expires <= ?2 LIMIT ?3)
             """)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
     }
 
-    /// The row id of the namespace CacheCore registered as `name`.
-    func namespaceID(_ name: String) throws -> Int64 {
-        let statement = try connection.prepare("SELECT id FROM namespaces WHERE name = ?1")
-        sqlite3_bind_text(statement.handle, 1, name, -1, sqliteTransient)
-        guard sqlite3_step(statement.handle) == SQLITE_ROW else { throw BenchError("no namespace \(name)") }
-        return sqlite3_column_int64(statement.handle, 0)
-    }
-
-    /// The value stored for `key`, copied out as `Data` (what any caller needs), or `nil`.
-    func get(namespaceID: Int64, key: String) throws -> Data? {
+    /// The unexpired value stored for `key`, copied out as `Data` (what any caller needs), or `nil`.
+    func get(namespace: String, key: String) throws -> Data? {
         let handle = select.handle
         defer { sqlite3_reset(handle) }
-        sqlite3_bind_int64(handle, 1, namespaceID)
+        sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
         sqlite3_bind_text(handle, 2, key, -1, sqliteTransient)
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {
@@ -61,27 +55,25 @@ final class RawEntryBaseline {
         return Data(bytes: bytes, count: count)
     }
 
-    /// Upserts one entry with the default policy's expiry; autocommits unless inside ``inTransaction(_:)``.
-    func set(namespaceID: Int64, key: String, value: Data) throws {
+    /// Upserts one entry expiring at `expires` (ms since the epoch; default: 24 hours from
+    /// now); autocommits unless inside ``inTransaction(_:)``.
+    func set(namespace: String, key: String, value: Data, expires: Int64? = nil) throws {
         let handle = upsert.handle
         defer { sqlite3_reset(handle) }
-        let now = Self.nowMilliseconds()
-        sqlite3_bind_int64(handle, 1, namespaceID)
+        sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
         sqlite3_bind_text(handle, 2, key, -1, sqliteTransient)
         value.withUnsafeBytes { bytes in
             _ = sqlite3_bind_blob(handle, 3, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
         }
-        sqlite3_bind_int64(handle, 4, Int64(value.count + key.utf8.count))
-        sqlite3_bind_int64(handle, 5, now)
-        sqlite3_bind_int64(handle, 6, now + Self.lifetime)
+        sqlite3_bind_int64(handle, 4, expires ?? wallClockMilliseconds() + Self.lifetime)
         try connection.check(sqlite3_step(handle), "upsert")
     }
 
     /// Deletes `key`; returns whether a row was there.
-    func remove(namespaceID: Int64, key: String) throws -> Bool {
+    func remove(namespace: String, key: String) throws -> Bool {
         let handle = delete.handle
         defer { sqlite3_reset(handle) }
-        sqlite3_bind_int64(handle, 1, namespaceID)
+        sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
         sqlite3_bind_text(handle, 2, key, -1, sqliteTransient)
         try connection.check(sqlite3_step(handle), "delete")
         return sqlite3_changes(connection.handle) > 0
@@ -103,13 +95,28 @@ final class RawEntryBaseline {
         }
     }
 
+    /// Upserts `count` entries, `value(index)` under `key(index)`, in transactions of
+    /// `batchSize` (untimed setup).
+    func fill(
+        namespace: String, count: Int, batchSize: Int = 1000, expires: Int64? = nil, key: (Int) -> String,
+        value: (Int) -> Data
+    ) throws {
+        for start in stride(from: 0, to: count, by: batchSize) {
+            try inTransaction {
+                for index in start..<min(start + batchSize, count) {
+                    try set(namespace: namespace, key: key(index), value: value(index), expires: expires)
+                }
+            }
+        }
+    }
+
     /// Deletes the namespace's expired entries, `batchSize` per autocommit statement; returns how many.
-    func sweepExpired(namespaceID: Int64, batchSize: Int) throws -> Int {
+    func sweepExpired(namespace: String, batchSize: Int) throws -> Int {
         let handle = deleteExpired.handle
-        let now = Self.nowMilliseconds()
+        let now = wallClockMilliseconds()
         var total = 0
         while true {
-            sqlite3_bind_int64(handle, 1, namespaceID)
+            sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
             sqlite3_bind_int64(handle, 2, now)
             sqlite3_bind_int64(handle, 3, Int64(batchSize))
             let code = sqlite3_step(handle)
@@ -124,12 +131,5 @@ final class RawEntryBaseline {
     /// Moves the WAL into the database and truncates it, so timed phases start alike.
     func checkpoint() throws {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    /// Wall-clock milliseconds, computed as CacheCore's `SystemClock` does.
-    static func nowMilliseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 }

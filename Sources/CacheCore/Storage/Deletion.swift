@@ -1,0 +1,70 @@
+import Foundation
+
+/// The deletion engine: every removal of entries — a key, a sweep, eviction, an invalidation,
+/// an admin action, a partition's purge — lists the doomed row ids in `temp.doomed`, then
+/// ``deleteDoomed()`` adjusts each namespace's (or partition's) counters once per batch and
+/// deletes the rows. (Format 3 ran a counter trigger per deleted row, a third of a sweep's
+/// time.) Run it in the caller's write transaction.
+extension SQLiteConnection {
+    /// Empties `temp.doomed` (creating it on first use).
+    func clearDoomed() throws {
+        try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
+    }
+
+    /// Fills `temp.doomed` with the ids `select` returns (`?1`… bound to `parameters`);
+    /// returns how many.
+    @discardableResult
+    func fillDoomed(_ select: String, _ parameters: any SQLiteBindable...) throws -> Int {
+        try clearDoomed()
+        return try withDynamicStatement("INSERT INTO temp.doomed \(select)") { statement in
+            for (offset, value) in parameters.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
+            return try statement.run()
+        }
+    }
+
+    /// Fills `temp.doomed` with `ids`.
+    func fillDoomed(ids: [Int64]) throws {
+        let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        try fillDoomed("SELECT value FROM json_each(?1)", json)
+    }
+
+    /// Deletes the entries listed in `temp.doomed` and takes them off their namespaces' (or
+    /// partitions') counters; returns how many and their bytes.
+    @discardableResult
+    func deleteDoomed() throws -> (entries: Int, bytes: Int) {
+        let groups = try withStatement(
+            """
+            SELECT namespace_id, count(*), coalesce(sum(size), 0) FROM entries
+            WHERE id IN temp.doomed GROUP BY namespace_id
+            """
+        ) { try $0.rows { ($0.int64(0), $0.int(1), $0.int(2)) } }
+        var total = (entries: 0, bytes: 0)
+        for (namespaceID, entries, bytes) in groups {
+            try addToCounters(of: namespaceID, entries: -entries, bytes: -bytes)
+            total.entries += entries
+            total.bytes += bytes
+        }
+        try run("DELETE FROM entries WHERE id IN temp.doomed")
+        return total
+    }
+
+    /// How many entries of `temp.doomed` namespace or partition `id` holds, and their bytes.
+    func doomedTotals(in id: Int64) throws -> (Int, Int) {
+        try withStatement(
+            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND namespace_id = ?1"
+        ) { statement in
+            statement.bind(id)
+            return try statement.firstRow { ($0.int(0), $0.int(1)) }
+        } ?? (0, 0)
+    }
+
+    /// Adds to the counters of namespace or partition `id` (only one of the two has it).
+    func addToCounters(of id: Int64, entries: Int, bytes: Int) throws {
+        try run(
+            "UPDATE namespaces SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1", id,
+            entries, bytes)
+        try run(
+            "UPDATE partitions SET entry_count = entry_count + ?2, total_bytes = total_bytes + ?3 WHERE id = ?1", id,
+            entries, bytes)
+    }
+}

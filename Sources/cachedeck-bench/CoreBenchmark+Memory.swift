@@ -1,0 +1,47 @@
+import CacheCore
+import Foundation
+import Synchronization
+
+extension CoreBenchmark {
+    /// Rows: memory-only and hybrid gets that hit memory, against lookups in a
+    /// `Dictionary<String, Data>` behind a `Mutex` (what an app would hand-write), single
+    /// thread: over every key of the read rows (random order, so most lookups miss the CPU
+    /// caches) and over a hot set of 1,000 keys (which stays in them).
+    func measureMemoryHits() throws {
+        let plan = settings.memoryReads
+        let all = Workload.keys("r", count: settings.entries)
+        for (label, keys) in [("\(Format.count(all.count)) keys", all), ("1k hot keys", Array(all.prefix(1000)))] {
+            let baseline = Mutex([String: Data]())
+            baseline.withLock { map in
+                for (index, key) in keys.enumerated() { map[key] = value(index) }
+            }
+            let order = Workload.randomOrder(of: keys, length: plan.total, generator: &generator)
+            for (name, tiers) in [("memory-only", CacheTiers.memory), ("hybrid", .memoryAndDisk)] {
+                var policy = NamespacePolicy(tiers: tiers, expiration: .never)
+                policy.memoryMaxEntries = keys.count
+                let cache = try store.dataCache("\(name)-hits-\(keys.count)", key: String.self, policy: policy)
+                for start in stride(from: 0, to: keys.count, by: settings.batchSize) {
+                    let end = min(start + settings.batchSize, keys.count)
+                    try cache.set((start..<end).map { (key: keys[$0], value: value($0)) })
+                }
+                let times = try Timing.compare(
+                    plan,
+                    cacheCore: { round in
+                        for key in order[plan.range(round)] where try cache.get(key) == nil {
+                            throw BenchError("\(name) missed \(key)")
+                        }
+                    },
+                    baseline: { round in
+                        for key in order[plan.range(round)] where baseline.withLock({ $0[key] }) == nil {
+                            throw BenchError("the dictionary missed \(key)")
+                        }
+                    })
+                record(
+                    ReportRow(
+                        operation: "\(name) get, memory hit, \(label) (vs Dictionary + Mutex)", times: times,
+                        budget: .atMost(1.2, label: "≤ 1.2×")))
+            }
+        }
+        try settle()
+    }
+}
