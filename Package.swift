@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -77,6 +78,7 @@ let package = Package(
                 "CacheCoreService",
                 "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -122,7 +124,10 @@ let package = Package(
         // `swift test` does).
         .testTarget(
             name: "CacheDeckCLITests",
-            dependencies: ["CacheCore", "CacheDeckTestSupport"]
+            dependencies: [
+                "CacheCore", "CacheDeckTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(

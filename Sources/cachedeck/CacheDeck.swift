@@ -1,4 +1,6 @@
 import ArgumentParser
+import CacheConsole
+import CacheCore
 import Foundation
 
 /// `cachedeck`: inspect, watch and purge CacheDeck cache files.
@@ -42,10 +44,21 @@ enum Main {
                 CacheDeck.exit(withError: error)
             }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((CacheDeck.fullMessage(for: error) + "\n").utf8))
+                let lines = CacheDeck.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+                let message = lines.map { TerminalText.sanitize(String($0)) }.joined(separator: "\n")
+                FileHandle.standardError.write(Data((message + "\n").utf8))
                 Foundation.exit(2)
             }
-            FileHandle.standardError.write(Data("cachedeck: \(Failure.describe(error))\n".utf8))
+            // Error texts carry the file's bytes (names, SQLite messages raised by its triggers)
+            // and the arguments: shown with visible escapes, never as terminal controls.
+            var line = Failure.describe(error)
+            switch error {
+            case CacheError.untrusted: line += " (--allow-writable opens it anyway)"
+            case CacheError.damaged(let path, _):
+                line += "; `cachedeck check \(path) --fix` salvages the readable entries"
+            default: break
+            }
+            FileHandle.standardError.write(Data("cachedeck: \(TerminalText.sanitize(line))\n".utf8))
             Foundation.exit(1)
         }
     }

@@ -91,7 +91,9 @@ import Testing
         let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
         #expect(journal.map(\.selector) == [.namespace("tiles")])
         #expect(try fixture.store.admin.preview(.clearAll).entries == 1)
-        #expect(try fixture.store.admin.preview(.clear(namespace: "missing")).entries == 0)
+        #expect(throws: InspectorError.noSuchNamespace("missing")) {
+            try fixture.store.admin.preview(.clear(namespace: "missing"))
+        }
     }
 
     @Test func aSweepRemovesOnlyPurgeableEntriesAndCannotBeUndone() throws {

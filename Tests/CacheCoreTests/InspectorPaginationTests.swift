@@ -151,13 +151,15 @@ import Testing
         #expect(second.rows.map(\.key) == ["k09a"] + (11..<20).map { String(format: "k%02d", $0) })
     }
 
-    @Test func keysThatAreNotUTF8AreShownWithReplacementsAndFoundByID() throws {
+    @Test func keysThatAreNotUTF8AreShownEscapedAndFoundByThatText() throws {
         let fixture = try Self.fixture()
         let inspector = fixture.store.inspector
         let rows = try inspector.allPages(EntryQuery(namespace: "n", limit: 1000)).flatMap(\.rows)
-        let broken = try #require(rows.first { $0.key == "\u{FFFD}a\u{FFFD}" })
+        let broken = try #require(rows.first { $0.key == "\\xffa\\xc3" })
         let detail = try #require(try inspector.entry(id: broken.id))
         #expect(detail.entry.key == broken.key)
+        #expect(try inspector.entry(namespace: "n", key: broken.key)?.entry.id == broken.id)
+        #expect(try inspector.entry(namespace: "n", key: "\\xffa")?.entry.key == "\\xffa")
         #expect(rows.contains { $0.key == "\u{1B}[31mred" } && rows.contains { $0.key == "\0nul" })
     }
 

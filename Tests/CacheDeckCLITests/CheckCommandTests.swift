@@ -6,7 +6,7 @@ import Testing
 @Suite struct CheckCommandTests {
     static let reportKeys: Set<String> = [
         "depth", "checkedAt", "sqliteProblems", "counterMismatches", "missingTagRows", "extraTagRows",
-        "malformedTagLists", "orphanedEntries", "isHealthy",
+        "malformedTagLists", "orphanedEntries", "outOfRangeRows", "isHealthy",
     ]
 
     @Test func aHealthyFilePasses() throws {

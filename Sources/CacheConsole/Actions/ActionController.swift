@@ -32,7 +32,8 @@ public struct ActionController: Sendable {
         return try run(confirmed: pending)
     }
 
-    /// Runs `pending` without asking (for `--yes` and scripts). `progress` hears how far a
+    /// Runs `pending` without asking (for `--yes` and scripts); an action that removed nothing
+    /// has nothing to undo, so its result carries no undo handle. `progress` hears how far a
     /// long action is after every batch; returning `false` stops it there (what it removed so
     /// far stays undoable).
     public func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
@@ -41,7 +42,8 @@ public struct ActionController: Sendable {
         let outcome = try admin.run(pending.target, progress: progress)
         return ActionResult(
             target: pending.target, outcome: outcome,
-            undo: outcome.isUndoable ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
+            undo: outcome.isUndoable && outcome.removed > 0
+                ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
     }
 
     /// Undoes an action; returns how many entries came back.

@@ -15,19 +15,18 @@ extension ConsoleController {
         case "q", "quit": return quit()
         case "ns", "namespace":
             guard let name = arguments.first else { return usage("ns NAME") }
-            guard model.overview == nil || model.namespaceNames.contains(name) else {
-                report("No namespace named '\(name)' (Tab completes the names).", isError: true)
-                return []
-            }
+            guard isKnownNamespace(name) else { return [] }
             let view = model.makeView(.entries(EntriesView(namespace: name)))
             navigate { $0 = [$0[0], view] }
             return entriesPageLoads()
         case "sweep":
+            if let name = arguments.first, !isKnownNamespace(name) { return [] }
             return startAction(.target(.sweep(namespace: arguments.first)), title: "sweep \(arguments.first ?? "all")")
         case "clear":
             guard let name = arguments.first ?? model.current.content.namespace else {
                 return usage("clear NAME, or clear all")
             }
+            guard name == "all" || isKnownNamespace(name) else { return [] }
             return startAction(.target(name == "all" ? .clearAll : .clear(namespace: name)), title: "clear \(name)")
         case "invalidate": return invalidateCommand(arguments)
         case "undo":
@@ -80,6 +79,7 @@ extension ConsoleController {
             values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
         }
         let namespace = values["ns"] ?? model.current.content.namespace
+        if let namespace, !isKnownNamespace(namespace) { return [] }
         let selector: InvalidationSelector
         if let tag = values["tag"], !tag.isEmpty {
             selector = .tag(tag, namespace: namespace)
@@ -91,6 +91,16 @@ extension ConsoleController {
             return usage("invalidate tag=T|prefix=P|key=K [ns=NAME] (prefix and key need a namespace)")
         }
         return startAction(.target(.invalidate(selector)), title: "invalidate \(selector)")
+    }
+
+    /// Whether the file has a namespace `name` (any name while the overview is not loaded:
+    /// the library refuses an unknown one then); reports it when not.
+    private mutating func isKnownNamespace(_ name: String) -> Bool {
+        guard model.overview == nil || model.namespaceNames.contains(name) else {
+            report("No namespace named '\(name)' (Tab completes the names).", isError: true)
+            return false
+        }
+        return true
     }
 
     private mutating func usage(_ text: String) -> [ConsoleEffect] {

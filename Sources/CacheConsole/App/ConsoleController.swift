@@ -213,7 +213,7 @@ extension Duration {
     /// Whole milliseconds.
     var milliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
 
     /// Milliseconds with their fraction.

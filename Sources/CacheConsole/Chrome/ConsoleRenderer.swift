@@ -61,7 +61,9 @@ extension ConsoleController {
         let rightText = right.map(\.0).joined(separator: "  ") + " "
         let rightStart = size.columns - TerminalText.displayWidth(of: rightText)
         var column = buffer.put(" CacheDeck ", at: Point(column: 0, row: 0), style: CellStyle(.headerAccent))
-        let name = URL(fileURLWithPath: model.location).lastPathComponent
+        let name =
+            URL(fileURLWithPath: model.location).lastPathComponent
+            + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
         column = buffer.put(
             " " + name, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1),
             truncation: .ellipsis(options.ellipsis))

@@ -1,3 +1,5 @@
+import CacheCore
+
 /// Times and rates in the few characters a table column has.
 enum TimeText {
     /// A span of milliseconds: `0s`, `45s`, `12m`, `5h`, `3d`, `8w`, `2y`.
@@ -15,13 +17,19 @@ enum TimeText {
 
     /// Time since `then`: `12s ago`.
     static func ago(_ then: Int64, now: Int64) -> String {
-        span(now - then) + " ago"
+        span(between(then, now)) + " ago"
+    }
+
+    /// Milliseconds from `start` to `end`, saturating: times read from a cache file may be at
+    /// the limits of `Int64`.
+    static func between(_ start: Int64, _ end: Int64) -> Int64 {
+        end.subtractingClamped(start)
     }
 
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.
     static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         guard let expiresAt else { return "never" }
-        return now >= expiresAt ? "expired" : "in " + span(expiresAt - now)
+        return now >= expiresAt ? "expired" : "in " + span(between(now, expiresAt))
     }
 
     /// A refresh interval: `250 ms`, `1 s`, `1 min`.

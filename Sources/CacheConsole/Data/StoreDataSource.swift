@@ -20,8 +20,10 @@ public struct StoreDataSource: ConsoleDataSource {
 
     /// Opens the cache file at `path` for the console: never created or moved aside, and
     /// read-only when `readOnly`.
-    public static func open(path: String, readOnly: Bool) throws -> StoreDataSource {
-        try StoreDataSource(store: CacheStore(path: path, options: .inspection(writable: !readOnly)))
+    public static func open(path: String, readOnly: Bool, allowWritable: Bool = false) throws -> StoreDataSource {
+        var options = StoreOptions.inspection(writable: !readOnly)
+        if allowWritable { options.fileTrust = .any }
+        return try StoreDataSource(store: CacheStore(path: path, options: options))
     }
 
     /// The file's path.
@@ -49,7 +51,7 @@ public struct StoreDataSource: ConsoleDataSource {
             file: FileFacts(
                 path: summary.path, formatVersion: summary.formatVersion, fileBytes: summary.fileBytes,
                 walBytes: summary.walBytes, payloadBytes: summary.payloadBytes, entries: summary.entryCount,
-                now: summary.now),
+                now: summary.now, owner: store.fileOwner),
             processes: summary.processes.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map {
                 ProcessFacts(
                     pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive, lastSeen: $0.lastHeartbeatAt)

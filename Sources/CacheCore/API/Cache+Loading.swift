@@ -42,7 +42,7 @@ extension Cache {
         if cached == nil { cached = try await io(pool) { [self] in try find(canonical, now: now, allowStale: false) } }
         if let found = cached {
             found.count(in: counters, at: now)
-            if let refreshAfter, now - found.writtenAt >= refreshAfter.milliseconds,
+            if let refreshAfter, now.subtractingClamped(found.writtenAt) >= refreshAfter.milliseconds,
                 runtime.backoff.blockingError(for: canonical, now: now) == nil
             {
                 _ = startLoad(key, canonical: canonical, loader: loader, on: pool)

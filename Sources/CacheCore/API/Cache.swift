@@ -39,7 +39,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let now = store.now()
         let canonical = try canonicalKey(key)
         if let hit = runtime.memory?.liveEntry(canonical, now: now) as? TypedMemoryEntry<Value>,
-            maxAge.map({ now - hit.writtenAt < $0.milliseconds }) ?? true
+            maxAge.map({ now.subtractingClamped(hit.writtenAt) < $0.milliseconds }) ?? true
         {
             counters.memoryHit()
             return hit.value
@@ -50,7 +50,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.
     @usableFromInline func getBeyondMemory(_ key: String, now: Int64, maxAge: Duration?) throws -> Value? {
         guard let found = try find(key, now: now, allowStale: false),
-            maxAge.map({ now - found.writtenAt < $0.milliseconds }) ?? true
+            maxAge.map({ now.subtractingClamped(found.writtenAt) < $0.milliseconds }) ?? true
         else {
             counters.miss()
             return nil

@@ -18,6 +18,9 @@ public struct StoreOptions: Sendable {
     public var createIfMissing: Bool
     /// What happens to a damaged file. Inspection tools use ``DamagedFilePolicy/fail``.
     public var onDamagedFile: DamagedFilePolicy
+    /// Whom the store trusts to have written the file: ``FileTrust/owner`` for apps (the
+    /// default), ``FileTrust/inspector`` for ``inspection(writable:)``.
+    public var fileTrust: FileTrust = .owner
     /// The policy of namespaces that have no override and are opened without one.
     public var defaultPolicy: NamespacePolicy
     /// Per-namespace policy overrides, by namespace name.
@@ -78,6 +81,7 @@ public struct StoreOptions: Sendable {
     /// one of the file's apps).
     public static func inspection(writable: Bool = false) -> StoreOptions {
         var options = StoreOptions(readOnly: !writable, createIfMissing: false, onDamagedFile: .fail)
+        options.fileTrust = .inspector
         options.statistics.telemetryInterval = nil
         options.statistics.metrics = .off
         return options

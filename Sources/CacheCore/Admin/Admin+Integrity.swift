@@ -8,14 +8,25 @@ extension Admin {
     public func check(_ depth: IntegrityCheckDepth = .full) throws -> IntegrityReport {
         let now = store.now()
         return try store.database.read { connection in
-            try connection.readTransaction {
-                IntegrityReport(
-                    depth: depth, checkedAt: now, sqliteProblems: try connection.sqliteProblems(depth),
-                    counterMismatches: try connection.counterMismatches(),
-                    missingTagRows: try connection.missingTagRowCount(),
-                    extraTagRows: try connection.extraTagRowCount(),
-                    malformedTagLists: try connection.malformedTagListCount(),
-                    orphanedEntries: try connection.orphanedEntryCount())
+            do {
+                return try connection.readTransaction {
+                    IntegrityReport(
+                        depth: depth, checkedAt: now, sqliteProblems: try connection.sqliteProblems(depth),
+                        counterMismatches: try connection.counterMismatches(),
+                        missingTagRows: try connection.missingTagRowCount(),
+                        extraTagRows: try connection.extraTagRowCount(),
+                        malformedTagLists: try connection.malformedTagListCount(),
+                        orphanedEntries: try connection.orphanedEntryCount(),
+                        outOfRangeRows: try connection.outOfRangeRows())
+                }
+            } catch let error as SQLiteError where error.isCorrupt {
+                // The derived checks read every table: on damaged pages SQLite's own report
+                // is what there is to say.
+                let problems = try connection.sqliteProblems(depth)
+                guard !problems.isEmpty else { throw error }
+                return IntegrityReport(
+                    depth: depth, checkedAt: now, sqliteProblems: problems, counterMismatches: [],
+                    missingTagRows: 0, extraTagRows: 0, malformedTagLists: 0, orphanedEntries: 0)
             }
         }
     }

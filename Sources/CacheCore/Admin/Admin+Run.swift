@@ -11,11 +11,13 @@ extension Admin {
     ///
     /// On a full disk an entry moved into the trash can still fail to fit, and making room is
     /// what the action is for: the rest of the entries are then deleted without a trash copy,
-    /// and the outcome says the action can no longer be fully undone.
+    /// and the outcome says the action can no longer be fully undone. A target naming a
+    /// namespace the file lacks throws ``InspectorError/noSuchNamespace(_:)`` and audits nothing.
     @discardableResult
     public func run(
         _ target: AdminTarget, origin: ActionOrigin = .current, progress: ((ActionProgress) -> Bool)? = nil
     ) throws -> ActionOutcome {
+        try requireNamespace(of: target)
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
         let (auditID, lastRowID) = try store.database.write { connection in

@@ -22,7 +22,8 @@ public struct Admin: Sendable {
     /// How long removed rows stay in the trash by default.
     public static let trashRetention: Duration = .seconds(7 * 24 * 3600)
 
-    /// What `target` would remove now. Changes nothing.
+    /// What `target` would remove now. Changes nothing. Throws
+    /// ``InspectorError/noSuchNamespace(_:)`` when the target names a namespace the file lacks.
     ///
     /// Whole namespaces are counted from their counters and a key, prefix or tag through an
     /// index, so the figures are exact and cost time in proportion to what is selected. The
@@ -30,6 +31,7 @@ public struct Admin: Sendable {
     /// namespaces, and the selected entries' recorded hits (of those read in the last hour)
     /// otherwise, over the telemetry's hits on the whole store.
     public func preview(_ target: AdminTarget) throws -> ActionImpact {
+        try requireNamespace(of: target)
         let now = store.now()
         let since = now - 3_600_000
         return try store.database.read { connection in

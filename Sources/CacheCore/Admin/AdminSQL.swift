@@ -33,7 +33,7 @@ extension SQLiteConnection {
     func doomedNamespaces() throws -> [(id: Int64, name: String)] {
         try withStatement(
             """
-            SELECT DISTINCT n.id, n.name FROM temp.doomed d JOIN entries e ON e.id = d.id
+            SELECT DISTINCT n.id, n.name FROM temp.doomed d CROSS JOIN entries e ON e.id = d.id
             JOIN namespaces n ON n.id = e.namespace_id
             """
         ) { try $0.rows { ($0.int64(0), $0.text(1)) } }

@@ -44,15 +44,32 @@ struct EntryScope: Sendable {
             ]
         case .invalidate(.key(let name, let key)):
             guard let id = try namespaceID(name) else { return [] }
-            return [EntryScope(condition: "e.namespace_id = ?1 AND e.key = ?2", parameters: [id, key])]
+            // A key shown escaped (not valid UTF-8) also matches the bytes it stands for.
+            return [
+                EntryScope(
+                    condition: "e.namespace_id = ?1 AND (e.key = ?2 OR e.key = CAST(?3 AS TEXT))",
+                    parameters: [id, key, PrintableKey.bytes(key) ?? Data(key.utf8)])
+            ]
         case .invalidate(.keys(let name, let keys)):
             guard let id = try namespaceID(name) else { return [] }
             return try stride(from: 0, to: keys.count, by: keysPerScope).map { start in
                 let chunk = keys[start..<min(start + keysPerScope, keys.count)]
                 let json = String(decoding: try JSONEncoder().encode(Array(chunk)), as: UTF8.self)
+                // Keys shown escaped (not valid UTF-8) also match the bytes they stand for.
+                let escaped = chunk.compactMap { key in
+                    PrintableKey.bytes(key).map { bytes in bytes.map { String(format: "%02X", $0) }.joined() }
+                }
+                guard !escaped.isEmpty else {
+                    return EntryScope(
+                        condition: "e.namespace_id = ?1 AND e.key IN (SELECT value FROM json_each(?2))",
+                        parameters: [id, json])
+                }
+                let hex = String(decoding: try JSONEncoder().encode(escaped), as: UTF8.self)
                 return EntryScope(
-                    condition: "e.namespace_id = ?1 AND e.key IN (SELECT value FROM json_each(?2))",
-                    parameters: [id, json])
+                    condition: """
+                        e.namespace_id = ?1 AND (e.key IN (SELECT value FROM json_each(?2))
+                            OR hex(e.key) IN (SELECT value FROM json_each(?3)))
+                        """, parameters: [id, json, hex])
             }
         case .invalidate(.prefix(let name, let prefix)):
             guard let id = try namespaceID(name) else { return [] }

@@ -41,12 +41,17 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
     public let malformedTagLists: Int
     /// Entries whose namespace row is gone; not repairable.
     public let orphanedEntries: Int
+    /// Rows (at most 100) holding numbers no CacheDeck process writes — times outside
+    /// 1970–9999, negative or impossibly large sizes and counters (past 2^53) — each as
+    /// `table id: column value, …`. Readers saturate on them; not repairable.
+    public let outOfRangeRows: [String]
     /// Whether nothing at all was found.
     public let isHealthy: Bool
 
     init(
         depth: IntegrityCheckDepth, checkedAt: Int64, sqliteProblems: [String], counterMismatches: [CounterMismatch],
-        missingTagRows: Int, extraTagRows: Int, malformedTagLists: Int, orphanedEntries: Int
+        missingTagRows: Int, extraTagRows: Int, malformedTagLists: Int, orphanedEntries: Int,
+        outOfRangeRows: [String] = []
     ) {
         self.depth = depth
         self.checkedAt = checkedAt
@@ -56,9 +61,10 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
         self.extraTagRows = extraTagRows
         self.malformedTagLists = malformedTagLists
         self.orphanedEntries = orphanedEntries
+        self.outOfRangeRows = outOfRangeRows
         isHealthy =
             sqliteProblems.isEmpty && counterMismatches.isEmpty && missingTagRows == 0 && extraTagRows == 0
-            && malformedTagLists == 0 && orphanedEntries == 0
+            && malformedTagLists == 0 && orphanedEntries == 0 && outOfRangeRows.isEmpty
     }
 
     /// Whether ``Admin/repair()`` has anything to fix: counters or tag rows.

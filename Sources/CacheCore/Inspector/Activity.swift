@@ -58,12 +58,12 @@ public struct Activity: Sendable, Hashable, Codable {
         hitRate = statistics.requests > 0 ? statistics.hitRate : nil
         health = statistics.health
         operationsPerSecond = Self.rate(
-            statistics.requests + statistics.sets + statistics.removes, over: durationMilliseconds)
+            [statistics.requests, statistics.sets, statistics.removes].clampedSum(), over: durationMilliseconds)
         evictionsPerSecond = Self.rate(statistics.evictions, over: durationMilliseconds)
     }
 
     /// When the span ends (exclusive).
-    public var end: Int64 { start + durationMilliseconds }
+    public var end: Int64 { start.addingClamped(durationMilliseconds) }
 
     /// `count` per second over the span (0 for an empty span).
     public func perSecond(_ count: Int) -> Double { Self.rate(count, over: durationMilliseconds) }

@@ -17,7 +17,7 @@ struct EntryRanking {
     let namespaceEntries: Int
     let namespaceName: String
     let filter: EntryFilter
-    let regexes: [NSRegularExpression]
+    let regexes: KeyMatcher
     let now: Int64
     let previewBytes: Int
 
@@ -57,7 +57,7 @@ struct EntryRanking {
                 position = EntryCursor(
                     namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id,
                     rankedFromRowID: scope.fromRowID)
-                guard regexes.allMatch(key),
+                guard try regexes.allMatch(key),
                     let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
                 else { continue }
                 rows.append(row)
@@ -73,7 +73,8 @@ struct EntryRanking {
         let (first, last) = try connection.rowIDRange()
         let span = first.map { first in last.map { Int($0 - first + 1) } ?? 0 } ?? 0
         if let from = start?.rankedFromRowID {
-            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int((last ?? from) - from + 1))
+            let rows = (last ?? from).subtractingClamped(from).addingClamped(1)
+            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int(max(rows, 0)))
         }
         let indexCost =
             namespaceID == nil

@@ -13,7 +13,7 @@ struct EntryWalk {
     let namespaceID: Int64
     let namespaceName: String
     let filter: EntryFilter
-    let regexes: [NSRegularExpression]
+    let regexes: KeyMatcher
     let now: Int64
     let previewBytes: Int
 
@@ -116,7 +116,7 @@ struct EntryWalk {
                 let id = statement.int64(0)
                 lastID = id
                 plan.readValues(of: statement, segment: segment, from: 3, into: &values)
-                if statement.int64(2) != 0
+                if try statement.int64(2) != 0
                     && (regexes.isEmpty || regexes.allMatch(String(decoding: statement.blob(1), as: UTF8.self)))
                 {
                     batch.matches.append(id)

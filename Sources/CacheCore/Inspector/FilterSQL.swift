@@ -79,24 +79,3 @@ extension EntryFilter {
         }
     }
 }
-
-extension [NSRegularExpression] {
-    /// Whether every expression matches somewhere in `key`.
-    func allMatch(_ key: String) -> Bool {
-        allSatisfy { $0.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil }
-    }
-}
-
-extension Int64 {
-    /// `self + other`, saturating at the bounds instead of overflowing.
-    func addingClamped(_ other: Int64) -> Int64 {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? (other > 0 ? .max : .min) : sum
-    }
-
-    /// `self - other`, saturating at the bounds instead of overflowing.
-    func subtractingClamped(_ other: Int64) -> Int64 {
-        let (difference, overflow) = subtractingReportingOverflow(other)
-        return overflow ? (other > 0 ? .min : .max) : difference
-    }
-}

@@ -15,6 +15,7 @@ extension Inspector {
     }
 
     /// The entry stored under the canonical `key` in `namespace`, or `nil` when there is none.
+    /// A key that is not valid UTF-8 is found by the escaped text ``EntryRow/key`` shows for it.
     public func entry(namespace: String, key: String, options: EntryDetailOptions = EntryDetailOptions()) throws
         -> EntryDetail?
     {
@@ -22,6 +23,13 @@ extension Inspector {
             try connection.scalar(
                 "SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = ?1 AND e.key = ?2",
                 namespace, key)
+                ?? PrintableKey.bytes(key).flatMap { bytes in
+                    try connection.scalar(
+                        """
+                        SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id
+                        WHERE n.name = ?1 AND e.key = CAST(?2 AS TEXT)
+                        """, namespace, bytes)
+                }
         }
         return try id.flatMap { try entry(id: $0, options: options) }
     }

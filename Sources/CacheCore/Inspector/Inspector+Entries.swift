@@ -10,13 +10,14 @@ extension Inspector {
     ///   ``EntryFilterError`` for a regular expression that does not compile, ``CacheError``
     ///   when the file cannot be read.
     public func entries(_ query: EntryQuery) throws -> EntryPage {
-        let regexes = try query.filter.compiledRegexes()
+        let regexes = KeyMatcher(try query.filter.compiledRegexes())
         let limit = min(max(query.limit, 1), 10_000)
         let previewBytes = min(max(query.previewBytes, 0), 4096)
         let now = store.now()
         if let cursor = query.after, cursor.namespace != query.namespace || cursor.sort != query.sort {
             throw InspectorError.cursorMismatch
         }
+        if let cursor = query.after, !cursor.isWellFormed { throw InspectorError.invalidCursor }
         return try store.database.read { connection in
             guard let namespace = try connection.inspectedNamespace(named: query.namespace) else {
                 throw InspectorError.noSuchNamespace(query.namespace)

@@ -95,7 +95,8 @@ struct NamespaceRecordRow {
         let mostRecent = try connection.scalar(
             "SELECT max(accessed_at) FROM entries WHERE namespace_id = ?1", id)
         return NamespaceSummary(
-            name: name, entryCount: entryCount, expiredEntryCount: expired, liveEntryCount: entryCount - expired,
+            name: name, entryCount: entryCount, expiredEntryCount: expired,
+            liveEntryCount: entryCount.subtractingClamped(expired),
             bytes: bytes, version: version, generation: generation,
             policy: try? Self.policyDecoder.decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
             policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, leastRecentlyUsedAt: leastRecent,

@@ -21,7 +21,7 @@ extension Inspector {
             }
             let page = try EntryRanking(
                 plan: SortPlan(sort), namespaceID: scope?.id, namespaceEntries: scope?.entries ?? 0,
-                namespaceName: namespace ?? "", filter: filter, regexes: [], now: now, previewBytes: 64
+                namespaceName: namespace ?? "", filter: filter, regexes: KeyMatcher([]), now: now, previewBytes: 64
             ).page(limit: min(max(limit, 1), 1000), after: nil, scanLimit: scanLimit, on: connection)
             return TopList(
                 kind: kind, namespace: namespace, now: now, rows: page.rows, examinedRows: page.examinedRows,

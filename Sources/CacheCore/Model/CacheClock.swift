@@ -49,13 +49,13 @@ extension Duration {
     /// The duration in whole milliseconds, rounded toward zero.
     @usableFromInline var milliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
 }
 
 extension Date {
     /// Milliseconds since the Unix epoch, rounded toward negative infinity.
-    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    var millisecondsSince1970: Int64 { Int64(saturating: (timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The date `milliseconds` after the Unix epoch.
     init(millisecondsSince1970 milliseconds: Int64) {

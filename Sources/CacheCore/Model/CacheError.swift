@@ -17,6 +17,13 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not a CacheDeck cache (not a database, corrupt, or another schema).
     case notACacheFile(path: String, reason: String)
+    /// The file is a cache with damaged pages (SQLite's "database disk image is malformed"). A
+    /// store that may quarantine salvages it on open; ``CacheStore/salvage(path:options:)``
+    /// does it on demand.
+    case damaged(path: String, reason: String)
+    /// The file, its `-wal` or its `-shm` may have been written by another user (see
+    /// ``FileTrust``); nothing was read from it.
+    case untrusted(path: String, reason: String)
     /// The file was written by a newer CacheDeck format; it is left untouched.
     case newerFormat(path: String, found: Int, supported: Int)
     /// A write was refused because the store or file is read-only.
@@ -40,6 +47,8 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .notACacheFile(let path, let reason): "\(path) is not a CacheDeck cache file: \(reason)"
+        case .damaged(let path, let reason): "\(path) is damaged: \(reason)"
+        case .untrusted(let path, let reason): "refusing \(path): \(reason)"
         case .newerFormat(let path, let found, let supported):
             "\(path) uses cache format \(found), newer than the supported \(supported); upgrade CacheDeck to open it"
         case .readOnly(let path): "\(path) is read-only: writes are refused"
@@ -72,11 +81,16 @@ extension CacheError {
         } else if error.isReadOnly {
             self = .readOnly(path: path)
         } else if error.isCorrupt {
-            self = .notACacheFile(path: path, reason: "it is damaged (\(error.message))")
+            self = .damaged(path: path, reason: error.message)
         } else if error.isNotADatabase {
             self = .notACacheFile(path: path, reason: error.message)
         } else if error.isCannotOpen {
             self = .cannotOpen(path: path, reason: error.message)
+        } else if error.isIntegerOverflow {
+            self = .sqlite(
+                code: error.extendedCode,
+                message:
+                    "\(path) holds numbers out of range: adding them up overflows (a check of the file names the rows)")
         } else {
             self = .sqlite(code: error.extendedCode, message: error.messageWithStatement)
         }

@@ -8,4 +8,7 @@ public struct QuarantinedFile: Sendable, Equatable {
     public let movedTo: String
     /// Why it could not be used.
     public let reason: String
+    /// The entries copied from it into the fresh file, when its pages were damaged but its
+    /// header read (`nil`: it could not be read at all, so the fresh file starts empty).
+    public internal(set) var salvagedEntries: Int? = nil
 }

@@ -41,5 +41,7 @@ struct SQLiteError: Error, CustomStringConvertible {
     var isReadOnly: Bool { code == SQLITE_READONLY }
     /// How a read-only connection fails when it cannot use the WAL index (`-shm`).
     var isWALIndexUnavailable: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN }
+    /// How `sum()` fails on integers whose total leaves `Int64` (a tampered file).
+    var isIntegerOverflow: Bool { code == SQLITE_ERROR && message == "integer overflow" }
     var isCannotOpen: Bool { code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_AUTH }
 }

@@ -57,20 +57,20 @@ public struct CacheStatistics: Sendable, Hashable, Codable {
     public static let zero = CacheStatistics()
 
     /// Reads served a live value, from memory or from the file.
-    public var hits: Int { memoryHits + diskHits }
+    public var hits: Int { memoryHits.addingClamped(diskHits) }
 
     /// Every read: hits, stale hits and misses.
-    public var requests: Int { hits + staleHits + misses }
+    public var requests: Int { hits.addingClamped(staleHits).addingClamped(misses) }
 
     /// Loader calls, successful or not.
-    public var loads: Int { loadSuccesses + loadFailures }
+    public var loads: Int { loadSuccesses.addingClamped(loadFailures) }
 
     /// The share of requests served a live value (0 when there were none).
     public var hitRate: Double { requests > 0 ? Double(hits) / Double(requests) : 0 }
 
     /// The share of requests not served a live value — misses and stale hits (0 when there
     /// were none). With any requests, `hitRate + missRate == 1`.
-    public var missRate: Double { requests > 0 ? Double(misses + staleHits) / Double(requests) : 0 }
+    public var missRate: Double { requests > 0 ? Double(misses.addingClamped(staleHits)) / Double(requests) : 0 }
 
     /// The mean time a loader call took (zero when there were none).
     public var averageLoadPenalty: Duration { loads > 0 ? totalLoadTime / loads : .zero }
@@ -81,14 +81,15 @@ public struct CacheStatistics: Sendable, Hashable, Codable {
     /// Whether nothing at all was counted.
     public var isZero: Bool { self == .zero }
 
-    /// The counts of `lhs` minus those of `rhs`: the change from an earlier snapshot.
+    /// The counts of `lhs` minus those of `rhs`: the change from an earlier snapshot. Counts
+    /// saturate at the bounds of `Int` (telemetry read from a file may hold any number).
     public static func - (lhs: CacheStatistics, rhs: CacheStatistics) -> CacheStatistics {
-        lhs.combined(with: rhs, -, -)
+        lhs.combined(with: rhs, { $0.subtractingClamped($1) }, -)
     }
 
-    /// The counts of both added together.
+    /// The counts of both added together, saturating at the bounds of `Int`.
     public static func + (lhs: CacheStatistics, rhs: CacheStatistics) -> CacheStatistics {
-        lhs.combined(with: rhs, +, +)
+        lhs.combined(with: rhs, { $0.addingClamped($1) }, +)
     }
 
     /// Adds `other`'s counts to these.

@@ -50,7 +50,7 @@ extension CacheStore {
         let now = now()
         let host = ProcessIdentity.hostName
         return rows.map { row in
-            let recent = now - row.lastSeen <= 3 * max(row.heartbeatInterval, 1)
+            let recent = now.subtractingClamped(row.lastSeen) <= max(row.heartbeatInterval, 1).multipliedClamped(by: 3)
             let running = row.host != host || ProcessIdentity.isRunning(pid: row.pid)
             return CacheClient(
                 id: row.id, pid: row.pid, host: row.host, program: row.program,

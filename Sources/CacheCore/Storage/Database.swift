@@ -108,7 +108,8 @@ final class Database: Sendable {
     }
 
     private func mapped(_ error: any Error) -> any Error {
-        if let error = error as? SQLiteError { return CacheError(error, path: path) }
-        return error
+        guard let error = error as? SQLiteError else { return error }
+        if error.isCorrupt && writer != nil { DamageMarker.record(path) }
+        return CacheError(error, path: path)
     }
 }

@@ -51,7 +51,7 @@ extension SQLiteConnection {
     /// How many entries of `temp.doomed` namespace or partition `id` holds, and their bytes.
     func doomedTotals(in id: Int64) throws -> (Int, Int) {
         try withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND namespace_id = ?1"
+            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND +namespace_id = ?1"
         ) { statement in
             statement.bind(id)
             return try statement.firstRow { ($0.int(0), $0.int(1)) }

@@ -75,7 +75,9 @@ extension SQLiteConnection {
     func moveDoomed(from: Int64, to: Int64) throws -> (entries: Int, bytes: Int) {
         let (count, bytes) = try doomedTotals(in: from)
         guard count > 0 else { return (0, 0) }
-        try run("UPDATE entries SET namespace_id = ?2 WHERE id IN temp.doomed AND namespace_id = ?1", from, to)
+        // `+namespace_id`: drive the update from the doomed ids, never from a namespace index
+        // (without statistics SQLite would walk the whole namespace for each batch).
+        try run("UPDATE entries SET namespace_id = ?2 WHERE id IN temp.doomed AND +namespace_id = ?1", from, to)
         try addToCounters(of: from, entries: -count, bytes: -bytes)
         try addToCounters(of: to, entries: count, bytes: bytes)
         return (count, bytes)
@@ -140,20 +142,24 @@ extension SQLiteConnection {
     func restoreTrashBatch(partition id: Int64, into namespaceID: Int64, limit: Int) throws -> (
         taken: Int, restored: Int, bytes: Int
     ) {
-        let taken = try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 ORDER BY id LIMIT ?2", id, limit)
-        try run(
-            """
-            DELETE FROM temp.doomed WHERE id IN (
-                SELECT p.id FROM entries p JOIN entries n ON n.namespace_id = ?2 AND n.key = p.key
-                WHERE p.id IN temp.doomed)
-            """,
-            id, namespaceID)
-        let moved = try moveDoomed(from: id, to: namespaceID)
-        if moved.entries < taken {
-            try fillDoomed(
-                "SELECT id FROM entries WHERE namespace_id = ?1 ORDER BY id LIMIT ?2", id, taken - moved.entries)
-            try deleteDoomed()
+        let taken = try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2", id, limit)
+        let replaced =
+            "SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id "
+            + "WHERE EXISTS (SELECT 1 FROM entries n WHERE n.namespace_id = ?1 AND n.key = p.key)"
+        let (count, bytes) = try withDynamicStatement(
+            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN (\(replaced))"
+        ) { statement in
+            statement.bind(namespaceID)
+            return try statement.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0)
         }
+        if count > 0 {
+            try withDynamicStatement("DELETE FROM entries WHERE id IN (\(replaced))") { statement in
+                statement.bind(namespaceID)
+                _ = try statement.run()
+            }
+            try addToCounters(of: id, entries: -count, bytes: -bytes)
+        }
+        let moved = try moveDoomed(from: id, to: namespaceID)
         return (taken, moved.entries, moved.bytes)
     }
 

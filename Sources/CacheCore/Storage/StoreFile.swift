@@ -11,8 +11,27 @@ enum StoreFile {
 
     static func open(path: String, options: StoreOptions) throws -> Opened {
         try checkPath(path, options: options)
+        try options.fileTrust.verify(path)
         do {
-            return Opened(database: try openValidated(path: path, options: options), quarantined: nil)
+            let database = try openValidated(path: path, options: options)
+            guard options.onDamagedFile == .quarantine, !options.readOnly else {
+                return Opened(database: database, quarantined: nil)
+            }
+            let damaged = try database.read { try Salvage.damagedRoots($0) }
+            let marked = DamageMarker.isRecorded(path)
+            guard !damaged.isEmpty || marked else { return Opened(database: database, quarantined: nil) }
+            database.close()
+            let reason =
+                damaged.isEmpty
+                ? "damaged pages a store met while using it"
+                : "damaged pages (\(damaged.joined(separator: ", ")))"
+            let report = try salvage(path: path, reason: reason, options: options)
+            options.logger.error(
+                "cache file was damaged; its readable entries were salvaged into a fresh file",
+                metadata: [
+                    "path": "\(path)", "movedTo": "\(report.movedTo)", "salvaged": "\(report.salvagedEntries ?? 0)",
+                ])
+            return Opened(database: try openValidated(path: path, options: options), quarantined: report)
         } catch let damage as DamagedFile {
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
                 throw CacheError.notACacheFile(path: path, reason: damage.reason)
@@ -50,7 +69,9 @@ enum StoreFile {
         if !options.readOnly && access(path, W_OK) != 0 { throw CacheError.readOnly(path: path) }
     }
 
-    /// Creates a missing file (mode 0600), when the options allow it.
+    /// Creates a missing file (mode 0600), when the options allow it. `O_EXCL | O_NOFOLLOW`:
+    /// a dangling symlink planted at the path is refused rather than followed (which would
+    /// create its target in another folder), and a file created meanwhile is not adopted here.
     private static func create(_ path: String, options: StoreOptions) throws {
         guard options.createIfMissing, !options.readOnly else {
             throw CacheError.cannotOpen(path: path, reason: "no such file")
@@ -59,8 +80,18 @@ enum StoreFile {
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             throw CacheError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
-        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CacheError.cannotOpen(path: path, reason: describe(errno)) }
+        let descriptor = Foundation.open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let failure = errno
+            var link = stat()
+            if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                throw CacheError.cannotOpen(
+                    path: path, reason: "it is a symbolic link to a missing file (not followed)")
+            }
+            // Another process created it first: open what it made, as if it had been there.
+            if failure == EEXIST { return }
+            throw CacheError.cannotOpen(path: path, reason: describe(failure))
+        }
         Foundation.close(descriptor)
     }
 
@@ -214,7 +245,7 @@ enum StoreFile {
 
     /// Applies the missing migrations under a write lock; other processes racing to create
     /// the same new file wait on the lock and then find it done.
-    private static func migrate(_ connection: SQLiteConnection, path: String) throws {
+    static func migrate(_ connection: SQLiteConnection, path: String) throws {
         try connection.writeTransaction {
             let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
             if version > Schema.currentVersion {
@@ -244,6 +275,42 @@ enum StoreFile {
     }
 
     // MARK: Quarantine
+
+    /// Copies what can be read of the damaged file at `path` into a fresh file, moves the
+    /// damaged one aside (with its `-wal` and `-shm`) and puts the fresh one in its place.
+    static func salvage(path: String, reason: String, options: StoreOptions) throws -> QuarantinedFile {
+        let fresh = "\(path).salvage-\(options.clock.nowMilliseconds())"
+        // Created here, not by SQLite: never through a symbolic link planted at the name.
+        let descriptor = Foundation.open(fresh, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CacheError.cannotOpen(
+                path: path, reason: "cannot create \(fresh) to salvage into: \(describe(errno))")
+        }
+        Foundation.close(descriptor)
+        let salvaged: Int
+        do {
+            salvaged = try mapped(path) {
+                let target = try SQLiteConnection(
+                    path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
+                try target.execute("PRAGMA journal_mode = DELETE")
+                try migrate(target, path: fresh)
+                let source = try SQLiteConnection(
+                    path: path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
+                return try Salvage.copy(from: source, into: target)
+            }
+        } catch {
+            // Nothing was moved yet: leave the damaged file where it is, and no half copy.
+            try? FileManager.default.removeItem(atPath: fresh)
+            throw error
+        }
+        var report = try quarantine(path: path, reason: reason, clock: options.clock)
+        report.salvagedEntries = salvaged
+        DamageMarker.clear(path)
+        guard rename(fresh, path) == 0 else {
+            throw CacheError.cannotOpen(path: path, reason: "the salvaged copy \(fresh) could not be moved into place")
+        }
+        return report
+    }
 
     private static func quarantine(path: String, reason: String, clock: any CacheClock) throws -> QuarantinedFile {
         let stamp = clock.nowMilliseconds()

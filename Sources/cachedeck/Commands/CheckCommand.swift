@@ -11,8 +11,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Runs PRAGMA integrity_check (quick_check with --quick), recounts every namespace's entries \
             and bytes against its counters, and compares the tag index with the entries' tag lists, \
-            in one snapshot (apps may keep writing). --fix rewrites wrong counters and tag rows; it asks \
-            first on a terminal and needs --yes otherwise, and it refuses a file SQLite finds damaged. \
+            in one snapshot (apps may keep writing). --fix rewrites wrong counters and tag rows; on a file \
+            SQLite finds damaged it instead copies every readable entry into a fresh file and moves the \
+            damaged one aside. It asks first on a terminal and needs --yes otherwise. \
             Exits 1 while problems remain.
             """)
 
@@ -33,11 +34,11 @@ struct CheckCommand: ParsableCommand {
         let depth: IntegrityCheckDepth = quick ? .quick : .full
         let report = try store.admin.check(depth)
         var outcome = CheckOutcome(report: report, repair: nil, afterRepair: nil)
+        if fix && !report.sqliteProblems.isEmpty {
+            try show(outcome)
+            return try salvage(store, dryRun: confirmation.dryRun)
+        }
         if fix && report.isRepairable && !confirmation.dryRun {
-            guard report.sqliteProblems.isEmpty else {
-                try show(outcome)
-                throw Failure("SQLite reports the file damaged; --fix does not recount from a damaged file")
-            }
             guard try confirmed(report) else {
                 try show(outcome)
                 FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
@@ -53,13 +54,41 @@ struct CheckCommand: ParsableCommand {
         try failIfUnhealthy(outcome)
     }
 
+    /// `--fix` on a file SQLite finds damaged: copy what can be read into a fresh file and
+    /// move the damaged one aside (recounting from damaged b-trees would make things worse).
+    private func salvage(_ opened: CacheStore, dryRun: Bool) throws {
+        let question = "Salvage the readable entries into a fresh file and move the damaged one aside?"
+        if dryRun {
+            if !output.json { print("Dry run: \(question.dropLast()). Nothing was changed.") }
+            return
+        }
+        guard try confirmed(question) else {
+            FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
+            throw Failure("problems remain in \(store.file): SQLite structure (--fix salvages the readable entries)")
+        }
+        try opened.close()
+        let moved = try CacheStore.salvage(path: store.file)
+        let salvaged = moved.salvagedEntries ?? 0
+        if output.json {
+            try JSONOutput.print(SalvageOutcome(salvagedEntries: salvaged, movedTo: moved.movedTo))
+        } else {
+            print(
+                "Salvaged \(Figures.counted(salvaged, "entry", "entries")) into a fresh \(store.file); "
+                    + "the damaged file was moved to \(moved.movedTo).")
+        }
+    }
+
     private func confirmed(_ report: IntegrityReport) throws -> Bool {
+        try confirmed("Rewrite \(Self.describeRepairs(report))?")
+    }
+
+    private func confirmed(_ question: String) throws -> Bool {
         if confirmation.yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
             throw Failure(
                 "refusing to repair without --yes (stdin is not a terminal); --dry-run shows what it would do")
         }
-        FileHandle.standardError.write(Data("Rewrite \(Self.describeRepairs(report))? [y/N] ".utf8))
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         return ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased())
     }
 
@@ -68,8 +97,10 @@ struct CheckCommand: ParsableCommand {
         let final = outcome.afterRepair ?? outcome.report
         guard final.isHealthy else {
             let hint =
-                final.isRepairable && final.sqliteProblems.isEmpty && !fix
-                ? " (--fix rewrites counters and tag rows)" : ""
+                !final.sqliteProblems.isEmpty && !fix
+                ? " (--fix salvages the readable entries into a fresh file)"
+                : final.isRepairable && final.sqliteProblems.isEmpty && !fix
+                    ? " (--fix rewrites counters and tag rows)" : ""
             throw Failure("problems remain in \(store.file): \(Self.problems(final).joined(separator: ", "))\(hint)")
         }
     }
@@ -110,10 +141,16 @@ struct CheckCommand: ParsableCommand {
                     "Orphaned entries",
                     report.orphanedEntries == 0 ? "ok" : "\(report.orphanedEntries) without a namespace"
                 ),
+                (
+                    "Values in range",
+                    report.outOfRangeRows.isEmpty
+                        ? "ok" : Figures.counted(report.outOfRangeRows.count, "row out of range", "rows out of range")
+                ),
             ]
             ).rendered
         ]
         lines += report.sqliteProblems.map { "  " + TerminalText.sanitize($0) }
+        lines += report.outOfRangeRows.map { "  out of range: " + TerminalText.sanitize($0) }
         lines += report.counterMismatches.map { mismatch in
             "  \(TerminalText.sanitize(mismatch.namespace)): recorded \(Formatting.count(mismatch.recordedEntries)) "
                 + "entries, \(Formatting.count(Int(mismatch.recordedBytes))) B; actual "
@@ -130,6 +167,7 @@ struct CheckCommand: ParsableCommand {
         if report.missingTagRows + report.extraTagRows > 0 { problems.append("tag index") }
         if report.malformedTagLists > 0 { problems.append("tag lists") }
         if report.orphanedEntries > 0 { problems.append("orphaned entries") }
+        if !report.outOfRangeRows.isEmpty { problems.append("values out of range") }
         return problems
     }
 
@@ -144,4 +182,11 @@ struct CheckOutcome: Encodable {
     let report: IntegrityReport
     var repair: IntegrityRepair?
     var afterRepair: IntegrityReport?
+}
+
+/// `check --fix --json` on a damaged file: how many entries the fresh file got, and where the
+/// damaged one went.
+struct SalvageOutcome: Encodable {
+    let salvagedEntries: Int
+    let movedTo: String
 }

@@ -20,6 +20,9 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Open the file read-only: every action is disabled.")
     var readOnly = false
 
+    @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
+    var allowWritable = false
+
     @Option(help: "The colour theme: default, light, high-contrast, monochrome, colorblind, or a user theme.")
     var theme = "default"
 
@@ -33,18 +36,20 @@ struct ConsoleCommand: ParsableCommand {
     func run() throws {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         let path = try file ?? Self.defaultFile()
-        let (source, fileNotice) = try Self.open(path, readOnly: readOnly)
+        let (source, fileNotice) = try Self.open(path, readOnly: readOnly, allowWritable: allowWritable)
         try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
             .run(on: source, notices: [fileNotice, notice].compactMap { $0 })
     }
 
     /// Opens the file before the terminal is touched, so a bad file fails with one line. A
     /// file this user cannot write opens read-only, and the console says so.
-    static func open(_ path: String, readOnly: Bool) throws -> (StoreDataSource, notice: String?) {
+    static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false) throws -> (
+        StoreDataSource, notice: String?
+    ) {
         do {
-            return (try StoreDataSource.open(path: path, readOnly: readOnly), nil)
+            return (try StoreDataSource.open(path: path, readOnly: readOnly, allowWritable: allowWritable), nil)
         } catch let error as CacheError where !readOnly && error == .readOnly(path: path) {
-            let source = try StoreDataSource.open(path: path, readOnly: true)
+            let source = try StoreDataSource.open(path: path, readOnly: true, allowWritable: allowWritable)
             return (source, "Read-only: you cannot write \(path), so actions are disabled.")
         }
     }

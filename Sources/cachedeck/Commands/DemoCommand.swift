@@ -43,7 +43,8 @@ struct DemoCommand: AsyncParsableCommand {
         let target = path ?? CacheStore.defaultPath(named: "demo")
         let folder = (target as NSString).deletingLastPathComponent
         if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         if rebuild { try Self.remove(target) }
         let isBuilt = FileManager.default.fileExists(atPath: target)

@@ -17,13 +17,15 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let summary = try store.openForReading().inspector.summary()
+        let opened = try store.openForReading()
+        let summary = try opened.inspector.summary()
+        let owner = opened.fileOwner
         if output.json { return try JSONOutput.print(summary) }
         let minute = summary.lastMinute
         print(
             Fields(
                 items: [
-                    ("File", summary.path),
+                    ("File", summary.path + (owner.map { ", owned by \($0)" } ?? "")),
                     ("Format", "CacheDeck cache, format \(summary.formatVersion)"),
                     (
                         "On disk",

@@ -6,9 +6,10 @@ import Foundation
 enum Figures {
     /// `time` relative to `now`: `in 5m`, `3h 10m ago`, `now` (within a second).
     static func relative(_ time: Int64, now: Int64) -> String {
-        let difference = time - now
-        if abs(difference) < 1000 { return "now" }
-        return difference > 0 ? "in " + span(difference) : span(-difference) + " ago"
+        let difference = time.subtractingClamped(now)
+        if difference.magnitude < 1000 { return "now" }
+        let distance = Int64(clamping: difference.magnitude)
+        return difference > 0 ? "in " + span(distance) : span(distance) + " ago"
     }
 
     /// A length of time in its largest unit, with the next one below 10: `850ms`, `42s`,
@@ -56,7 +57,7 @@ enum Figures {
         switch policy.expiration {
         case .never: parts = ["never"]
         case .after(let duration): parts = [span(milliseconds(duration))]
-        case .at(let date): parts = ["at " + timestamp(Int64(date.timeIntervalSince1970 * 1000))]
+        case .at(let date): parts = ["at " + timestamp(Int64(saturating: date.timeIntervalSince1970 * 1000))]
         }
         if let maxEntries = policy.maxEntries {
             parts.append(
@@ -73,6 +74,6 @@ enum Figures {
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -16,6 +16,32 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = formatting
         encoder.dateEncodingStrategy = .millisecondsSince1970
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return escapingInvisibles(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// `json` with every scalar a terminal acts on or that reorders text written as `\uXXXX`:
+    /// DEL, the C1 controls (U+0080–U+009F: U+009B is a CSI), line and paragraph separators,
+    /// and the bidi marks, embeddings, overrides and isolates. JSONEncoder escapes only C0.
+    /// Such scalars can only occur inside strings, where the escape means the same.
+    static func escapingInvisibles(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isInvisible) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if isInvisible(scalar) {
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

@@ -7,15 +7,26 @@ struct StoreArguments: ParsableArguments {
     @Argument(help: "The cache file (.sqlite).", completion: .file())
     var file: String
 
+    @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
+    var allowWritable = false
+
     /// Opens the file for reading only: never created, moved or changed.
     func openForReading() throws -> CacheStore {
-        try CacheStore(path: file, options: .inspection())
+        try CacheStore(path: file, options: Self.inspection(writable: false, allowWritable: allowWritable))
+    }
+
+    /// The options operators open files with: ``FileTrust/inspector``, or no check at all
+    /// with `--allow-writable`.
+    static func inspection(writable: Bool, allowWritable: Bool) -> StoreOptions {
+        var options = StoreOptions.inspection(writable: writable)
+        if allowWritable { options.fileTrust = .any }
+        return options
     }
 
     /// Opens the file to run actions on it: never created or moved aside.
     func openForActions() throws -> CacheStore {
         do {
-            return try CacheStore(path: file, options: .inspection(writable: true))
+            return try CacheStore(path: file, options: Self.inspection(writable: true, allowWritable: allowWritable))
         } catch let error as CacheError where error == .readOnly(path: file) {
             throw Failure("\(error) (read commands and the --read-only console still work)")
         }

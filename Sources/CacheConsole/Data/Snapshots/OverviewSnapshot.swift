@@ -35,12 +35,16 @@ public struct FileFacts: Sendable, Hashable {
     public var entries: Int
     /// The time of the snapshot, by the store's clock.
     public var now: Int64
+    /// Who owns the file when it is not the user running the console (see
+    /// ``CacheStore/fileOwner``).
+    public var owner: String?
 
     /// Facts with these values.
     public init(
         path: String, formatVersion: Int, fileBytes: Int64, walBytes: Int64, payloadBytes: Int64, entries: Int,
-        now: Int64
+        now: Int64, owner: String? = nil
     ) {
+        self.owner = owner
         self.path = path
         self.formatVersion = formatVersion
         self.fileBytes = fileBytes

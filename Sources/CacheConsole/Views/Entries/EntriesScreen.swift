@@ -82,14 +82,14 @@ enum EntriesScreen {
             switch row.expiresAt {
             case nil: .muted
             case let at? where now >= at: .bad
-            case let at? where at - now < 60_000: .warn
+            case let at? where TimeText.between(now, at) < 60_000: .warn
             default: .text
             }
         return [
             TableCell(marked ? options.markGlyph : "", CellStyle(.marked)),
             TableCell(row.key, CellStyle(marked ? .marked : .text)),
             TableCell(Formatting.bytes(row.size), style(.size, otherwise: .text)),
-            TableCell(TimeText.span(now - row.createdAt), CellStyle(.muted)),
+            TableCell(TimeText.span(TimeText.between(row.createdAt, now)), CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
             TableCell(Formatting.count(row.hits), style(.hits, otherwise: .text)),
             TableCell(TimeText.ago(row.lastAccessAt, now: now), style(.lastAccess, otherwise: .muted)),
