@@ -50,6 +50,8 @@ static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline mmask_t cn_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
 static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t cn_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t cn_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED; }
 static inline mmask_t cn_button2_pressed(void) { return BUTTON2_PRESSED; }
 static inline mmask_t cn_button2_released(void) { return BUTTON2_RELEASED; }
 static inline mmask_t cn_button3_pressed(void) { return BUTTON3_PRESSED; }

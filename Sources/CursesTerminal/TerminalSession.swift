@@ -14,19 +14,19 @@ import Synchronization
 /// The terminal is restored on every way out: ``stop()`` (also called by `deinit` and by
 /// ``run(options:_:)`` when its body returns or throws), and SIGHUP, SIGINT, SIGQUIT, SIGTERM
 /// and crash signals (see `EmergencyRestore`).
-public final class TerminalSession {
+package final class TerminalSession {
     /// The screen size in cells.
-    public private(set) var size: Size
+    package private(set) var size: Size
     /// What the terminal can show: `NO_COLOR` (set and not empty) or a terminal without
     /// colours means ``CacheConsole/ColorDepth/monochrome``.
-    public let colorDepth: ColorDepth
+    package let colorDepth: ColorDepth
     /// Whether the locale is UTF-8. When not, draw with ASCII glyphs
     /// (``CacheConsole/GlyphSet/ascii``, ``CacheConsole/BorderStyle/ascii``); any other
     /// non-ASCII cell is shown as `?`.
-    public let supportsUnicode: Bool
+    package let supportsUnicode: Bool
     /// The theme cells are drawn with. On a monochrome terminal a theme that uses colour is
     /// replaced by ``CacheConsole/Theme/monochrome``.
-    public var theme: Theme {
+    package var theme: Theme {
         didSet {
             painter.styles.theme = theme.adapted(to: colorDepth)
             painter.invalidate(clearing: false)
@@ -34,7 +34,7 @@ public final class TerminalSession {
     }
     /// Whether mouse events are reported (off by default: it takes over the terminal's own
     /// text selection).
-    public var mouseReporting: Bool {
+    package var mouseReporting: Bool {
         didSet { if isActive { applyMouseReporting() } }
     }
 
@@ -51,7 +51,7 @@ public final class TerminalSession {
     /// `TERM` is an error rather than an exit), and sets Esc delay, keypad, cbreak, noecho,
     /// nonl and a hidden cursor. Stderr goes to `options.logPath` (or `/dev/null`) until
     /// ``stop()``.
-    public init(options: TerminalOptions = TerminalOptions()) throws(TerminalError) {
+    package init(options: TerminalOptions = TerminalOptions()) throws(TerminalError) {
         let claimed = activeSession.withLock { active in
             guard !active else { return false }
             active = true
@@ -78,6 +78,15 @@ public final class TerminalSession {
             fclose(output)
             fclose(input)
             throw .unknownTerminal(terminalType)
+        }
+        // A terminal that cannot move the cursor (`TERM=dumb`) would show a blank screen.
+        guard let cursorAddress = tigetstr("cup"), Int(bitPattern: cursorAddress) != -1 else {
+            endwin()
+            delscreen(screen)
+            EmergencyRestore.uninstall()
+            fclose(output)
+            fclose(input)
+            throw .lineOnlyTerminal(terminalType)
         }
         let redirection: StderrRedirection
         do {
@@ -133,7 +142,7 @@ public final class TerminalSession {
     }
 
     /// Runs `body` with a new session and stops the session however `body` ends.
-    public static func run<Result>(
+    package static func run<Result>(
         options: TerminalOptions = TerminalOptions(), _ body: (TerminalSession) throws -> Result
     ) throws -> Result {
         let session = try TerminalSession(options: options)
@@ -145,7 +154,7 @@ public final class TerminalSession {
     /// up, so an app can tick; keys curses reports that the console has no use for are
     /// skipped. A ``CacheConsole/InputEvent/resize(_:)`` means the next frame must have the
     /// new ``size`` (it is drawn whole).
-    public func nextEvent(timeout: Duration? = nil) -> InputEvent? {
+    package func nextEvent(timeout: Duration? = nil) -> InputEvent? {
         guard isActive else { return nil }
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now + $0 }
@@ -166,20 +175,20 @@ public final class TerminalSession {
     }
 
     /// Draws `buffer`, writing only the cells that changed since the last frame.
-    public func draw(_ buffer: ScreenBuffer) {
+    package func draw(_ buffer: ScreenBuffer) {
         guard isActive else { return }
         painter.paint(buffer, screen: size)
     }
 
     /// Clears the terminal and draws the next frame whole (for Ctrl-L, or after something
     /// else wrote to the terminal).
-    public func redrawAll() {
+    package func redrawAll() {
         painter.invalidate(clearing: true)
     }
 
     /// Gives the terminal back: mouse reporting off, cursor shown, curses ended, stderr
     /// restored, signal handlers put back. Safe to call more than once.
-    public func stop() {
+    package func stop() {
         guard isActive else { return }
         isActive = false
         EmergencyRestore.disarm()

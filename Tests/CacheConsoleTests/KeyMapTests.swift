@@ -52,7 +52,8 @@ import Testing
     @Test(arguments: [
         (Key.up, KeyAction.moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown),
         (.enter, .drillIn), (.right, .drillIn), (.character("l"), .drillIn), (.escape, .back), (.left, .back),
-        (.character("h"), .back), (.character("-"), .previousView), (.tab, .nextPane), (.backTab, .previousPane),
+        (.character("h"), .back), (.backspace, .previousView), (.character("-"), .refreshSlower),
+        (.character("+"), .refreshFaster), (.tab, .nextPane), (.backTab, .previousPane),
         (.character("g"), .top), (.character("G"), .bottom), (.home, .top), (.end, .bottom), (.pageUp, .pageUp),
         (.pageDown, .pageDown), (.character("/"), .filter), (.character(":"), .command), (.character("?"), .help),
         (.character("p"), .pause), (.character("+"), .refreshFaster), (.character("_"), .refreshSlower),
@@ -128,14 +129,15 @@ import Testing
         #expect(error?.kind == .invalidKey)
     }
 
-    @Test func helpIsGeneratedFromTheLiveMap() throws {
+    @Test func helpIsGeneratedFromTheLiveMapAndTheBindings() throws {
         let map = try KeyMap(parsing: "help = []\nquit = [\"q\", \"ctrl-c\"]", source: "keys.toml")
-        let entries = map.helpEntries
-        #expect(entries.map(\.action) == KeyAction.allCases)
-        #expect(entries.first { $0.action == .moveDown }?.keyLabels == "↓, j")
-        #expect(entries.first { $0.action == .quit }?.keyLabels == "q, Ctrl-C")
-        #expect(entries.first { $0.action == .help }?.keyLabels == "(unbound)")
-        #expect(entries.first { $0.action == .quit }?.summary == "Quit")
+        let lines = HelpScreen.lines(map, isReadOnly: false)
+        #expect(lines.contains { $0.keys == "↓, j" && $0.text == "Move down" })
+        #expect(lines.contains { $0.keys == "q, Ctrl-C" && $0.text.hasPrefix("Quit") })
+        #expect(lines.contains { $0.keys == "(unbound)" && $0.text.hasPrefix("Help") })
+        let bound = Set(
+            (ConsoleController.globalBindings + ConsoleViews.all.flatMap { $0.bindings }).map(\.action))
+        #expect(bound == Set(KeyAction.allCases), "every action is bound somewhere, so it shows in the help")
     }
 }
 

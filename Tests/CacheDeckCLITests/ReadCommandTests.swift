@@ -211,7 +211,9 @@ import Testing
         let line = try #require(counted.stdout.split(separator: "\n").first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["activity", "liveProcesses"] && counted.stdout.split(separator: "\n").count == 1)
-        #expect((object["activity"] as? [String: Any])?["durationMilliseconds"] as? Int == 1000)
+        #expect(
+            (object["activity"] as? [String: Any])?["durationMilliseconds"] as? Int == 5000,
+            "rates over the last 5 s, whatever the interval")
 
         let watching = try fixture.start("stats", fixture.path, "--watch", "--interval", "60")
         try watching.waitForOutput("a first line") { $0.split(separator: "\n").count >= 2 }

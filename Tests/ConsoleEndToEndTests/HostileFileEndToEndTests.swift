@@ -76,7 +76,7 @@ extension ConsoleEndToEndTests {
         try visit(["Escape", "2"], until: "Expiry of")
         try visit(["3"], until: "Hit rate")
         try visit(["4"], until: "invalidate key")
-        try visit(["?"], until: "Keys (rebind")
+        try visit(["?"], until: "Everywhere (rebind")
         try visit(["1", "j", "Enter"], until: "╭─ Entries")
         size = (columns: 80, rows: 24)
         try tmux.resize(columns: size.columns, rows: size.rows)

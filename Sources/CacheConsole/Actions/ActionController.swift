@@ -5,13 +5,13 @@ import CacheCore
 ///
 /// It does no terminal I/O and no SQL: callers show ``PendingAction/prompt`` their own way
 /// and pass back what the operator typed.
-public struct ActionController: Sendable {
+package struct ActionController: Sendable {
     private let admin: Admin
     private let isReadOnly: Bool
     private let path: String
 
     /// A controller acting on `store`.
-    public init(store: CacheStore) {
+    package init(store: CacheStore) {
         admin = store.admin
         isReadOnly = store.isReadOnly
         path = store.path
@@ -20,14 +20,14 @@ public struct ActionController: Sendable {
     /// Measures what `target` would remove and captures it: the pending action runs exactly
     /// this target, whatever the caller's selection becomes while the question is open.
     /// Throws ``CacheError/readOnly(path:)`` on a read-only store.
-    public func prepare(_ target: AdminTarget) throws -> PendingAction {
+    package func prepare(_ target: AdminTarget) throws -> PendingAction {
         guard !isReadOnly else { throw CacheError.readOnly(path: path) }
         return PendingAction(target: target, impact: try admin.preview(target))
     }
 
     /// Runs `pending` if `answer` confirms it (see ``PendingAction/accepts(_:)``); returns
     /// `nil` when it does not, and nothing is changed.
-    public func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+    package func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
         guard pending.accepts(answer) else { return nil }
         return try run(confirmed: pending)
     }
@@ -36,7 +36,7 @@ public struct ActionController: Sendable {
     /// has nothing to undo, so its result carries no undo handle. `progress` hears how far a
     /// long action is after every batch; returning `false` stops it there (what it removed so
     /// far stays undoable).
-    public func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
+    package func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
         -> ActionResult
     {
         let outcome = try admin.run(pending.target, progress: progress)
@@ -47,26 +47,26 @@ public struct ActionController: Sendable {
     }
 
     /// Undoes an action; returns how many entries came back.
-    public func undo(_ handle: UndoHandle) throws -> Int {
+    package func undo(_ handle: UndoHandle) throws -> Int {
         try admin.restore(handle.auditID)
     }
 }
 
 /// An action measured and waiting for confirmation.
-public struct PendingAction: Sendable, Hashable {
+package struct PendingAction: Sendable, Hashable {
     /// What it will remove (captured when it was prepared).
-    public let target: AdminTarget
+    package let target: AdminTarget
     /// What it would remove when it was prepared.
-    public let impact: ActionImpact
+    package let impact: ActionImpact
 
     /// An action measured elsewhere (``ActionController/prepare(_:)`` measures its own).
-    public init(target: AdminTarget, impact: ActionImpact) {
+    package init(target: AdminTarget, impact: ActionImpact) {
         self.target = target
         self.impact = impact
     }
 
     /// How the operator must confirm it.
-    public var confirmation: Confirmation {
+    package var confirmation: Confirmation {
         switch target {
         case .clear(let namespace), .invalidate(.namespace(let namespace)): .typeName(namespace)
         case .clearAll, .invalidate(.all): .typeName("all")
@@ -75,14 +75,14 @@ public struct PendingAction: Sendable, Hashable {
     }
 
     /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34% of recent hits.`
-    public var summary: String {
+    package var summary: String {
         let share = Int((impact.recentHitShare * 100).rounded())
         return "\(target.description.capitalizedFirst): \(Formatting.count(impact.entries)) "
             + "\(impact.entries == 1 ? "entry" : "entries"), \(Formatting.bytes(impact.bytes)), \(share)% of recent hits."
     }
 
     /// The question to show: the ``summary`` and how to confirm.
-    public var prompt: String {
+    package var prompt: String {
         switch confirmation {
         case .yesOrNo: summary + " Proceed? [y/N]"
         case .typeName(let name): summary + " Type '\(name)' to confirm (anything else cancels):"
@@ -91,7 +91,7 @@ public struct PendingAction: Sendable, Hashable {
 
     /// Whether `answer` confirms: `y` or `yes` (any case) for a yes/no question, the exact
     /// name when a name is asked. Anything else, including an empty answer, is No.
-    public func accepts(_ answer: String) -> Bool {
+    package func accepts(_ answer: String) -> Bool {
         let trimmed = answer.trimmingCharacters(in: .whitespaces)
         switch confirmation {
         case .yesOrNo: return ["y", "yes"].contains(trimmed.lowercased())
@@ -101,7 +101,7 @@ public struct PendingAction: Sendable, Hashable {
 }
 
 /// How an action must be confirmed.
-public enum Confirmation: Sendable, Hashable {
+package enum Confirmation: Sendable, Hashable {
     /// A yes/no question whose default is No.
     case yesOrNo
     /// The operator must type this name (clearing a namespace or everything).
@@ -109,16 +109,16 @@ public enum Confirmation: Sendable, Hashable {
 }
 
 /// What a confirmed action did, and how to undo it.
-public struct ActionResult: Sendable, Hashable {
+package struct ActionResult: Sendable, Hashable {
     /// What it removed.
-    public let target: AdminTarget
+    package let target: AdminTarget
     /// The counts and the audit row.
-    public let outcome: ActionOutcome
+    package let outcome: ActionOutcome
     /// The handle for ``ActionController/undo(_:)``; `nil` when nothing was kept (sweeps).
-    public let undo: UndoHandle?
+    package let undo: UndoHandle?
 
     /// A result with these parts (``ActionController/run(confirmed:)`` reports real ones).
-    public init(target: AdminTarget, outcome: ActionOutcome, undo: UndoHandle?) {
+    package init(target: AdminTarget, outcome: ActionOutcome, undo: UndoHandle?) {
         self.target = target
         self.outcome = outcome
         self.undo = undo
@@ -126,14 +126,14 @@ public struct ActionResult: Sendable, Hashable {
 }
 
 /// Undoes one action (within the trash retention).
-public struct UndoHandle: Sendable, Hashable {
+package struct UndoHandle: Sendable, Hashable {
     /// The audit row of the action.
-    public let auditID: Int64
+    package let auditID: Int64
     /// What the action was, for display.
-    public let summary: String
+    package let summary: String
 
     /// A handle on the action with audit id `auditID`.
-    public init(auditID: Int64, summary: String) {
+    package init(auditID: Int64, summary: String) {
         self.auditID = auditID
         self.summary = summary
     }

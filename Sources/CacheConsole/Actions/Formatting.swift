@@ -1,9 +1,9 @@
 import Foundation
 
 /// Numbers as people read them: `2,500`, `1.2 MB`.
-public enum Formatting {
+package enum Formatting {
     /// `1234567` → `1,234,567`.
-    public static func count(_ value: Int) -> String {
+    package static func count(_ value: Int) -> String {
         let digits = Array(String(value.magnitude))
         let grouped = digits.enumerated().map { index, digit in
             index > 0 && (digits.count - index).isMultiple(of: 3) ? ",\(digit)" : "\(digit)"
@@ -12,7 +12,7 @@ public enum Formatting {
     }
 
     /// Bytes in decimal units: `512 B`, `1.2 kB`, `3.4 MB`, `1.0 GB`.
-    public static func bytes(_ value: Int) -> String {
+    package static func bytes(_ value: Int) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var amount = Double(value)
         var unit = 0

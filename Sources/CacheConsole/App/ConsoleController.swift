@@ -4,25 +4,35 @@ import CacheCore
 /// arrived), updates the ``ConsoleModel`` and answers with the ``ConsoleEffect``s to carry
 /// out — reads and actions, which run elsewhere and come back as messages. It never waits for
 /// data and never touches a terminal, so tests drive it key by key and check whole screens.
-public struct ConsoleController: Sendable {
+package struct ConsoleController: Sendable {
     /// The state, as the screens draw it.
-    public internal(set) var model: ConsoleModel
+    package internal(set) var model: ConsoleModel
     /// Key bindings, themes, refresh interval.
-    public let settings: ConsoleSettings
+    package let settings: ConsoleSettings
     /// The terminal size the views lay out for.
-    public internal(set) var size: Size
+    package internal(set) var size: Size
+    /// Effects that views' requests produced, collected while a view is borrowed.
+    private var pendingEffects: [ConsoleEffect] = []
 
     /// Informational messages leave the status line after this long (errors stay three times
     /// as long).
     static let messageLifetime: Int64 = 6_000
     /// Changed values stay highlighted this long.
     static let highlightLifetime: Int64 = 2_000
+    /// A change is highlighted only after its value held still this long, so that figures a
+    /// busy app changes all the time are not lit up for good.
+    static let highlightQuietPeriod: Int64 = 10_000
+
+    /// Whether a change at `now` of a value that last changed at `last` is highlighted.
+    static func highlights(lastChange last: Int64?, now: Int64) -> Bool {
+        last.map { now - $0 >= highlightQuietPeriod } ?? true
+    }
     /// A refresh reloads at least this often even when the file did not change (relative
     /// times and expiries move on).
     static let forcedReloadInterval: Int64 = 30_000
 
     /// A controller for the file at `location`, drawing with theme `themeName`, at `size`.
-    public init(
+    package init(
         location: String, isReadOnly: Bool, themeName: String, settings: ConsoleSettings, size: Size, now: Int64
     ) {
         model = ConsoleModel(
@@ -34,21 +44,22 @@ public struct ConsoleController: Sendable {
 
     /// The first effects: read the Overview. `notices` (a broken key or theme file) go to the
     /// status line as errors.
-    public mutating func start(notices: [String] = []) -> [ConsoleEffect] {
+    package mutating func start(notices: [String] = []) -> [ConsoleEffect] {
         if !notices.isEmpty { report(notices.joined(separator: " · "), isError: true) }
         model.live.refreshing = true
         return [.refresh(loads: [.overview], force: true)]
     }
 
     /// Notes how long the last frame took, for the status line.
-    public mutating func noteFrame(milliseconds: Double) {
+    package mutating func noteFrame(milliseconds: Double) {
         model.timings.renderMilliseconds = milliseconds
     }
 
     /// Handles one message.
-    public mutating func handle(_ message: ConsoleMessage) -> [ConsoleEffect] {
+    package mutating func handle(_ message: ConsoleMessage) -> [ConsoleEffect] {
         let quitsAfter = model.busy?.quitsAfter == true
-        let effects = dispatch(message)
+        let effects = dispatch(message) + pendingEffects
+        pendingEffects = []
         return quitsAfter && model.busy == nil ? [.quit] : effects
     }
 
@@ -75,6 +86,10 @@ public struct ConsoleController: Sendable {
             model.overlay = .confirm(ConfirmDialog(pending: pending, answer: TextField()))
             return []
         case .ran(let result): return finished(result)
+        case .exported(let count, let path):
+            model.busy = nil
+            report("Exported \(Formatting.count(count)) \(count == 1 ? "entry" : "entries") to \(path).")
+            return []
         case .undone(let auditID, let restored):
             model.busy = nil
             if model.lastUndo?.auditID == auditID { model.lastUndo = nil }
@@ -93,7 +108,11 @@ public struct ConsoleController: Sendable {
 
     private mutating func tick(_ now: Int64) -> [ConsoleEffect] {
         model.now = now
-        pruneHighlights()
+        let cutoff = now - Self.highlightLifetime
+        let quietCutoff = now - Self.highlightQuietPeriod
+        for index in model.views.indices {
+            model.views[index].view.prune(highlightsBefore: cutoff, changesBefore: quietCutoff)
+        }
         guard model.live.pausedAt == nil, !model.live.refreshing else { return [] }
         let interval = model.live.interval.milliseconds
         let sinceLoad = model.live.loadedAt.map { now - $0 } ?? .max
@@ -106,23 +125,9 @@ public struct ConsoleController: Sendable {
         ]
     }
 
-    private mutating func pruneHighlights() {
-        let cutoff = model.now - Self.highlightLifetime
-        for index in model.views.indices {
-            if var overview = model.views[index].content.overview {
-                overview.changedAt = overview.changedAt.filter { $0.value > cutoff }
-                model.views[index].content.overview = overview
-            }
-            if var entries = model.views[index].content.entries {
-                entries.changedAt = entries.changedAt.filter { $0.value.at > cutoff }
-                model.views[index].content.entries = entries
-            }
-        }
-    }
-
     /// The reads that bring the Overview and the current view up to date.
     mutating func refreshLoads() -> [LoadRequest] {
-        [.overview] + loads(for: model.current, refreshing: true)
+        [.overview] + withCurrentView { view, context in view.loads(in: context, refreshing: true) }
     }
 
     /// Reloads now (after an action or undo, and on request).
@@ -131,52 +136,84 @@ public struct ConsoleController: Sendable {
         return [.load(refreshLoads())]
     }
 
-    /// What a view needs read: everything when it opens; for a refresh, its visible part.
-    mutating func loads(for view: View, refreshing: Bool) -> [LoadRequest] {
-        switch view.content {
-        case .overview, .help: return []
-        case .entries(var entries):
-            if refreshing && entries.window.hasLoaded {
-                let (page, limit) = entries.window.refreshRange(height: EntriesScreen.listHeight(for: size))
-                return [
-                    .entries(
-                        view: view.id, generation: entries.generation, page: page, replacing: true,
-                        entries.request(page: page, limit: limit))
-                ]
+    /// Runs `body` on the view at `index` of the stack with its context, stores the view
+    /// back, then carries out what it asked for.
+    @discardableResult
+    mutating func withView<Result>(
+        at index: Int, _ body: (inout any ConsoleView, inout ViewContext) -> Result
+    ) -> Result {
+        var context = ViewContext(viewID: model.views[index].id, size: size, model: model, settings: settings)
+        var view = model.views[index].view
+        let result = body(&view, &context)
+        model.views[index].view = view
+        pendingEffects += perform(context.requests)
+        return result
+    }
+
+    /// Runs `body` on the current view (see ``withView(at:_:)``).
+    mutating func withCurrentView<Result>(_ body: (inout any ConsoleView, inout ViewContext) -> Result) -> Result {
+        withView(at: model.views.count - 1, body)
+    }
+
+    /// Carries out what a view asked for.
+    private mutating func perform(_ requests: [ViewContext.Request]) -> [ConsoleEffect] {
+        var effects: [ConsoleEffect] = []
+        for request in requests {
+            switch request {
+            case .report(let text, let isError): report(text, isError: isError)
+            case .show(let view): effects += show(view)
+            case .action(let request, let title): effects += startAction(request, title: title)
+            case .undo(let auditID): effects += startUndo(auditID)
+            case .editFilter(let text):
+                model.overlay = .filter(InputLine(text))
+                model.status = nil
             }
-            let pages = entries.window.pagesToLoad(height: EntriesScreen.listHeight(for: size))
-            entries.window.loading.formUnion(pages)
-            setEntries(entries, in: view.id)
-            return pages.map { page in
-                .entries(
-                    view: view.id, generation: entries.generation, page: page, replacing: false,
-                    entries.request(page: page))
-            }
-        case .detail(let detail): return [.detail(view: view.id, id: detail.entryID, hex: detail.hex)]
-        case .timeline(let timeline): return [.timeline(view: view.id, namespace: timeline.namespace)]
-        case .statistics(let statistics): return [.statistics(view: view.id, window: statistics.window)]
-        case .audit: return [.audit(view: view.id)]
         }
+        return effects
     }
 
-    private mutating func setEntries(_ entries: EntriesView, in viewID: Int) {
-        guard let index = model.views.firstIndex(where: { $0.id == viewID }) else { return }
-        model.views[index].content.entries = entries
-    }
-
-    /// The current Entries view's further pages, if it needs any.
-    mutating func entriesPageLoads() -> [ConsoleEffect] {
-        guard case .entries = model.current.content else { return [] }
-        let requests = loads(for: model.current, refreshing: false)
+    /// The current view's loads as an effect (more pages of a list, …).
+    mutating func currentLoads() -> [ConsoleEffect] {
+        let requests = withCurrentView { view, context in view.loads(in: context, refreshing: false) }
         return requests.isEmpty ? [] : [.load(requests)]
     }
 
     private mutating func layoutChanged() -> [ConsoleEffect] {
-        let height = EntriesScreen.listHeight(for: size)
-        for index in model.views.indices { model.views[index].content.entries?.window.clampTop(height: height) }
-        // A detail view further down the stack wraps again when it is back on top and reloads.
-        model.current.content.detail?.wrapValue(width: size.columns)
-        return entriesPageLoads()
+        for index in model.views.indices { model.views[index].view.resized(to: size) }
+        guard model.current.view is EntriesView else { return [] }
+        return currentLoads()
+    }
+
+    // MARK: Results
+
+    /// Stores what reads brought back in the views they were for; results for views that
+    /// were closed, or for an order or filter since changed, are dropped.
+    mutating func apply(_ results: [LoadResult]) -> [ConsoleEffect] {
+        if !results.isEmpty {
+            let total = results.reduce(Duration.zero) { $0 + $1.duration }
+            model.timings.queryMilliseconds = total.fractionalMilliseconds
+        }
+        var effects: [ConsoleEffect] = []
+        for result in results {
+            switch result.outcome {
+            case .success(let data):
+                let indices =
+                    result.request.viewID.map { id in model.views.indices.filter { model.views[$0].id == id } }
+                    ?? Array(model.views.indices)
+                for index in indices {
+                    effects += withView(at: index) { view, context in
+                        view.apply(data, for: result.request, in: &context)
+                    }
+                }
+                if case .overview(let snapshot) = data { model.overview = snapshot }
+            case .failure(let error):
+                if let id = result.request.viewID, let index = model.views.firstIndex(where: { $0.id == id }) {
+                    model.views[index].view.loadFailed(result.request)
+                }
+                report(error.description, isError: true)
+            }
+        }
+        return effects
     }
 
     // MARK: Messages
@@ -202,8 +239,8 @@ public struct ConsoleController: Sendable {
         }
         report(text)
         for index in model.views.indices {
-            model.views[index].content.entries?.marks = [:]
-            model.views[index].content.entries?.marksAllMatching = false
+            model.views[index].entries?.marks = [:]
+            model.views[index].entries?.marksAllMatching = false
         }
         return reload()
     }

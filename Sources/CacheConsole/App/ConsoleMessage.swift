@@ -2,7 +2,7 @@ import CacheCore
 
 /// Everything that reaches the console's controller: input, clock ticks and the results of
 /// the work its effects started.
-public enum ConsoleMessage: Sendable {
+package enum ConsoleMessage: Sendable {
     /// A key, mouse or resize event.
     case input(InputEvent)
     /// Time passed; `now` is milliseconds since the epoch.
@@ -16,6 +16,8 @@ public enum ConsoleMessage: Sendable {
     case prepared(PendingAction)
     /// An action ran (`nil`: the answer did not confirm it).
     case ran(ActionResult?)
+    /// `count` entries were exported to `path`.
+    case exported(count: Int, path: String)
     /// An action was undone: `restored` entries came back.
     case undone(auditID: Int64, restored: Int)
     /// An action, undo or refresh check failed.
@@ -24,7 +26,7 @@ public enum ConsoleMessage: Sendable {
 
 /// Work the controller asks the runtime to do; reads and actions run off the terminal's
 /// thread and come back as ``ConsoleMessage``s.
-public enum ConsoleEffect: Sendable, Hashable {
+package enum ConsoleEffect: Sendable, Hashable {
     /// Run these reads in order.
     case load([LoadRequest])
     /// Check the file for commits; run `loads` if it changed, if `force`, or if the
@@ -36,6 +38,8 @@ public enum ConsoleEffect: Sendable, Hashable {
     case run(PendingAction, answer: String)
     /// Undo an action.
     case undo(auditID: Int64)
+    /// Export entries as JSON Lines.
+    case export(ExportRequest)
     /// Draw with this theme from now on.
     case applyTheme(Theme)
     /// Turn mouse reporting on or off.

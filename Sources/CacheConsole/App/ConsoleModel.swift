@@ -1,47 +1,50 @@
 import CacheCore
+import Foundation
 
 /// The whole state of the console at one moment: the navigation stack, the overlay (filter,
 /// command line, confirmation), the status line and the live-refresh state. Controllers
 /// change it; screens draw it. It holds data only as immutable snapshots.
-public struct ConsoleModel: Sendable {
+package struct ConsoleModel: Sendable {
     /// The views, the root (Overview) first; the last one is shown.
-    public internal(set) var views: [View]
+    package internal(set) var views: [NavigationEntry]
     /// The stack before the last navigation, for "previous view".
-    var previousViews: [View]?
+    var previousViews: [NavigationEntry]?
     /// The latest Overview snapshot (the header, breadcrumbs and completions use it too).
-    public internal(set) var overview: OverviewSnapshot?
+    package internal(set) var overview: OverviewSnapshot?
     /// A text field or dialog over the view, which gets the keys first.
-    public internal(set) var overlay: Overlay?
+    package internal(set) var overlay: Overlay?
     /// The message in the status line.
-    public internal(set) var status: StatusMessage?
+    package internal(set) var status: StatusMessage?
     /// Refresh interval, pause, staleness.
-    public internal(set) var live: LiveState
+    package internal(set) var live: LiveState
     /// An action being measured or run.
-    public internal(set) var busy: BusyState?
+    package internal(set) var busy: BusyState?
     /// The last action of this session that can be undone.
-    public internal(set) var lastUndo: UndoHandle?
+    package internal(set) var lastUndo: UndoHandle?
     /// Milliseconds since the epoch, as of the last event.
-    public internal(set) var now: Int64
+    package internal(set) var now: Int64
     /// The file shown.
-    public let location: String
+    package let location: String
     /// Whether actions are disabled.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// The theme in use.
-    public internal(set) var themeName: String
+    package internal(set) var themeName: String
     /// Whether mouse reporting is on.
-    public internal(set) var mouseReporting = false
+    package internal(set) var mouseReporting = false
+    /// Lines entered in the `/` and `:` fields, oldest first, for ↑/↓.
+    var history = InputHistory()
     /// How long the last reads and the last frame took.
-    public internal(set) var timings = Timings()
+    package internal(set) var timings = Timings()
     var nextViewID = 1
 
     /// The view shown.
-    public var current: View {
+    package var current: NavigationEntry {
         get { views[views.count - 1] }
         set { views[views.count - 1] = newValue }
     }
 
     init(location: String, isReadOnly: Bool, themeName: String, refreshInterval: Duration, now: Int64) {
-        views = [View(id: 0, content: .overview(OverviewView()))]
+        views = [NavigationEntry(id: 0, view: OverviewView())]
         self.location = location
         self.isReadOnly = isReadOnly
         self.themeName = themeName
@@ -49,56 +52,80 @@ public struct ConsoleModel: Sendable {
         live = LiveState(interval: refreshInterval)
     }
 
-    /// A new view with a fresh id.
-    mutating func makeView(_ content: View.Content) -> View {
+    /// A stack entry for `view` with a fresh id.
+    mutating func makeEntry(_ view: any ConsoleView) -> NavigationEntry {
         defer { nextViewID += 1 }
-        return View(id: nextViewID, content: content)
+        return NavigationEntry(id: nextViewID, view: view)
     }
 
     /// The namespaces known from the last Overview snapshot.
     var namespaceNames: [String] { overview?.namespaces.map(\.name) ?? [] }
 }
 
-/// One screen on the navigation stack.
-public struct View: Sendable {
-    /// What the view shows.
-    public enum Content: Sendable {
-        /// The store at a glance.
-        case overview(OverviewView)
-        /// A namespace's entries.
-        case entries(EntriesView)
-        /// One entry.
-        case detail(DetailView)
-        /// The expiry timeline.
-        case timeline(TimelineView)
-        /// Telemetry graphs.
-        case statistics(StatisticsView)
-        /// The audit log.
-        case audit(AuditView)
-        /// The key bindings and commands.
-        case help(HelpView)
+/// One view on the navigation stack, with the id its reads carry.
+package struct NavigationEntry: Sendable {
+    /// Tells results meant for this view from results for one that was closed.
+    package let id: Int
+    /// The view.
+    package internal(set) var view: any ConsoleView
+
+    /// The view as an `OverviewView`, when it is one (settable through optional chaining).
+    var overview: OverviewView? {
+        get { view as? OverviewView }
+        set { if let newValue { view = newValue } }
     }
 
-    /// Tells results meant for this view from results for one that was closed.
-    public let id: Int
-    /// What it shows.
-    public internal(set) var content: Content
+    /// The view as an `EntriesView`, when it is one.
+    var entries: EntriesView? {
+        get { view as? EntriesView }
+        set { if let newValue { view = newValue } }
+    }
+
+    /// The view as a `DetailView`, when it is one.
+    var detail: DetailView? {
+        get { view as? DetailView }
+        set { if let newValue { view = newValue } }
+    }
+
+    /// Whether the view is the help.
+    var isHelp: Bool { view is HelpView }
+}
+
+/// Lines entered in the `/` and `:` fields, for ↑/↓ recall.
+struct InputHistory: Sendable {
+    /// How many lines each field keeps.
+    static let limit = 50
+    private(set) var filters: [String] = []
+    private(set) var commands: [String] = []
+
+    /// Remembers `line` (not twice in a row, not empty).
+    mutating func add(_ line: String, command: Bool) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        if command {
+            if commands.last != trimmed { commands.append(trimmed) }
+            commands = Array(commands.suffix(Self.limit))
+        } else {
+            if filters.last != trimmed { filters.append(trimmed) }
+            filters = Array(filters.suffix(Self.limit))
+        }
+    }
 }
 
 /// The status line's message.
-public struct StatusMessage: Sendable, Hashable {
+package struct StatusMessage: Sendable, Hashable {
     /// The text.
-    public var text: String
+    package var text: String
     /// Whether it reports an error (drawn in the error style).
-    public var isError: Bool
+    package var isError: Bool
     /// When it was set (ms); informational messages fade after a while.
-    public var since: Int64
+    package var since: Int64
 }
 
 /// Live refresh: how often, whether paused, and what the console knows about staleness.
-public struct LiveState: Sendable, Hashable {
+package struct LiveState: Sendable, Hashable {
     /// The shortest and longest refresh intervals.
-    public static let intervals: ClosedRange<Duration> = .milliseconds(250) ... .seconds(60)
+    package static let intervals: ClosedRange<Duration> = .milliseconds(250) ... .seconds(60)
     /// The steps `+` and `-` move through.
     static let steps: [Duration] = [
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30),
@@ -106,11 +133,11 @@ public struct LiveState: Sendable, Hashable {
     ]
 
     /// The refresh interval.
-    public internal(set) var interval: Duration
+    package internal(set) var interval: Duration
     /// When refreshing was paused (ms), if it is.
-    public internal(set) var pausedAt: Int64?
+    package internal(set) var pausedAt: Int64?
     /// When data was last loaded (ms).
-    public internal(set) var loadedAt: Int64?
+    package internal(set) var loadedAt: Int64?
     /// Whether a refresh is in flight.
     var refreshing = false
     /// Whether the file changed since the last load.
@@ -122,22 +149,22 @@ public struct LiveState: Sendable, Hashable {
 }
 
 /// An action being measured or run.
-public struct BusyState: Sendable, Hashable {
+package struct BusyState: Sendable, Hashable {
     /// What is happening: `Measuring clear tiles`, `Running clear tiles`.
-    public var title: String
+    package var title: String
     /// Since when (ms).
-    public var since: Int64
+    package var since: Int64
     /// Whether it writes to the file (a run or an undo, which quitting waits for; measuring
     /// only reads).
-    public var isWriting = false
+    package var isWriting = false
     /// Whether the operator asked to quit meanwhile: the console quits when it finishes.
-    public var quitsAfter = false
+    package var quitsAfter = false
 }
 
 /// How long the console's own work took.
-public struct Timings: Sendable, Hashable {
+package struct Timings: Sendable, Hashable {
     /// The last reads, in milliseconds.
-    public var queryMilliseconds: Double?
+    package var queryMilliseconds: Double?
     /// The last frame (render and draw), in milliseconds.
-    public var renderMilliseconds: Double?
+    package var renderMilliseconds: Double?
 }

@@ -1,15 +1,15 @@
 /// What the console is started with besides the data: key bindings, where themes come from,
 /// the refresh interval.
-public struct ConsoleSettings: Sendable {
+package struct ConsoleSettings: Sendable {
     /// The key bindings.
-    public var keyMap: KeyMap
+    package var keyMap: KeyMap
     /// Where `:theme NAME` looks for themes.
-    public var themes: ThemeLibrary
+    package var themes: ThemeLibrary
     /// How often live data is refreshed (clamped to ``LiveState/intervals``).
-    public var refreshInterval: Duration
+    package var refreshInterval: Duration
 
     /// Settings with these values; by default the built-in keys and themes and a 1 s refresh.
-    public init(
+    package init(
         keyMap: KeyMap = .defaults, themes: ThemeLibrary = ThemeLibrary(folders: []),
         refreshInterval: Duration = .seconds(1)
     ) {

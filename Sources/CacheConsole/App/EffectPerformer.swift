@@ -2,10 +2,10 @@ import CacheCore
 
 /// Carries out the effects that touch the data source, turning each into the message the
 /// controller expects. The runtime calls it on background threads; tests call it directly.
-public enum EffectPerformer {
+package enum EffectPerformer {
     /// The messages `effect` produces on `source`; `nil` for effects the runtime handles
     /// itself (theme, mouse, redraw, quit).
-    public static func perform(_ effect: ConsoleEffect, on source: any ConsoleDataSource) -> ConsoleMessage? {
+    package static func perform(_ effect: ConsoleEffect, on source: any ConsoleDataSource) -> ConsoleMessage? {
         switch effect {
         case .load(let requests):
             return .loaded(requests.map { load($0, on: source) })
@@ -24,15 +24,17 @@ public enum EffectPerformer {
             return attempt { .ran(try source.run(pending, answer: answer)) }
         case .undo(let auditID):
             return attempt { .undone(auditID: auditID, restored: try source.undo(auditID: auditID)) }
+        case .export(let request):
+            return attempt { .exported(count: try source.export(request), path: request.path) }
         case .applyTheme, .setMouseReporting, .redrawAll, .quit:
             return nil
         }
     }
 
     /// Whether `effect` is an action (run on its own queue, so reads go on meanwhile).
-    public static func isAction(_ effect: ConsoleEffect) -> Bool {
+    package static func isAction(_ effect: ConsoleEffect) -> Bool {
         switch effect {
-        case .prepare, .run, .undo: true
+        case .prepare, .run, .undo, .export: true
         default: false
         }
     }

@@ -1,5 +1,5 @@
 /// A read the console needs, tagged with the view it is for.
-public enum LoadRequest: Sendable, Hashable {
+package enum LoadRequest: Sendable, Hashable {
     /// The Overview snapshot (also feeds the header and completions).
     case overview
     /// A page of the Entries view `view`: page `page` of its chain, in generation
@@ -15,6 +15,16 @@ public enum LoadRequest: Sendable, Hashable {
     /// The audit log shown by view `view`.
     case audit(view: Int)
 
+    /// The view the read is for (`nil`: the Overview snapshot, which every view gets).
+    var viewID: Int? {
+        switch self {
+        case .overview: nil
+        case .entries(let view, _, _, _, _), .detail(let view, _, _), .timeline(let view, _), .statistics(let view, _),
+            .audit(let view):
+            view
+        }
+    }
+
     /// Runs the read on `source`.
     func perform(on source: any ConsoleDataSource) throws -> LoadedData {
         switch self {
@@ -29,7 +39,7 @@ public enum LoadRequest: Sendable, Hashable {
 }
 
 /// What a ``LoadRequest`` read.
-public enum LoadedData: Sendable, Hashable {
+package enum LoadedData: Sendable, Hashable {
     /// The Overview snapshot.
     case overview(OverviewSnapshot)
     /// A page of entries.
@@ -45,16 +55,16 @@ public enum LoadedData: Sendable, Hashable {
 }
 
 /// A finished read: what was asked, what came back (or the error), and how long it took.
-public struct LoadResult: Sendable, Hashable {
+package struct LoadResult: Sendable, Hashable {
     /// The request.
-    public var request: LoadRequest
+    package var request: LoadRequest
     /// The data, or the error as one line.
-    public var outcome: Result<LoadedData, ConsoleError>
+    package var outcome: Result<LoadedData, ConsoleError>
     /// How long the read took.
-    public var duration: Duration
+    package var duration: Duration
 
     /// A result with these parts.
-    public init(request: LoadRequest, outcome: Result<LoadedData, ConsoleError>, duration: Duration) {
+    package init(request: LoadRequest, outcome: Result<LoadedData, ConsoleError>, duration: Duration) {
         self.request = request
         self.outcome = outcome
         self.duration = duration

@@ -3,7 +3,7 @@ import Foundation
 extension ConsoleController {
     /// The whole screen for the current state at ``size``: header, breadcrumbs, the view,
     /// the status line, and any overlay; or the "terminal too small" notice.
-    public func render(options: RenderOptions = RenderOptions()) -> ScreenBuffer {
+    package func render(options: RenderOptions = RenderOptions()) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
         guard ConsoleLayout.fits(size) else {
             TooSmallScreen.draw(size: size, into: &buffer)
@@ -12,40 +12,41 @@ extension ConsoleController {
         let body = ConsoleLayout.body(size)
         drawHeader(into: &buffer, options: options)
         drawBreadcrumbs(into: &buffer, options: options)
-        switch model.current.content {
-        case .overview(let view): OverviewScreen.draw(view, model: model, in: body, into: &buffer, options: options)
-        case .entries(let view): EntriesScreen.draw(view, model: model, in: body, into: &buffer, options: options)
-        case .detail(let view): DetailScreen.draw(view, model: model, in: body, into: &buffer, options: options)
-        case .timeline(let view): TimelineScreen.draw(view, in: body, into: &buffer, options: options)
-        case .statistics(let view): StatisticsScreen.draw(view, model: model, in: body, into: &buffer, options: options)
-        case .audit(let view): AuditScreen.draw(view, model: model, in: body, into: &buffer, options: options)
-        case .help(let view):
-            HelpScreen.draw(view, keyMap: settings.keyMap, isReadOnly: model.isReadOnly, in: body, into: &buffer)
-        }
+        model.current.view.draw(in: body, into: &buffer, context: viewContext, options: options)
         drawStatus(into: &buffer, options: options)
         switch model.overlay {
-        case .filter(let field):
-            drawInput(prompt: "/", field, into: &buffer)
-            if let status = model.status, status.isError {
-                let row = Rect(column: 0, row: size.rows - 2, columns: size.columns, rows: 1)
-                buffer.fill(row, style: CellStyle(.statusError))
-                buffer.put(
-                    " " + status.text, at: row.origin, style: CellStyle(.statusError), maxWidth: size.columns,
-                    truncation: .ellipsis(options.ellipsis))
-            }
-        case .command(let field, let completions):
-            drawInput(prompt: ":", field, into: &buffer)
+        case .filter(let line):
+            drawInput(prompt: "/", line.field, into: &buffer)
+            let status = model.status.flatMap { $0.isError ? $0.text : nil }
+            drawAboveInput(
+                status ?? "Filter as you type: " + EntriesView.filterSyntax
+                    + " · ↑/↓ history · Enter keeps · Esc undoes",
+                style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
+        case .command(let line, let completions):
+            drawInput(prompt: ":", line.field, into: &buffer)
             if !completions.isEmpty {
-                let row = Rect(column: 0, row: size.rows - 2, columns: size.columns, rows: 1)
-                buffer.fill(row, style: CellStyle(.dialog))
-                buffer.put(
-                    " " + completions.joined(separator: "  "), at: row.origin, style: CellStyle(.dialog),
-                    maxWidth: size.columns, truncation: .ellipsis(options.ellipsis))
+                drawAboveInput(
+                    completions.joined(separator: "  "), style: CellStyle(.dialog), into: &buffer, options: options)
             }
         case .confirm(let dialog): ConfirmScreen.draw(dialog, in: body, into: &buffer, options: options)
         case nil: break
         }
         return buffer
+    }
+
+    /// What the current view sees while it draws.
+    private var viewContext: ViewContext {
+        ViewContext(viewID: model.current.id, size: size, model: model, settings: settings)
+    }
+
+    /// A line over the input field: the filter syntax, an error, completions.
+    private func drawAboveInput(
+        _ text: String, style: CellStyle, into buffer: inout ScreenBuffer, options: RenderOptions
+    ) {
+        let row = Rect(column: 0, row: size.rows - 2, columns: size.columns, rows: 1)
+        buffer.fill(row, style: style)
+        buffer.put(
+            " " + text, at: row.origin, style: style, maxWidth: size.columns, truncation: .ellipsis(options.ellipsis))
     }
 
     private func drawHeader(into buffer: inout ScreenBuffer, options: RenderOptions) {
@@ -82,20 +83,8 @@ extension ConsoleController {
     private func drawBreadcrumbs(into buffer: inout ScreenBuffer, options: RenderOptions) {
         let row = 1
         buffer.fill(Rect(column: 0, row: row, columns: size.columns, rows: 1))
-        let tabs: [(KeyAction, String)] = [
-            (.showOverview, "Overview"), (.showTimeline, "Timeline"), (.showStatistics, "Stats"),
-            (.showAudit, "Audit"), (.help, "Help"),
-        ]
-        let active: KeyAction? =
-            switch model.current.content {
-            case .overview: .showOverview
-            case .timeline: .showTimeline
-            case .statistics: .showStatistics
-            case .audit: .showAudit
-            case .help: .help
-            case .entries, .detail: nil
-            }
-        let tabText = tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
+        let active = model.current.view.tab
+        let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
         let showTabs = size.columns >= 100
         let crumbWidth = size.columns - (showTabs ? TerminalText.displayWidth(of: tabText) + 3 : 1)
         let crumbs = breadcrumbs.joined(separator: options.crumbSeparator)
@@ -104,30 +93,38 @@ extension ConsoleController {
             truncation: .ellipsis(options.ellipsis))
         guard showTabs else { return }
         var column = size.columns - TerminalText.displayWidth(of: tabText) - 1
-        for (index, tab) in tabs.enumerated() {
+        for (index, tab) in Self.tabs.enumerated() {
             let style = tab.0 == active ? CellStyle(.title) : CellStyle(.muted)
             column = buffer.put(
                 (index > 0 ? "  " : "") + "\(label(tab.0)) \(tab.1)", at: Point(column: column, row: row), style: style)
         }
     }
 
+    /// The tabs on the breadcrumb bar.
+    private static let tabs: [(KeyAction, String)] = [
+        (.showOverview, "Overview"), (.showTimeline, "Timeline"), (.showStatistics, "Stats"), (.showAudit, "Audit"),
+        (.help, "Help"),
+    ]
+
+    /// The tab drawn at `column` of the breadcrumb bar, if any.
+    func tab(at column: Int) -> KeyAction? {
+        let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
+        guard size.columns >= 100 else { return nil }
+        var start = size.columns - TerminalText.displayWidth(of: tabText) - 1
+        for tab in Self.tabs {
+            let width = TerminalText.displayWidth(of: "\(label(tab.0)) \(tab.1)")
+            if column >= start && column < start + width { return tab.0 }
+            start += width + 2
+        }
+        return nil
+    }
+
     /// The path to the current view: file, namespace, entry, and the auxiliary view.
     var breadcrumbs: [String] {
         var crumbs = [URL(fileURLWithPath: model.location).lastPathComponent]
-        for view in model.views.dropFirst() {
-            switch view.content {
-            case .overview: break
-            case .entries(let entries):
-                crumbs.append(entries.filter.isEmpty ? entries.namespace : "\(entries.namespace) /\(entries.filter)")
-            case .detail(let detail): crumbs.append(detail.key)
-            case .timeline(let timeline): crumbs.append("timeline" + (timeline.namespace.map { " of \($0)" } ?? ""))
-            case .statistics(let statistics):
-                let names = model.namespaceNames
-                let scope = names.indices.contains(statistics.selection - 1) ? names[statistics.selection - 1] : "all"
-                crumbs.append("statistics of \(scope), last \(statistics.window.rawValue)")
-            case .audit: crumbs.append("audit log")
-            case .help: crumbs.append("help")
-            }
+        for entry in model.views.dropFirst() {
+            let context = ViewContext(viewID: entry.id, size: size, model: model, settings: settings)
+            if let crumb = entry.view.breadcrumb(in: context) { crumbs.append(crumb) }
         }
         return crumbs
     }
@@ -157,15 +154,7 @@ extension ConsoleController {
                 style: status.isError ? CellStyle(.statusError) : style, maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))
         } else {
-            var column = 1
-            for (action, text) in hints {
-                let key = label(action)
-                let width = TerminalText.displayWidth(of: key) + TerminalText.displayWidth(of: text) + 1
-                guard column + width <= room else { break }
-                let keyEnd = buffer.put(key, at: Point(column: column, row: row), style: CellStyle(.key))
-                column = buffer.put(" " + text + "  ", at: Point(column: keyEnd, row: row), style: style)
-            }
-            used = column
+            used = drawHints(in: room, row: row, into: &buffer)
         }
         if used <= size.columns - timingWidth {
             buffer.put(
@@ -173,33 +162,34 @@ extension ConsoleController {
         }
     }
 
-    /// The key hints for the current view.
-    private var hints: [(KeyAction, String)] {
-        let actions: [(KeyAction, String)] =
-            switch model.current.content {
-            case .overview:
-                [
-                    (.drillIn, "open"), (.sortNext, "sort"), (.nextPane, "panel"), (.sweep, "sweep"),
-                    (.clearNamespace, "clear"),
-                ]
-            case .entries:
-                [
-                    (.drillIn, "open"), (.filter, "filter"), (.sortNext, "sort"), (.toggleMark, "mark"),
-                    (.invalidate, "invalidate"),
-                ]
-            case .detail: [(.toggleHex, "hex"), (.invalidate, "invalidate"), (.back, "back")]
-            case .timeline: [(.sweep, "sweep"), (.back, "back")]
-            case .statistics: [(.cycleWindow, "window"), (.nextPane, "panel"), (.back, "back")]
-            case .audit: [(.undo, "undo"), (.back, "back")]
-            case .help: [(.back, "back")]
+    /// Draws the current view's hints, then the command line's and quit's, within `room`
+    /// columns; `? help` always keeps its place at the end. Returns the column after them.
+    private func drawHints(in room: Int, row: Int, into buffer: inout ScreenBuffer) -> Int {
+        let own = model.current.view.hints(in: viewContext).filter { !(model.isReadOnly && $0.isDestructive) }
+        let shown =
+            (own.compactMap { binding in binding.hint.map { (binding.action, $0) } }
+            + (model.views.count > 1 ? [(.back, "back")] : []) + [(.command, "command"), (.quit, "quit")]).filter {
+                !settings.keyMap.keys(for: $0.0).isEmpty
             }
-        let common: [(KeyAction, String)] = [(.command, "command"), (.help, "help"), (.quit, "quit")]
-        let shown = model.isReadOnly ? actions.filter { !Self.destructive.contains($0.0) } : actions
-        return (shown + common).filter { !settings.keyMap.keys(for: $0.0).isEmpty }
+        func width(_ hint: (KeyAction, String)) -> Int {
+            TerminalText.displayWidth(of: label(hint.0)) + TerminalText.displayWidth(of: hint.1) + 3
+        }
+        let help = settings.keyMap.keys(for: .help).isEmpty ? nil : (KeyAction.help, "help")
+        let reserved = help.map(width) ?? 0
+        var column = 1
+        for hint in shown {
+            guard column + width(hint) + reserved <= room else { break }
+            column = drawHint(hint, at: column, row: row, into: &buffer)
+        }
+        if let help, column + reserved <= room + 2 { column = drawHint(help, at: column, row: row, into: &buffer) }
+        return column
     }
 
-    /// Actions a read-only console hides.
-    static let destructive: Set<KeyAction> = [.sweep, .clearNamespace, .invalidate, .undo]
+    private func drawHint(_ hint: (KeyAction, String), at column: Int, row: Int, into buffer: inout ScreenBuffer) -> Int
+    {
+        let keyEnd = buffer.put(label(hint.0), at: Point(column: column, row: row), style: CellStyle(.key))
+        return buffer.put(" " + hint.1 + "  ", at: Point(column: keyEnd, row: row), style: CellStyle(.statusBar))
+    }
 
     /// Draws a text field on the status line: the prompt, as much of the text before the
     /// cursor as fits (its end), the cursor, then the rest. Measured character by character
@@ -222,6 +212,7 @@ extension ConsoleController {
         var column = buffer.put(prompt, at: Point(column: 0, row: row), style: style)
         column = buffer.put(shownBefore, at: Point(column: column, row: row), style: style)
         let atCursor = field.cursor < characters.count ? String(characters[field.cursor]) : " "
+        buffer.cursor = Point(column: column, row: row)
         column = buffer.put(atCursor, at: Point(column: column, row: row), style: CellStyle(.input, [.reverse]))
         buffer.put(String(characters.dropFirst(field.cursor + 1)), at: Point(column: column, row: row), style: style)
     }

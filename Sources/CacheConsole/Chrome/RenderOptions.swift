@@ -1,10 +1,10 @@
 /// How the terminal can draw: Unicode glyphs or plain ASCII.
-public struct RenderOptions: Sendable, Hashable {
+package struct RenderOptions: Sendable, Hashable {
     /// Graph, bar and arrow glyphs.
-    public var glyphs: GlyphSet
+    package var glyphs: GlyphSet
 
     /// Options drawing with `glyphs`.
-    public init(glyphs: GlyphSet = .unicode) {
+    package init(glyphs: GlyphSet = .unicode) {
         self.glyphs = glyphs
     }
 

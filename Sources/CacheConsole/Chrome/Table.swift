@@ -58,7 +58,7 @@ struct TableCell {
 
 extension ScreenBuffer {
     /// Draws one table row from `point` within `width` cells: each cell padded or truncated
-    /// with `…` to its column. `rowStyle`, when given, overrides every cell's style (the
+    /// with `…` to its column (or to what is left of `width`). `rowStyle`, when given, overrides every cell's style (the
     /// selection) and fills the gaps.
     mutating func drawTableRow(
         _ cells: [TableCell], columns: [TableColumn], widths: [Int], at point: Point, width: Int,
@@ -68,7 +68,9 @@ extension ScreenBuffer {
         var column = point.column
         let end = point.column + width
         for (index, cell) in cells.enumerated() where index < widths.count && column < end {
-            let text = TerminalText.pad(cell.text, toWidth: widths[index], alignment: columns[index].alignment)
+            // A column the width cuts short ends with `…`, never mid-word.
+            let text = TerminalText.pad(
+                cell.text, toWidth: min(widths[index], end - column), alignment: columns[index].alignment)
             put(text, at: Point(column: column, row: point.row), style: rowStyle ?? cell.style, maxWidth: end - column)
             column += widths[index] + 1
         }

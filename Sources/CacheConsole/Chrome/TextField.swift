@@ -1,12 +1,12 @@
 /// A one-line text input: the filter, the command line, a confirmation answer.
-public struct TextField: Sendable, Hashable {
+package struct TextField: Sendable, Hashable {
     /// The text typed so far.
-    public internal(set) var text: String
+    package internal(set) var text: String
     /// The cursor, as a character offset into ``text``.
-    public internal(set) var cursor: Int
+    package internal(set) var cursor: Int
 
     /// A field holding `text` with the cursor at its end.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = text
         cursor = text.count
     }

@@ -26,6 +26,12 @@ enum TimeText {
         end.subtractingClamped(start)
     }
 
+    /// When `entry` was last read: `12s ago`, or `never` when it was never read (its access
+    /// time is then when it was written).
+    static func accessed(_ entry: EntryInfo, now: Int64) -> String {
+        entry.hits == 0 ? "never" : ago(entry.lastAccessAt, now: now)
+    }
+
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.
     static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         guard let expiresAt else { return "never" }

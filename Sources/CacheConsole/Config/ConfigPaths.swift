@@ -3,12 +3,12 @@ import Foundation
 /// Where the console's user configuration lives: `$XDG_CONFIG_HOME/cachedeck`, or
 /// `~/.config/cachedeck` when `XDG_CONFIG_HOME` is unset, empty or relative (as the XDG base
 /// directory specification asks).
-public struct ConfigPaths: Hashable, Sendable {
+package struct ConfigPaths: Hashable, Sendable {
     /// The `cachedeck` configuration folder.
-    public let folder: URL
+    package let folder: URL
 
     /// The folder for `environment` (the process environment by default).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let base: URL
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -21,8 +21,8 @@ public struct ConfigPaths: Hashable, Sendable {
     }
 
     /// User themes: `<folder>/themes/<name>.toml`.
-    public var themesFolder: URL { folder.appendingPathComponent("themes", isDirectory: true) }
+    package var themesFolder: URL { folder.appendingPathComponent("themes", isDirectory: true) }
 
     /// Key binding overrides: `<folder>/keys.toml`.
-    public var keyMapFile: URL { folder.appendingPathComponent("keys.toml", isDirectory: false) }
+    package var keyMapFile: URL { folder.appendingPathComponent("keys.toml", isDirectory: false) }
 }

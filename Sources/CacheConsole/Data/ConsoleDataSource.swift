@@ -5,7 +5,7 @@ import CacheCore
 ///
 /// ``StoreDataSource`` implements it over CacheCore's inspector, telemetry and the
 /// ``ActionController``; tests use a fake.
-public protocol ConsoleDataSource: Sendable {
+package protocol ConsoleDataSource: Sendable {
     /// The file shown (for the header).
     var location: String { get }
     /// Whether every action is refused.
@@ -30,10 +30,12 @@ public protocol ConsoleDataSource: Sendable {
     func run(_ pending: PendingAction, answer: String) throws -> ActionResult?
     /// Undoes the action with audit id `auditID`; returns how many entries came back.
     func undo(auditID: Int64) throws -> Int
+    /// Writes the entries `request` selects as JSON Lines to its file; returns how many.
+    func export(_ request: ExportRequest) throws -> Int
 }
 
 /// An action the operator asked for, before it is measured.
-public enum ActionRequest: Sendable, Hashable {
+package enum ActionRequest: Sendable, Hashable {
     /// A target the action controller knows as it is.
     case target(AdminTarget)
     /// Every entry of `namespace` that matches `filter` (filter text): invalidated by prefix

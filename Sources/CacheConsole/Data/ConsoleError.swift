@@ -1,10 +1,10 @@
 /// A problem the console reports in its status line: one sentence.
-public struct ConsoleError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ConsoleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sentence.
-    public let description: String
+    package let description: String
 
     /// An error saying `description`.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -3,16 +3,16 @@ import Foundation
 
 /// The console's data from a cache file: CacheCore's ``Inspector``, telemetry, client list
 /// and audit log for reading, and the ``ActionController`` for every action. No SQL here.
-public struct StoreDataSource: ConsoleDataSource {
+package struct StoreDataSource: ConsoleDataSource {
     /// Filters that match more entries than this cannot be invalidated key by key.
-    public static let maximumKeysPerAction = 100_000
+    package static let maximumKeysPerAction = 100_000
 
     private let store: CacheStore
     private let watcher: ChangeWatcher
     private let actions: ActionController?
 
     /// A data source over `store`; actions are refused when it is read-only.
-    public init(store: CacheStore) throws {
+    package init(store: CacheStore) throws {
         self.store = store
         watcher = try store.inspector.changeWatcher()
         actions = store.isReadOnly ? nil : ActionController(store: store)
@@ -20,26 +20,26 @@ public struct StoreDataSource: ConsoleDataSource {
 
     /// Opens the cache file at `path` for the console: never created or moved aside, and
     /// read-only when `readOnly`.
-    public static func open(path: String, readOnly: Bool, allowWritable: Bool = false) throws -> StoreDataSource {
+    package static func open(path: String, readOnly: Bool, allowWritable: Bool = false) throws -> StoreDataSource {
         var options = StoreOptions.inspection(writable: !readOnly)
         if allowWritable { options.fileTrust = .any }
         return try StoreDataSource(store: CacheStore(path: path, options: options))
     }
 
     /// The file's path.
-    public var location: String { store.path }
+    package var location: String { store.path }
 
     /// Whether the store was opened read-only.
-    public var isReadOnly: Bool { actions == nil }
+    package var isReadOnly: Bool { actions == nil }
 
     /// One `PRAGMA data_version` (see ``ChangeWatcher``).
-    public func hasChanged() throws -> Bool {
+    package func hasChanged() throws -> Bool {
         try watcher.hasChanged()
     }
 
     /// The inspector's summary (with the attached processes and the last minute), its
     /// namespaces, and the last minute second by second for the sparkline.
-    public func overview() throws -> OverviewSnapshot {
+    package func overview() throws -> OverviewSnapshot {
         let inspector = store.inspector
         let summary = try inspector.summary()
         let namespaces = try inspector.namespaces()
@@ -70,7 +70,7 @@ public struct StoreDataSource: ConsoleDataSource {
 
     /// A page from the inspector; a filtered walk that stops short at the scan limit goes on
     /// for a few more steps before it returns what it found.
-    public func entries(_ request: EntriesRequest) throws -> EntriesPage {
+    package func entries(_ request: EntriesRequest) throws -> EntriesPage {
         let filter = try EntryFilter(parsing: request.filter)
         var query = EntryQuery(
             namespace: request.namespace, sort: request.sort, filter: filter, limit: request.limit, previewBytes: 0)
@@ -92,7 +92,7 @@ public struct StoreDataSource: ConsoleDataSource {
     }
 
     /// The entry from the inspector, its value pretty-printed or hex-dumped.
-    public func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
+    package func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
         let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
         guard let detail = try store.inspector.entry(id: id, options: options) else { return nil }
         let value: ValueText =
@@ -112,7 +112,7 @@ public struct StoreDataSource: ConsoleDataSource {
     }
 
     /// The inspector's expiry timeline.
-    public func timeline(namespace: String?) throws -> TimelineSnapshot {
+    package func timeline(namespace: String?) throws -> TimelineSnapshot {
         let timeline = try store.inspector.expiryTimeline(namespace: namespace)
         return TimelineSnapshot(
             namespace: namespace,
@@ -125,7 +125,7 @@ public struct StoreDataSource: ConsoleDataSource {
 
     /// The inspector's activity series over the window, for every namespace together and
     /// for each one.
-    public func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
+    package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
         let inspector = store.inspector
         let telemetryWindow: TelemetryWindow =
             switch window {
@@ -144,19 +144,25 @@ public struct StoreDataSource: ConsoleDataSource {
         return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
     }
 
+    /// The entries `request` selects, through the inspector, as JSON Lines.
+    package func export(_ request: ExportRequest) throws -> Int {
+        try EntryExporter.export(request, from: store.inspector)
+    }
+
     /// The admin audit log.
-    public func auditLog(limit: Int) throws -> [AuditEntry] {
+    package func auditLog(limit: Int) throws -> [AuditEntry] {
         try store.admin.auditLog(limit: limit).map { record in
             AuditEntry(
                 id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
                 action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
-                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo)
+                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
+                origin: record.origin)
         }
     }
 
     /// Measures the action through the action controller; a filter becomes a prefix, a tag,
     /// the whole namespace or its matching keys.
-    public func prepare(_ request: ActionRequest) throws -> PendingAction {
+    package func prepare(_ request: ActionRequest) throws -> PendingAction {
         guard let actions else { throw CacheError.readOnly(path: store.path) }
         switch request {
         case .target(let target):
@@ -167,13 +173,13 @@ public struct StoreDataSource: ConsoleDataSource {
     }
 
     /// Runs the action through the action controller.
-    public func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
+    package func run(_ pending: PendingAction, answer: String) throws -> ActionResult? {
         guard let actions else { throw CacheError.readOnly(path: store.path) }
         return try actions.run(pending, answer: answer)
     }
 
     /// Undoes an action through the action controller.
-    public func undo(auditID: Int64) throws -> Int {
+    package func undo(auditID: Int64) throws -> Int {
         guard let actions else { throw CacheError.readOnly(path: store.path) }
         return try actions.undo(UndoHandle(auditID: auditID, summary: "action #\(auditID)"))
     }

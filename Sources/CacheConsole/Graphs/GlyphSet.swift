@@ -1,5 +1,5 @@
 /// Which characters graphs and bars are drawn with.
-public enum GlyphSet: Hashable, Sendable {
+package enum GlyphSet: Hashable, Sendable {
     /// Block elements and braille patterns (needs a UTF-8 terminal and a font that has them).
     case unicode
     /// Plain ASCII, for terminals without Unicode.

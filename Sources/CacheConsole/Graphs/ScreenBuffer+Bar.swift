@@ -3,7 +3,7 @@ extension ScreenBuffer {
     /// 0...1; not-a-number draws empty). Unicode bars resolve eighths of a cell (`▏`…`█`);
     /// ASCII bars whole cells (`#` on `.`). The track is drawn in `background`; give `style`
     /// the same background colour in a theme so partial cells blend in.
-    public mutating func drawBar(
+    package mutating func drawBar(
         at point: Point, width: Int, fraction: Double, style: CellStyle = CellStyle(.bar),
         background: CellStyle = CellStyle(.barBackground), glyphs: GlyphSet = .unicode
     ) {

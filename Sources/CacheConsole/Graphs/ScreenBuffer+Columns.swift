@@ -4,7 +4,7 @@ extension ScreenBuffer {
     /// scaled to the largest value. Unicode bars
     /// resolve eighths of a cell (`▁`…`█`); ASCII bars whole cells (`#`). Bars take the graph
     /// gradient roles by height.
-    public mutating func drawColumns(
+    package mutating func drawColumns(
         _ values: [Double], in rect: Rect, spacing: Int = 1, glyphs: GlyphSet = .unicode
     ) {
         guard !rect.isEmpty, spacing > 0 else { return }

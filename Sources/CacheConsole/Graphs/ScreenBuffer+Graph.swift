@@ -1,5 +1,5 @@
 /// How a multi-row graph draws its values.
-public enum GraphFill: Hashable, Sendable {
+package enum GraphFill: Hashable, Sendable {
     /// A line through the values, joined vertically between neighbours.
     case line
     /// The area under the values.
@@ -11,11 +11,11 @@ extension ScreenBuffer {
     /// (default: 0 through the largest value). Unicode graphs use braille patterns: two values
     /// per cell across and four dots per cell down. ASCII graphs show one value per column with
     /// `#` for whole cells and `:` / `.` for the top partial cell (`*` for a line). Rows take
-    /// the graph gradient roles from low (bottom) to high (top); empty cells are spaces in
-    /// `background`.
-    public mutating func drawGraph(
+    /// the roles `roles` gives their height (0 bottom, 1 top; the graph gradient by default);
+    /// empty cells are spaces in `background`.
+    package mutating func drawGraph(
         _ values: [Double], in rect: Rect, range: ClosedRange<Double>? = nil, fill mode: GraphFill = .area,
-        background: CellStyle = .text, glyphs: GlyphSet = .unicode
+        background: CellStyle = .text, roles: (Double) -> StyleRole = StyleRole.graph(at:), glyphs: GlyphSet = .unicode
     ) {
         guard !rect.isEmpty else { return }
         let perCell = glyphs == .unicode ? 2 : 1
@@ -46,7 +46,7 @@ extension ScreenBuffer {
                 }
             }
             for row in 0..<rect.size.rows {
-                let style = CellStyle(StyleRole.graph(at: Double(rect.size.rows - row) / Double(rect.size.rows)))
+                let style = CellStyle(roles(Double(rect.size.rows - row) / Double(rect.size.rows)))
                 for column in 0..<rect.size.columns {
                     guard let glyph = dots.glyph(column: column, row: row) else { continue }
                     put(glyph, at: Point(column: rect.minColumn + column, row: rect.minRow + row), style: style)
@@ -64,7 +64,7 @@ extension ScreenBuffer {
                     case .line: glyph = cover > 0 && cover <= 1 || level == 0 && height == 0 ? "*" : " "
                     }
                     guard glyph != " " else { continue }
-                    let style = CellStyle(StyleRole.graph(at: Double(level + 1) / Double(rect.size.rows)))
+                    let style = CellStyle(roles(Double(level + 1) / Double(rect.size.rows)))
                     put(
                         glyph, at: Point(column: rect.minColumn + firstColumn + offset, row: rect.maxRow - 1 - level),
                         style: style)

@@ -2,11 +2,12 @@ extension ScreenBuffer {
     /// Draws `values` as a one-row sparkline `width` cells wide at `point`, newest on the
     /// right (only the last `width` values show; fewer leave blanks on the left). Heights
     /// are scaled to `range` (default: 0 through the largest value) in eight steps: `▁`…`█`,
-    /// or `_.-~=+*#` in ASCII. Each cell takes the graph gradient role of its height unless
-    /// `style` is given. A value that is not finite leaves a blank.
-    public mutating func drawSparkline(
+    /// or `_.-~=+*#` in ASCII. Each cell takes the role `roles` gives its height (0–1; the
+    /// graph gradient by default) unless `style` is given. A value that is not finite leaves
+    /// a blank.
+    package mutating func drawSparkline(
         _ values: [Double], at point: Point, width: Int, range: ClosedRange<Double>? = nil,
-        style: CellStyle? = nil, glyphs: GlyphSet = .unicode
+        style: CellStyle? = nil, roles: (Double) -> StyleRole = StyleRole.graph(at:), glyphs: GlyphSet = .unicode
     ) {
         guard width > 0 else { return }
         let levels: [String] =
@@ -25,7 +26,7 @@ extension ScreenBuffer {
                 continue
             }
             let level = Int((fraction * Double(levels.count - 1)).rounded())
-            put(levels[level], at: column, style: style ?? CellStyle(StyleRole.graph(at: fraction)))
+            put(levels[level], at: column, style: style ?? CellStyle(roles(fraction)))
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Something the terminal reports: a key, a mouse action (when mouse reporting is on), or a
 /// new terminal size. (A key alone is a ``Key``; this is everything the console reacts to.)
-public enum InputEvent: Hashable, Sendable {
+package enum InputEvent: Hashable, Sendable {
     /// A key press.
     case key(Key)
     /// A mouse press, release or wheel step.
@@ -10,9 +10,9 @@ public enum InputEvent: Hashable, Sendable {
 }
 
 /// A mouse action at a cell.
-public struct MouseEvent: Hashable, Sendable {
+package struct MouseEvent: Hashable, Sendable {
     /// A mouse button.
-    public enum Button: Hashable, Sendable {
+    package enum Button: Hashable, Sendable {
         /// The primary button.
         case left
         /// The middle button (or wheel click).
@@ -22,9 +22,11 @@ public struct MouseEvent: Hashable, Sendable {
     }
 
     /// What happened.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A button went down.
         case press(Button)
+        /// A button was clicked twice in quick succession.
+        case doubleClick(Button)
         /// A button came up.
         case release(Button)
         /// The wheel moved up one step.
@@ -34,12 +36,12 @@ public struct MouseEvent: Hashable, Sendable {
     }
 
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// Where.
-    public var position: Point
+    package var position: Point
 
     /// A `kind` event at `position`.
-    public init(kind: Kind, position: Point) {
+    package init(kind: Kind, position: Point) {
         self.kind = kind
         self.position = position
     }

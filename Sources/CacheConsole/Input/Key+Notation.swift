@@ -4,7 +4,7 @@ extension Key {
     /// `pgdn`/`pagedown`, `insert`, `delete`, `enter`/`return`, `esc`/`escape`, `backspace`,
     /// `tab`, `backtab`/`shift-tab`, `space`, `f1`–`f24`, `ctrl-x` (also `c-x`, `^x`).
     /// `nil` for anything else.
-    public init?(notation: String) {
+    package init?(notation: String) {
         if notation.count == 1, let character = notation.first {
             guard !character.isWhitespace || character == " ",
                 TerminalText.sanitize(notation) == notation
@@ -27,7 +27,7 @@ extension Key {
     }
 
     /// The canonical notation, which ``init(notation:)`` reads back.
-    public var notation: String {
+    package var notation: String {
         switch self {
         case .character(" "): return "space"
         case .character(let character): return String(character)
@@ -52,7 +52,7 @@ extension Key {
     }
 
     /// How help screens show the key: `↑`, `PgUp`, `Ctrl-C`, `Space`, `G`.
-    public var label: String {
+    package var label: String {
         switch self {
         case .character(" "): return "Space"
         case .character(let character): return TerminalText.sanitize(String(character))

@@ -1,6 +1,6 @@
 /// A key as the console sees it, whatever terminal produced it. `CursesTerminal` translates
 /// curses key codes into this type; ``KeyMap`` binds it to actions.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// A printable character, including space and wide characters (`G` and `g` differ).
     case character(Character)
     /// Ctrl with a letter, lowercase `a`–`z` (see ``ctrl(_:)`` for the letters terminals send
@@ -42,7 +42,7 @@ public enum Key: Hashable, Sendable {
     /// Ctrl with `letter` as terminals deliver it: Ctrl-H, Ctrl-I, Ctrl-J, Ctrl-M and Ctrl-[
     /// send the same bytes as Backspace, Tab, Enter, Enter and Escape, so they are those keys;
     /// other letters (either case) are ``control(_:)``. `nil` for anything else.
-    public static func ctrl(_ letter: Character) -> Key? {
+    package static func ctrl(_ letter: Character) -> Key? {
         switch letter.lowercased() {
         case "h": return .backspace
         case "i": return .tab

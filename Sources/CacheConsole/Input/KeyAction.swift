@@ -1,6 +1,6 @@
 /// What a key can do anywhere in the console. Screens map these to their own behaviour; the
 /// raw value is the action's name in `keys.toml`.
-public enum KeyAction: String, CaseIterable, Hashable, Sendable {
+package enum KeyAction: String, CaseIterable, Hashable, Sendable {
     /// Select the previous row.
     case moveUp
     /// Select the next row.
@@ -25,6 +25,10 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case previousPane
     /// Filter the rows.
     case filter
+    /// Jump to the next row whose key holds the filter's text.
+    case nextMatch
+    /// Jump to the previous row whose key holds the filter's text.
+    case previousMatch
     /// Open the command line.
     case command
     /// Show the key bindings.
@@ -45,6 +49,8 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case sortNext
     /// Reverse the sort order.
     case reverseSort
+    /// Pick the sort column from a menu.
+    case sortMenu
     /// Show the value as a hex dump, or as text again.
     case toggleHex
     /// Go to the Overview.
@@ -72,44 +78,4 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     /// Leave the console.
     case quit
 
-    /// One line for the help screen.
-    public var summary: String {
-        switch self {
-        case .moveUp: return "Move up"
-        case .moveDown: return "Move down"
-        case .pageUp: return "Page up"
-        case .pageDown: return "Page down"
-        case .top: return "First row"
-        case .bottom: return "Last row"
-        case .drillIn: return "Open the selection"
-        case .back: return "Back / close"
-        case .previousView: return "Previous view"
-        case .nextPane: return "Next panel"
-        case .previousPane: return "Previous panel"
-        case .filter: return "Filter"
-        case .command: return "Command line"
-        case .help: return "Help"
-        case .pause: return "Pause / resume live updates"
-        case .refreshFaster: return "Refresh faster"
-        case .refreshSlower: return "Refresh slower"
-        case .toggleMark: return "Mark / unmark"
-        case .markRange: return "Mark from the last mark to here"
-        case .markAllMatching: return "Mark all matching / unmark all"
-        case .sortNext: return "Sort by the next column"
-        case .reverseSort: return "Reverse the sort"
-        case .toggleHex: return "Hex dump / text"
-        case .showOverview: return "Overview"
-        case .showTimeline: return "Expiry timeline"
-        case .showStatistics: return "Statistics"
-        case .showAudit: return "Audit log"
-        case .cycleWindow: return "Statistics window: 5 min, 1 h, 24 h"
-        case .invalidate: return "Invalidate selected / marked / matching"
-        case .clearNamespace: return "Clear the namespace"
-        case .sweep: return "Sweep expired entries"
-        case .undo: return "Undo the last action"
-        case .toggleMouse: return "Mouse on / off"
-        case .redraw: return "Redraw the screen"
-        case .quit: return "Quit"
-        }
-    }
 }

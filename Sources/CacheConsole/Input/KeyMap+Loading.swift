@@ -14,7 +14,7 @@ extension KeyMap {
     ///
     /// Throws a one-line ``KeyMapError`` for bad TOML, unknown actions, unknown key names and
     /// keys bound twice; `source` names the text in errors.
-    public init(parsing text: String, source: String, base: KeyMap = .defaults) throws(KeyMapError) {
+    package init(parsing text: String, source: String, base: KeyMap = .defaults) throws(KeyMapError) {
         let document: TOMLDocument
         do {
             document = try TOMLDocument(parsing: text, source: source)
@@ -63,7 +63,7 @@ extension KeyMap {
 
     /// The defaults with the overrides in the file at `url` applied; just the defaults when
     /// there is no such file.
-    public static func load(from url: URL) throws(KeyMapError) -> KeyMap {
+    package static func load(from url: URL) throws(KeyMapError) -> KeyMap {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { return .defaults }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -77,7 +77,7 @@ extension KeyMap {
 
     /// ``load(from:)``, or the defaults with the reason when the file is broken: the console
     /// always starts, and shows the error.
-    public static func loadOrDefaults(from url: URL) -> (keyMap: KeyMap, error: KeyMapError?) {
+    package static func loadOrDefaults(from url: URL) -> (keyMap: KeyMap, error: KeyMapError?) {
         do {
             return (try load(from: url), nil)
         } catch {

@@ -1,7 +1,7 @@
 /// Why key bindings could not be loaded, as one line naming the file and the line or action.
-public struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The file exists but cannot be read, or is not UTF-8.
         case unreadable
         /// The file is not valid TOML.
@@ -15,16 +15,16 @@ public struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The file the error is about.
-    public let source: String
+    package let source: String
     /// `line 3, column 9` for syntax errors, otherwise the action name.
-    public let location: String?
+    package let location: String?
     /// The problem.
-    public let message: String
+    package let message: String
 
     /// An error of `kind` in `source` at `location`.
-    public init(_ kind: Kind, source: String, location: String? = nil, message: String) {
+    package init(_ kind: Kind, source: String, location: String? = nil, message: String) {
         self.kind = kind
         self.source = source
         self.location = location
@@ -32,7 +32,7 @@ public struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `source: location: message`.
-    public var description: String {
+    package var description: String {
         ([source] + (location.map { [$0] } ?? []) + [message]).joined(separator: ": ")
     }
 

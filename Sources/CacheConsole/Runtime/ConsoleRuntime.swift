@@ -5,7 +5,7 @@ import Foundation
 /// message to the ``ConsoleController`` and carries out its effects. Reads run on one
 /// background queue and actions on another, so neither a slow query nor a long purge ever
 /// holds up a keystroke; their results come back through an inbox the loop drains.
-public final class ConsoleRuntime {
+package final class ConsoleRuntime {
     /// How often the clock ticks: refresh checks, banners and relative times.
     static let tick = Duration.milliseconds(250)
     /// How long to wait for input while background work is under way.
@@ -25,7 +25,7 @@ public final class ConsoleRuntime {
     /// A runtime for `controller` over `source`. When `idleSignalPath` is set, the frame
     /// number is written there each time the console is idle with a frame drawn (tests wait
     /// on it instead of sleeping).
-    public init(
+    package init(
         source: any ConsoleDataSource, controller: ConsoleController, options: RenderOptions,
         idleSignalPath: String? = nil
     ) {
@@ -37,7 +37,7 @@ public final class ConsoleRuntime {
 
     /// Runs until the operator quits. `notices` (broken key or theme files) show in the
     /// status line.
-    public func run(on terminal: some ConsoleTerminal, notices: [String] = []) {
+    package func run(on terminal: some ConsoleTerminal, notices: [String] = []) {
         let clock = ContinuousClock()
         perform(controller.handle(.input(.resize(terminal.size))), on: terminal)
         perform(controller.handle(.tick(now: Self.now())), on: terminal)
@@ -84,7 +84,7 @@ public final class ConsoleRuntime {
             case .applyTheme(let theme): terminal.theme = theme
             case .setMouseReporting(let on): terminal.mouseReporting = on
             case .redrawAll: terminal.redrawAll()
-            case .load, .refresh, .prepare, .run, .undo:
+            case .load, .refresh, .prepare, .run, .undo, .export:
                 let queue = EffectPerformer.isAction(effect) ? actions : reads
                 inbox.started()
                 queue.async { [source, inbox] in

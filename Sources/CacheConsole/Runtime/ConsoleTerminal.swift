@@ -1,7 +1,7 @@
 /// What the console needs from a terminal: input events, frames drawn by difference, and a
 /// few settings. `CursesTerminal`'s `TerminalSession` is the real one; it is owned by one
 /// thread, the one that runs ``ConsoleRuntime/run(on:notices:)``.
-public protocol ConsoleTerminal: AnyObject {
+package protocol ConsoleTerminal: AnyObject {
     /// The size in cells.
     var size: Size { get }
     /// Whether Unicode glyphs can be drawn.

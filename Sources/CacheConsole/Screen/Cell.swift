@@ -1,18 +1,18 @@
 /// One terminal cell.
-public struct Cell: Hashable, Sendable {
+package struct Cell: Hashable, Sendable {
     /// One grapheme cluster, already terminal-safe; empty for the right half of a wide one.
-    public var text: String
+    package var text: String
     /// How to draw it.
-    public var style: CellStyle
+    package var style: CellStyle
     /// Cells the grapheme occupies from here: 1, 2 for a wide one, 0 for the right half of a
     /// wide one (a continuation cell).
-    public var width: Int
+    package var width: Int
 
     /// Whether this is the right half of a wide grapheme drawn in the cell to its left.
-    public var isContinuation: Bool { width == 0 }
+    package var isContinuation: Bool { width == 0 }
 
     /// A space in `style`.
-    public static func blank(_ style: CellStyle) -> Cell {
+    package static func blank(_ style: CellStyle) -> Cell {
         Cell(text: " ", style: style, width: 1)
     }
 

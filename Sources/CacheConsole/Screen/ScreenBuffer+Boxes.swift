@@ -1,5 +1,5 @@
 /// The line glyphs of a box or rule.
-public enum BorderStyle: Hashable, Sendable {
+package enum BorderStyle: Hashable, Sendable {
     /// `┌─┐│└┘`
     case light
     /// `╭─╮│╰╯`
@@ -31,7 +31,7 @@ public enum BorderStyle: Hashable, Sendable {
 extension ScreenBuffer {
     /// Draws the outline of `rect` (at least 2 × 2 cells) and, when given, `title` on its top
     /// edge two cells in, truncated with `…` to fit. The inside is left as it was.
-    public mutating func drawBox(
+    package mutating func drawBox(
         _ rect: Rect, style: CellStyle = CellStyle(.border), border: BorderStyle = .light,
         title: String? = nil, titleStyle: CellStyle = CellStyle(.title)
     ) {
@@ -63,7 +63,7 @@ extension ScreenBuffer {
     }
 
     /// Draws a horizontal rule of `width` cells starting at `point`.
-    public mutating func drawHorizontalLine(
+    package mutating func drawHorizontalLine(
         from point: Point, width: Int, style: CellStyle = CellStyle(.border), border: BorderStyle = .light
     ) {
         guard width > 0 else { return }
@@ -71,7 +71,7 @@ extension ScreenBuffer {
     }
 
     /// Draws a vertical rule of `height` cells starting at `point` and going down.
-    public mutating func drawVerticalLine(
+    package mutating func drawVerticalLine(
         from point: Point, height: Int, style: CellStyle = CellStyle(.border), border: BorderStyle = .light
     ) {
         guard height > 0 else { return }

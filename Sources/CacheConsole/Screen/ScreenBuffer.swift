@@ -2,9 +2,9 @@
 /// previous frame). Everything written is sanitized (see ``TerminalText``) and clipped by
 /// display width; a wide grapheme takes its cell and a continuation cell to its right, and
 /// overwriting either half of one blanks the other half, so the grid is always drawable.
-public struct ScreenBuffer: Hashable, Sendable {
+package struct ScreenBuffer: Hashable, Sendable {
     /// How text that does not fit its width ends.
-    public enum Truncation: Hashable, Sendable {
+    package enum Truncation: Hashable, Sendable {
         /// Cut at the edge.
         case clip
         /// Cut and end with this marker (such as `…`).
@@ -12,26 +12,28 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
 
     /// Width and height in cells.
-    public let size: Size
+    package let size: Size
     private var cells: [Cell]
+    /// Where the terminal shows its cursor (a text field being edited), if anywhere.
+    package var cursor: Point?
 
     /// A buffer of `size` filled with spaces in `style`.
-    public init(size: Size, style: CellStyle = .text) {
+    package init(size: Size, style: CellStyle = .text) {
         self.size = size
         cells = Array(repeating: .blank(style), count: size.columns * size.rows)
     }
 
     /// The whole buffer as a rectangle.
-    public var bounds: Rect { Rect(origin: Point(column: 0, row: 0), size: size) }
+    package var bounds: Rect { Rect(origin: Point(column: 0, row: 0), size: size) }
 
     /// The cell at `point`, or `nil` outside the buffer.
-    public subscript(point: Point) -> Cell? {
+    package subscript(point: Point) -> Cell? {
         guard bounds.contains(point) else { return nil }
         return cells[point.row * size.columns + point.column]
     }
 
     /// The cells of `row` (empty outside the buffer).
-    public func cells(inRow row: Int) -> ArraySlice<Cell> {
+    package func cells(inRow row: Int) -> ArraySlice<Cell> {
         guard (0..<size.rows).contains(row) else { return [] }
         return cells[row * size.columns..<(row + 1) * size.columns]
     }
@@ -42,7 +44,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     ///
     /// - Returns: the column just past the written text.
     @discardableResult
-    public mutating func put(
+    package mutating func put(
         _ text: String, at point: Point, style: CellStyle = .text, maxWidth: Int? = nil,
         truncation: Truncation = .clip
     ) -> Int {
@@ -62,7 +64,7 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// Fills the part of `rect` inside the buffer with `character` in `style`; a character
     /// that is not one printable cell wide fills with spaces instead.
-    public mutating func fill(_ rect: Rect, style: CellStyle = .text, with character: Character = " ") {
+    package mutating func fill(_ rect: Rect, style: CellStyle = .text, with character: Character = " ") {
         var glyph = " "
         DisplayScanner.scan(String(character)) { unit in
             if !unit.isEscape && unit.width == 1 { glyph = unit.text }
@@ -77,7 +79,7 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// The text of every row, one line per row with trailing spaces removed: what a test
     /// compares against an expected screen.
-    public func textSnapshot() -> String {
+    package func textSnapshot() -> String {
         (0..<size.rows).map { row in
             var line = cells(inRow: row).map(\.text).joined()
             while line.last == " " { line.removeLast() }

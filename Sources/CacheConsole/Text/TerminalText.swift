@@ -7,9 +7,9 @@ import Foundation
 ///
 /// ``ScreenBuffer`` sanitizes everything it is given, so no control byte reaches the terminal
 /// whichever path text takes; use these functions to measure and lay out text beforehand.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every unsafe character replaced by its visible escape.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         var result = ""
         DisplayScanner.scan(text) { unit in
             result += unit.text
@@ -18,9 +18,21 @@ public enum TerminalText {
         return result
     }
 
+    /// The ASCII character a terminal without Unicode shows for the punctuation and symbols
+    /// the console draws (`–` as `-`, `…` as `.`, `›` as `>`); `nil` for anything else.
+    package static func asciiFallback(_ text: String) -> Character? {
+        asciiFallbacks[text]
+    }
+
+    private static let asciiFallbacks: [String: Character] = [
+        "–": "-", "—": "-", "−": "-", "…": ".", "·": ".", "•": "*", "›": ">", "‹": "<", "→": ">", "←": "<",
+        "↑": "^", "↓": "v", "▲": "^", "▼": "v", "●": "*", "○": "o", "≈": "~", "×": "x", "“": "\"", "”": "\"",
+        "‘": "'", "’": "'", "│": "|", "─": "-", "█": "#", "░": ".", "▏": "|",
+    ]
+
     /// `bytes` decoded as UTF-8 and sanitized; each byte that is not part of a valid UTF-8
     /// sequence is shown as `\xNN`.
-    public static func sanitize(_ bytes: Data) -> String {
+    package static func sanitize(_ bytes: Data) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return sanitize(text) }
         var result = ""
         var run = String.UnicodeScalarView()
@@ -39,7 +51,7 @@ public enum TerminalText {
     }
 
     /// The number of terminal cells `text` occupies once sanitized.
-    public static func displayWidth(of text: String) -> Int {
+    package static func displayWidth(of text: String) -> Int {
         var width = 0
         DisplayScanner.scan(text) { unit in
             width += unit.width
@@ -50,13 +62,13 @@ public enum TerminalText {
 
     /// `text`, sanitized, cut to at most `width` cells; when it had to be cut, it ends with
     /// `ellipsis`. Only the part that fits is examined, so a 100 KB key costs what it shows.
-    public static func truncate(_ text: String, toWidth width: Int, ellipsis: String = "…") -> String {
+    package static func truncate(_ text: String, toWidth width: Int, ellipsis: String = "…") -> String {
         fit(text, width: width, ellipsis: ellipsis).text
     }
 
     /// `text`, sanitized and truncated with `ellipsis` if needed, padded with spaces to exactly
     /// `width` cells (a dropped wide character leaves room for one more space).
-    public static func pad(
+    package static func pad(
         _ text: String, toWidth width: Int, alignment: TextAlignment = .leading, ellipsis: String = "…"
     ) -> String {
         let fitted = fit(text, width: width, ellipsis: ellipsis)
@@ -101,7 +113,7 @@ public enum TerminalText {
 }
 
 /// Where padded text sits in its column.
-public enum TextAlignment: Sendable, Hashable {
+package enum TextAlignment: Sendable, Hashable {
     /// Text first, then spaces.
     case leading
     /// Spaces split evenly around the text (the extra one after it).

@@ -1,7 +1,7 @@
 /// How many colours a terminal shows, and how theme colours map onto them. Themes are never
 /// allowed to redefine the terminal's palette, so exact colours are matched to the nearest
 /// colour the terminal already has.
-public enum ColorDepth: Hashable, Sendable, CaseIterable {
+package enum ColorDepth: Hashable, Sendable, CaseIterable {
     /// No colours: attributes only (also chosen when `NO_COLOR` is set).
     case monochrome
     /// The 8 basic ANSI colours.
@@ -12,7 +12,7 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
     case xterm256
 
     /// The depth for a terminal reporting `colorCount` colours (terminfo `colors`).
-    public init(colorCount: Int) {
+    package init(colorCount: Int) {
         switch colorCount {
         case 256...: self = .xterm256
         case 16..<256: self = .ansi16
@@ -25,7 +25,7 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
     /// 0–7 with 8 colours); exact colours become the nearest of the 6×6×6 cube and grey ramp
     /// (16–255) with 256 colours, whose values are standard, or of the xterm default ANSI
     /// colours with 16 or 8; everything is the default in monochrome.
-    public func terminalColor(for color: ThemeColor) -> TerminalColor {
+    package func terminalColor(for color: ThemeColor) -> TerminalColor {
         switch (self, color) {
         case (.monochrome, _), (_, .terminalDefault):
             return .terminalDefault
@@ -34,12 +34,34 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
         case (_, .ansi(let ansi)):
             return .indexed(ansi.index)
         case (.ansi8, .rgb(let rgb)):
+            // A grey stays a grey (black or white), never the nearest hue.
+            let channels = [rgb.red, rgb.green, rgb.blue].map(Int.init)
+            guard (channels.max() ?? 0) - (channels.min() ?? 0) >= 40 else {
+                return .indexed(
+                    Self.distance(rgb, Self.xtermColor(0)) <= Self.distance(rgb, Self.xtermColor(7)) ? 0 : 7)
+            }
             return .indexed(Self.nearest(rgb, among: 0..<8))
         case (.ansi16, .rgb(let rgb)):
             return .indexed(Self.nearest(rgb, among: 0..<16))
         case (.xterm256, .rgb(let rgb)):
             return .indexed(Self.nearest(rgb, among: 16..<256))
         }
+    }
+
+    /// Foreground `color` as this terminal can draw it over a dark (or light) background:
+    /// like ``terminalColor(for:)``, except that with 8 colours a grey that would fold onto
+    /// the background's own colour (black on dark, white on light) takes the other one, so
+    /// borders and muted text never vanish.
+    package func foregroundColor(for color: ThemeColor, onDarkBackground dark: Bool) -> TerminalColor {
+        let mapped = terminalColor(for: color)
+        guard self == .ansi8, mapped == .indexed(dark ? 0 : 7) else { return mapped }
+        let isExtreme: Bool =
+            switch color {
+            case .rgb(let rgb): [rgb.red, rgb.green, rgb.blue].allSatisfy { abs(Int($0) - (dark ? 0 : 255)) <= 40 }
+            case .ansi(let ansi): ansi == (dark ? .black : .brightWhite) || (!dark && ansi == .white)
+            case .terminalDefault: true
+            }
+        return isExtreme ? mapped : .indexed(dark ? 7 : 0)
     }
 
     /// The palette entry in `indices` closest to `color` (weighted "redmean" distance, which
@@ -89,7 +111,7 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
 }
 
 /// A colour as the terminal draws it.
-public enum TerminalColor: Hashable, Sendable {
+package enum TerminalColor: Hashable, Sendable {
     /// The terminal's default foreground or background.
     case terminalDefault
     /// A palette entry: 0–15 ANSI, 16–231 colour cube, 232–255 greys.

@@ -1,14 +1,14 @@
 /// What a theme gives one role: colours and attributes.
-public struct RoleStyle: Hashable, Sendable {
+package struct RoleStyle: Hashable, Sendable {
     /// The text colour.
-    public var foreground: ThemeColor
+    package var foreground: ThemeColor
     /// The cell colour.
-    public var background: ThemeColor
+    package var background: ThemeColor
     /// Bold, dim, underline, reverse.
-    public var attributes: TextAttributes
+    package var attributes: TextAttributes
 
     /// A style; both colours default to the terminal's own.
-    public init(
+    package init(
         foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault,
         attributes: TextAttributes = []
     ) {
@@ -18,5 +18,5 @@ public struct RoleStyle: Hashable, Sendable {
     }
 
     /// Whether either colour is not the terminal's default.
-    public var usesColor: Bool { foreground != .terminalDefault || background != .terminalDefault }
+    package var usesColor: Bool { foreground != .terminalDefault || background != .terminalDefault }
 }

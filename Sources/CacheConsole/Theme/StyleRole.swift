@@ -1,6 +1,6 @@
 /// What a cell means, which a ``Theme`` turns into colours and attributes. Screens pick roles,
 /// never colours. The raw value is the role's key in theme files.
-public enum StyleRole: String, CaseIterable, Hashable, Sendable {
+package enum StyleRole: String, CaseIterable, Hashable, Sendable {
     /// Body text.
     case text
     /// Secondary text: units, hints, timestamps.
@@ -63,10 +63,10 @@ public enum StyleRole: String, CaseIterable, Hashable, Sendable {
     case keyHint
 
     /// The graph gradient from low to high.
-    public static let graphGradient: [StyleRole] = [.graphLow, .graphMidLow, .graphMid, .graphMidHigh, .graphHigh]
+    package static let graphGradient: [StyleRole] = [.graphLow, .graphMidLow, .graphMid, .graphMidHigh, .graphHigh]
 
     /// The gradient step for `fraction` of a graph's height (0 = lowest, 1 = highest).
-    public static func graph(at fraction: Double) -> StyleRole {
+    package static func graph(at fraction: Double) -> StyleRole {
         let steps = graphGradient.count
         let clamped = fraction.isFinite ? min(1, max(0, fraction)) : 0
         return graphGradient[min(steps - 1, Int(clamped * Double(steps)))]

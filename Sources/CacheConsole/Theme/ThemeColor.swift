@@ -1,5 +1,5 @@
 /// A colour as a theme names it.
-public enum ThemeColor: Hashable, Sendable {
+package enum ThemeColor: Hashable, Sendable {
     /// The terminal's own foreground or background (keeps a transparent or user-chosen
     /// background visible).
     case terminalDefault
@@ -10,7 +10,7 @@ public enum ThemeColor: Hashable, Sendable {
 
     /// Parses `default`, an ANSI colour name (`red`, `brightBlue`, …) or `#rrggbb`;
     /// `nil` for anything else.
-    public init?(name: String) {
+    package init?(name: String) {
         if name == "default" {
             self = .terminalDefault
         } else if let ansi = ANSIColor(rawValue: name) {
@@ -24,7 +24,7 @@ public enum ThemeColor: Hashable, Sendable {
 }
 
 /// The 16 ANSI colours, by the names theme files use.
-public enum ANSIColor: String, CaseIterable, Hashable, Sendable {
+package enum ANSIColor: String, CaseIterable, Hashable, Sendable {
     /// Colour 0.
     case black
     /// Colour 1.
@@ -59,27 +59,27 @@ public enum ANSIColor: String, CaseIterable, Hashable, Sendable {
     case brightWhite
 
     /// The colour number, 0–15.
-    public var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    package var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }
 
 /// A 24-bit colour.
-public struct RGBColor: Hashable, Sendable {
+package struct RGBColor: Hashable, Sendable {
     /// Red, 0–255.
-    public var red: UInt8
+    package var red: UInt8
     /// Green, 0–255.
-    public var green: UInt8
+    package var green: UInt8
     /// Blue, 0–255.
-    public var blue: UInt8
+    package var blue: UInt8
 
     /// The colour with these components.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// Parses `#rrggbb` (either case); `nil` for anything else.
-    public init?(hex: String) {
+    package init?(hex: String) {
         let digits = hex.utf8.dropFirst()
         guard hex.utf8.first == UInt8(ascii: "#"), digits.count == 6,
             digits.allSatisfy(Self.isHexDigit), let value = UInt32(String(hex.dropFirst()), radix: 16)
@@ -95,7 +95,7 @@ public struct RGBColor: Hashable, Sendable {
     }
 
     /// `#rrggbb`, lowercase.
-    public var hex: String {
+    package var hex: String {
         "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

@@ -1,7 +1,7 @@
 /// Why a theme could not be loaded, as one line naming the file and the line or key.
-public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// No folder and no built-in theme has this name.
         case notFound
         /// The name is not a plain file name (letters, digits, `.`, `_`, `-`).
@@ -17,16 +17,16 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The file (or built-in theme, or theme name) the error is about.
-    public let source: String
+    package let source: String
     /// `line 3, column 9` for syntax errors, the key path (`styles.selection.fg`) for values.
-    public let location: String?
+    package let location: String?
     /// The problem.
-    public let message: String
+    package let message: String
 
     /// An error of `kind` in `source` at `location`.
-    public init(_ kind: Kind, source: String, location: String? = nil, message: String) {
+    package init(_ kind: Kind, source: String, location: String? = nil, message: String) {
         self.kind = kind
         self.source = source
         self.location = location
@@ -34,7 +34,7 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `source: location: message`.
-    public var description: String {
+    package var description: String {
         ([source] + (location.map { [$0] } ?? []) + [message]).joined(separator: ": ")
     }
 }

@@ -17,21 +17,21 @@ import TOMLKit
 /// Colours are `#rrggbb`, `default` (the terminal's own), an ANSI name (`red`, `brightBlue`,
 /// … as the user's palette shows them) or a palette name. Attributes are `bold`, `dim`,
 /// `underline` and `reverse`. Unknown keys are errors, so typos do not pass silently.
-public struct ThemeFile: Hashable, Sendable {
+package struct ThemeFile: Hashable, Sendable {
     /// Where the text came from (a path, or "built-in theme 'name'").
-    public let source: String
+    package let source: String
     /// The one-line description.
-    public let description: String
+    package let description: String
     /// The theme this one extends, if it names one.
-    public let inherits: String?
+    package let inherits: String?
     /// The roles this file defines.
-    public let styles: [StyleRole: RoleStyle]
+    package let styles: [StyleRole: RoleStyle]
 
     /// Roles the file leaves to the theme it inherits from.
-    public var missingRoles: [StyleRole] { StyleRole.allCases.filter { styles[$0] == nil } }
+    package var missingRoles: [StyleRole] { StyleRole.allCases.filter { styles[$0] == nil } }
 
     /// Parses and checks `text`; `source` names it in errors.
-    public init(parsing text: String, source: String) throws(ThemeError) {
+    package init(parsing text: String, source: String) throws(ThemeError) {
         let document: TOMLDocument
         do {
             document = try TOMLDocument(parsing: text, source: source)

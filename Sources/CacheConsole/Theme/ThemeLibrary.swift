@@ -6,18 +6,18 @@ import Foundation
 /// built-in `default` when it names none. A file that inherits its own name extends the next
 /// theme of that name down the search order (so `~/.config/cachedeck/themes/default.toml`
 /// can tweak the default theme).
-public struct ThemeLibrary: Hashable, Sendable {
+package struct ThemeLibrary: Hashable, Sendable {
     /// Folders searched in order before the built-in themes.
-    public let folders: [URL]
+    package let folders: [URL]
 
     /// A library searching `folders`, then the built-in themes.
-    public init(folders: [URL]) {
+    package init(folders: [URL]) {
         self.folders = folders
     }
 
     /// The standard library: the user's themes folder (see ``ConfigPaths``), then the shipped
     /// `Themes/` folders found from `executable` (see ``shippedFolders(executable:)``).
-    public init(
+    package init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = Bundle.main.executableURL
     ) {
@@ -29,7 +29,7 @@ public struct ThemeLibrary: Hashable, Sendable {
     /// `<prefix>/share/cachedeck/themes` beside `<prefix>/bin`, and `Themes/` at the root of
     /// the package checkout it was built in (found by walking up to a folder holding
     /// `Package.swift`).
-    public static func shippedFolders(executable: URL?) -> [URL] {
+    package static func shippedFolders(executable: URL?) -> [URL] {
         guard let executable else { return [] }
         let manager = FileManager.default
         let binFolder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -52,15 +52,15 @@ public struct ThemeLibrary: Hashable, Sendable {
 
     /// The names of the built-in themes: `default`, `light`, `high-contrast`, `monochrome`,
     /// `colorblind`.
-    public static var builtInNames: [String] { BuiltInThemes.sources.map(\.key) }
+    package static var builtInNames: [String] { BuiltInThemes.sources.map(\.key) }
 
     /// The TOML source of a built-in theme (to show it, or to save a copy to edit).
-    public static func builtInSource(named name: String) -> String? {
+    package static func builtInSource(named name: String) -> String? {
         BuiltInThemes.source(named: name)
     }
 
     /// Every theme name available: files in the folders and the built-in themes, sorted.
-    public var themeNames: [String] {
+    package var themeNames: [String] {
         let files = folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
                 .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }
@@ -71,13 +71,13 @@ public struct ThemeLibrary: Hashable, Sendable {
 
     /// The theme `name`; throws a one-line ``ThemeError`` naming the file and the line or key
     /// when it is missing or broken.
-    public func theme(named name: String) throws(ThemeError) -> Theme {
+    package func theme(named name: String) throws(ThemeError) -> Theme {
         try resolve(name, from: 0, visited: [])
     }
 
     /// The theme `name`, or the built-in `default` with the reason when it cannot be loaded:
     /// the console always starts, and shows the error.
-    public func themeOrFallback(named name: String) -> (theme: Theme, error: ThemeError?) {
+    package func themeOrFallback(named name: String) -> (theme: Theme, error: ThemeError?) {
         do {
             return (try theme(named: name), nil)
         } catch {
@@ -110,8 +110,7 @@ public struct ThemeLibrary: Hashable, Sendable {
         }
         throw ThemeError(
             .notFound, source: "theme '\(name)'",
-            message: "not found in \(folders.map(\.path) + ["the built-in themes"]) (available: "
-                + themeNames.joined(separator: ", ") + ")")
+            message: "no such theme (available: " + themeNames.joined(separator: ", ") + ")")
     }
 
     /// The text and source name of `name` in source `index` (a folder, or the built-in themes

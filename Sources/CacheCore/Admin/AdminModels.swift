@@ -6,7 +6,7 @@ public struct ActionImpact: Sendable, Hashable, Codable {
     public let entries: Int
     /// Their bytes (value plus key).
     public let bytes: Int
-    /// Their share of the hits recorded on the namespace (or store) in the last hour, 0…1.
+    /// Their share of the hits recorded on the whole store in the last hour, 0…1.
     public let recentHitShare: Double
     /// Up to ten of the keys, as `namespace/key`.
     public let sampleKeys: [String]

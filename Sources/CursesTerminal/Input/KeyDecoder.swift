@@ -40,11 +40,14 @@ enum KeyDecoder {
         }
     }
 
-    /// The mouse event curses reported, or `nil` for kinds the console does not use.
+    /// The mouse event curses reported, or `nil` for kinds the console does not use. A
+    /// click curses put together from a press and a release that arrived at once counts as
+    /// a press; two such clicks as a double click.
     static func mouse(_ event: MEVENT) -> MouseEvent? {
         let state = event.bstate
         let kinds: [(mmask_t, MouseEvent.Kind)] = [
-            (cn_button1_pressed(), .press(.left)), (cn_button1_released(), .release(.left)),
+            (cn_button1_pressed() | cn_button1_clicked(), .press(.left)),
+            (cn_button1_double_clicked(), .doubleClick(.left)), (cn_button1_released(), .release(.left)),
             (cn_button2_pressed(), .press(.middle)), (cn_button2_released(), .release(.middle)),
             (cn_button3_pressed(), .press(.right)), (cn_button3_released(), .release(.right)),
             (cn_button4_pressed(), .scrollUp), (cn_button5_pressed(), .scrollDown),

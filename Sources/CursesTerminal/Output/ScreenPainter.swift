@@ -6,10 +6,12 @@ import CacheConsole
 struct ScreenPainter {
     /// Resolves cell styles to attributes and colour pairs.
     var styles: StyleResolver
-    /// Whether the locale is UTF-8 (otherwise non-ASCII cells are drawn as `?`).
+    /// Whether the locale is UTF-8 (otherwise non-ASCII cells are drawn as their ASCII
+    /// fallback, or `?`).
     let unicode: Bool
     private var previous: ScreenBuffer?
     private var clearFirst = false
+    private var cursorShown = false
 
     init(styles: StyleResolver, unicode: Bool) {
         self.styles = styles
@@ -44,8 +46,20 @@ struct ScreenPainter {
             }
         }
         previous = buffer
+        placeCursor(buffer.cursor, screen: screen)
         wnoutrefresh(cn_stdscr())
         doupdate()
+    }
+
+    /// Shows the terminal's cursor at `cursor` (a text field being edited), or hides it.
+    private mutating func placeCursor(_ cursor: Point?, screen: Size) {
+        let shown = cursor.flatMap { $0.row < screen.rows && $0.column < screen.columns ? $0 : nil }
+        if (shown != nil) != cursorShown {
+            cursorShown = shown != nil
+            leaveok(cn_stdscr(), !cursorShown)
+            curs_set(cursorShown ? 1 : 0)
+        }
+        if let shown { wmove(cn_stdscr(), Int32(shown.row), Int32(shown.column)) }
     }
 
     /// Draws one cell. Curses measures characters with the C library's `wcwidth`, which may
@@ -66,6 +80,8 @@ struct ScreenPainter {
             if let first, (1...cell.width).contains(firstWidth) {
                 characters = [first]
                 padding = cell.width - firstWidth
+            } else if !unicode, cell.width == 1, let ascii = TerminalText.asciiFallback(cell.text)?.asciiValue {
+                characters = [wchar_t(ascii)]
             } else {
                 characters = [wchar_t(unicode ? 0xFFFD : 0x3F)]
                 padding = cell.width - 1

@@ -34,7 +34,7 @@ struct StyleResolver {
         if roleStyle.attributes.contains(.underline) { attributes |= cn_a_underline() }
         if roleStyle.attributes.contains(.reverse) { attributes |= cn_a_reverse() }
         let colors = TerminalColorPair(
-            foreground: depth.terminalColor(for: roleStyle.foreground),
+            foreground: depth.foregroundColor(for: roleStyle.foreground, onDarkBackground: theme.isDark),
             background: depth.terminalColor(for: roleStyle.background))
         let result = (attributes, pair(for: colors))
         resolved[style] = result

@@ -1,19 +1,19 @@
 import ArgumentParser
 import CacheCore
 
-/// `cachedeck sweep FILE [--namespace NAME]`
+/// `cachedeck sweep FILE [NAMESPACE]`
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep", abstract: "Remove entries past their expiry and stale window.")
 
     @OptionGroup var store: StoreArguments
-    @Option(name: .shortAndLong, help: "Only this namespace.") var namespace: String?
+    @OptionGroup var scope: NamespaceArgument
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
     func run() throws {
         try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
-            .run(.sweep(namespace: namespace))
+            .run(.sweep(namespace: scope.namespace))
     }
 }
 

@@ -1,8 +1,9 @@
 import ArgumentParser
 import CacheConsole
 import CacheCore
+import Foundation
 
-/// `cachedeck show FILE NAMESPACE KEY [--hex]`
+/// `cachedeck show FILE NAMESPACE KEY [--hex | --raw]`
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
@@ -17,7 +18,12 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "The namespace.") var namespace: String
     @Argument(help: "The entry's canonical key.") var key: String
     @Flag(help: "Show the value as a hex dump even when it is JSON.") var hex = false
+    @Flag(help: "Write the value's bytes, exactly as stored, and nothing else.") var raw = false
     @OptionGroup var output: OutputArguments
+
+    func validate() throws {
+        if raw && (hex || output.json) { throw ValidationError("--raw writes the bytes alone: no --hex or --json") }
+    }
 
     func run() throws {
         let inspector = try store.openForReading().inspector
@@ -25,6 +31,9 @@ struct ShowCommand: ParsableCommand {
         guard let detail = try inspector.entry(namespace: namespace, key: key, options: options) else {
             _ = try inspector.namespace(namespace)  // throws when the namespace itself is missing
             throw Failure("no entry with key '\(TerminalText.sanitize(key))' in namespace '\(namespace)'")
+        }
+        if raw {
+            return FileHandle.standardOutput.write(try EntryExporter.value(of: detail.entry.id, from: inspector))
         }
         if output.json { return try JSONOutput.print(detail) }
         let entry = detail.entry

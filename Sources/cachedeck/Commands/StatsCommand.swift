@@ -3,7 +3,7 @@ import CacheConsole
 import CacheCore
 import Foundation
 
-/// `cachedeck stats FILE [--namespace N] [--watch [--interval S] [--count N]]`
+/// `cachedeck stats FILE [NAMESPACE] [--watch [--interval S] [--count N]]`
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -16,10 +16,12 @@ struct StatsCommand: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreArguments
-    @Option(name: .shortAndLong, help: "Only this namespace.") var namespace: String?
+    @OptionGroup var scope: NamespaceArgument
     @Flag(name: .shortAndLong, help: "Print a line per interval until interrupted.") var watch = false
     @Option(name: .shortAndLong, help: "Seconds per --watch line.") var interval = 1
     @Option(name: .shortAndLong, help: "Stop --watch after this many lines.") var count: Int?
+    /// The namespace shown, if one was named.
+    private var namespace: String? { scope.namespace }
     @OptionGroup var output: OutputArguments
 
     /// The spans the summary table shows.

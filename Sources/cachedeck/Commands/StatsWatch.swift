@@ -1,7 +1,10 @@
 import CacheCore
 import Foundation
 
-/// `stats --watch`: a line per interval of whole, ended seconds until Ctrl-C.
+/// `stats --watch`: a line per interval of whole, ended seconds until Ctrl-C. Apps write
+/// their telemetry about once a second, not on the second, so one second's bucket holds none,
+/// one or two writes: each line's rates are over the last ``smoothing`` seconds (or the
+/// interval, if longer), which steadies them.
 struct StatsWatch {
     let inspector: Inspector
     let namespace: String?
@@ -11,6 +14,8 @@ struct StatsWatch {
     private static let headerEvery = 20
     /// How long after a second ends its telemetry is read (apps write theirs once a second).
     private static let settle: Int64 = 500
+    /// The shortest span a line's rates are measured over, in milliseconds.
+    static let smoothing: Int64 = 5_000
 
     /// `stats --watch --json`: one line per interval.
     struct Line: Encodable {
@@ -26,7 +31,8 @@ struct StatsWatch {
         var end = (clock.nowMilliseconds() - Self.settle) / 1000 * 1000
         var printed = 0
         while !interruption.happened {
-            let activity = try inspector.activity(namespace: namespace, from: end - step, until: end)
+            let activity = try inspector.activity(
+                namespace: namespace, from: end - max(step, Self.smoothing), until: end)
             let live = try inspector.processes().filter(\.isLive).count
             if json {
                 try JSONOutput.printLine(Line(namespace: namespace, activity: activity, liveProcesses: live))

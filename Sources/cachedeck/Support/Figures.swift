@@ -40,8 +40,12 @@ enum Figures {
         "\(Formatting.count(count)) \(count == 1 ? singular : plural)"
     }
 
-    /// A rate with one decimal: `12.5`.
-    static func rate(_ value: Double) -> String { String(format: "%.1f", value) }
+    /// A rate with one decimal and grouped thousands: `12.5`, `2,001.8`.
+    static func rate(_ value: Double) -> String {
+        guard value.isFinite else { return Table.none }
+        let tenths = Int((value * 10).rounded())
+        return (tenths < 0 ? "-" : "") + Formatting.count(abs(tenths) / 10) + ".\(abs(tenths) % 10)"
+    }
 
     /// An expiry relative to now: `in 5m`, `expired 3m ago`, `never`.
     static func expiry(_ expiresAt: Int64?, now: Int64) -> String {

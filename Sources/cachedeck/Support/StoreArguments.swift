@@ -47,3 +47,19 @@ struct ConfirmationArguments: ParsableArguments {
     @Flag(help: "Show what would be removed, change nothing.")
     var dryRun = false
 }
+
+/// An optional namespace, named like every command names it: the argument after the file.
+/// `-n`/`--namespace NAME`, the older spelling of `sweep` and `stats`, still works (hidden).
+struct NamespaceArgument: ParsableArguments {
+    @Argument(help: "Only this namespace (default: all).") var positional: String?
+    @Option(name: [.customShort("n"), .customLong("namespace")], help: .hidden) var option: String?
+
+    /// The namespace given, if any.
+    var namespace: String? { positional ?? option }
+
+    func validate() throws {
+        if let positional, let option, positional != option {
+            throw ValidationError("the namespace is given twice ('\(positional)' and '\(option)')")
+        }
+    }
+}

@@ -65,7 +65,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  ? help          query 1.0 ms · frame –
             """#)
         harness.press(.character("p"))
         #expect(harness.screen().contains("11    2.6 kB"))

@@ -13,11 +13,11 @@ import Testing
     /// frame and key (a 64 KiB value took ~30 ms a wrap in a release build).
     @Test func theValueIsWrappedOncePerWidth() throws {
         var harness = detail()
-        let wrapped = try #require(harness.model.current.content.detail?.wrapped)
+        let wrapped = try #require(harness.model.current.detail?.wrapped)
         #expect(wrapped.width == 80 && wrapped.lines.count == 8)
         harness.resize(columns: 62, rows: 24)
-        let narrow = try #require(harness.model.current.content.detail?.wrapped)
-        var fresh = try #require(harness.model.current.content.detail)
+        let narrow = try #require(harness.model.current.detail?.wrapped)
+        var fresh = try #require(harness.model.current.detail)
         let snapshot = fresh.snapshot
         fresh.snapshot = snapshot
         #expect(fresh.wrapped != nil, "the same value keeps its lines")
@@ -36,7 +36,7 @@ import Testing
              Key         product-0000
              Namespace   products                    Version     v3
              Size        400 B (value 388 B)         Hits        0
-             Created     37m ago                     Accessed    0s ago
+             Created     37m ago                     Accessed    never
              Expires     in 3h                       Stale until in 4h
              Tags        featured
             ╭─ Value · JSON · lines 1–8 of 8 ──────────────────────────────────────────────╮
@@ -67,7 +67,7 @@ import Testing
              Key         product-0000
              Namespace   products                                        Version     v3
              Size        400 B (value 388 B)                             Hits        0
-             Created     37m ago                                         Accessed    0s ago
+             Created     37m ago                                         Accessed    never
              Expires     in 3h                                           Stale until in 4h
              Tags        featured
             ╭─ Value · JSON · lines 1–7 of 7 ──────────────────────────────────────────────────────────────────────────────────────╮
@@ -101,7 +101,7 @@ import Testing
             │                                                                                                                      │
             │                                                                                                                      │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  ? help  q quit                                        query 1.0 ms · frame –
+             x hex  d invalidate  Esc back  : command  q quit  ? help                                        query 1.0 ms · frame –
             """#)
     }
 
@@ -116,7 +116,7 @@ import Testing
              Key         product-0000
              Namespace   products                    Version     v3
              Size        400 B (value 388 B)         Hits        0
-             Created     37m ago                     Accessed    0s ago
+             Created     37m ago                     Accessed    never
              Expires     in 3h                       Stale until in 4h
              Tags        featured
             ╭─ Value · hex dump · lines 1–3 of 3 ──────────────────────────────────────────╮
@@ -134,7 +134,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  ? help        query 1.0 ms · frame –
+             x text  d invalidate  Esc back  : command  ? help       query 1.0 ms · frame –
             """#)
         harness.press(.character("x"))
         #expect(harness.screen().contains("Value · JSON"))

@@ -14,7 +14,7 @@ import Testing
              products · 240 entries · 2 marked · row 3 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │● product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │● product-0000                400 B   37m     in 3h      0      never featured│
             │● product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  p╭─ Confirm ────────────────────────────────────────────────────────────╮   │
             │  p│ Invalidate 2 keys in products                                        │   │
@@ -32,7 +32,7 @@ import Testing
             │  product-0015                595 B    9h   expired      8    34s ago         │
             │  product-0016                608 B   10h     in 1h     15    51s ago featured│
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         harness.press(.enter)
         #expect(harness.screen().contains("Cancelled; nothing was changed."))
@@ -93,7 +93,7 @@ import Testing
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear  : command  ? help  q quit                      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear  : command  q quit  ? help                      query 1.0 ms · frame –
             """#)
         harness.type("ucts!")
         harness.press(.enter)
@@ -133,7 +133,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  ? help          query 1.0 ms · frame –
             """#)
         harness.press(.character("y"))
         #expect(harness.screen().contains("Sweep expired entries of all namespaces: removed 105 entries"))
@@ -152,7 +152,7 @@ import Testing
              products · 240 entries · row 1 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0000                400 B   37m     in 3h      0      never featured│
             │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  product-0002                426 B    1h    in 10h     14    34s ago         │
             │  product-0003                439 B    2h    in 13h     21    51s ago         │
@@ -259,6 +259,6 @@ import Testing
         harness.press(.character(":"))
         harness.type("theme nosuch")
         harness.press(.enter)
-        #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': not found") == true)
+        #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': no such theme") == true)
     }
 }

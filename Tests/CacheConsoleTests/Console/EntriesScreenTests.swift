@@ -21,7 +21,7 @@ import Testing
              products · 240 entries · row 3 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
+            │  product-0000                400 B   37m     in 3h      0      never featured│
             │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
             │  product-0002                426 B    1h    in 10h     14    34s ago         │
             │  product-0003                439 B    2h    in 13h     21    51s ago         │
@@ -39,7 +39,7 @@ import Testing
             │  product-0015                595 B    9h   expired      8    34s ago         │
             │  product-0016                608 B   10h     in 1h     15    51s ago featured│
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         #expect(harness.rows(styled: .selection).first?.contains("product-0002") == true)
     }
@@ -54,7 +54,7 @@ import Testing
              products · 240 entries · row 1 of 240
             ╭─ Entries ────────────────────────────────────────────────────────────────────────────────────────────────────────────╮
             │  key ▲                                                      size   age   expires   hits   accessed tags              │
-            │  product-0000                                              400 B   37m     in 3h      0     0s ago featured          │
+            │  product-0000                                              400 B   37m     in 3h      0      never featured          │
             │  product-0001                                              413 B    1h     in 6h      7    17s ago sale,summer       │
             │  product-0002                                              426 B    1h    in 10h     14    34s ago                   │
             │  product-0003                                              439 B    2h    in 13h     21    51s ago                   │
@@ -88,7 +88,7 @@ import Testing
             │  product-0031                                              803 B   19h   expired     23     1m ago                   │
             │  product-0032                                              816 B   20h   expired     30     1m ago featured          │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  : command  ? help  q quit               query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  d invalidate  Esc back  : command  q quit  ? help     query 1.0 ms · frame –
             """#)
     }
 
@@ -99,10 +99,11 @@ import Testing
             harness.press(.character("s"))
             headers.append(harness.screen().split(separator: "\n")[4].trimmingCharacters(in: .whitespaces))
         }
-        #expect(headers.map { $0.contains("▲") } == Array(repeating: true, count: 6))
-        #expect(harness.model.current.content.isEntries(sortedBy: EntrySort(.key)))
-        harness.press(.character("s"), .character("S"))
-        #expect(harness.model.current.content.isEntries(sortedBy: EntrySort(.size, descending: true)))
+        // Like the CLI: sizes and counts largest first, times most recent first.
+        #expect(headers.map { $0.contains("▲") } == [false, true, true, false, true, true])
+        #expect(harness.model.current.isEntries(sortedBy: EntrySort(.key)))
+        harness.press(.character("s"))
+        #expect(harness.model.current.isEntries(sortedBy: EntrySort(.size, descending: true)))
         expectScreen(
             harness,
             #"""
@@ -129,10 +130,10 @@ import Testing
             │  product-0064               1.2 kB    9h   expired     60     3m ago featured│
             │  product-0133               1.2 kB   20h   expired     58    51s ago sale,su…│
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         harness.press(.character("S"))
-        #expect(harness.model.current.content.isEntries(sortedBy: EntrySort(.size)))
+        #expect(harness.model.current.isEntries(sortedBy: EntrySort(.size)))
     }
 
     @Test func aFilterNarrowsTheRowsAndATypoKeepsTheFieldOpen() {
@@ -144,27 +145,27 @@ import Testing
             harness,
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
-             cache.sqlite › products
-             products · 240 entries · row 1 of 240
+             cache.sqlite › products /siz
+             products · 240 entries · filter siz (0 matching)
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  product-0000                400 B   37m     in 3h      0     0s ago featured│
-            │  product-0001                413 B    1h     in 6h      7    17s ago sale,su…│
-            │  product-0002                426 B    1h    in 10h     14    34s ago         │
-            │  product-0003                439 B    2h    in 13h     21    51s ago         │
-            │  product-0004                452 B    3h    in 16h     28     1m ago featured│
-            │  product-0005                465 B    3h    in 20h     35     1m ago sale,su…│
-            │  product-0006                478 B    4h    in 23h     42     1m ago         │
-            │  product-0007                491 B    4h   expired     49     1m ago         │
-            │  product-0008                504 B    5h     in 2h     56     2m ago featured│
-            │  product-0009                517 B    6h     never     63     2m ago sale,su…│
-            │  product-0010                530 B    6h     in 9h     70     2m ago         │
-            │  product-0011                543 B    7h    in 12h     77     3m ago         │
-            │  product-0012                556 B    8h    in 15h     84     3m ago featured│
-            │  product-0013                569 B    8h    in 19h     91     0s ago sale,su…│
-            │  product-0014                582 B    9h   expired      1    17s ago         │
-            │  product-0015                595 B    9h   expired      8    34s ago         │
-            │  product-0016                608 B   10h     in 1h     15    51s ago featured│
+            │  No entry matches 'siz'.                                                     │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
+            │                                                                              │
              Filter: unknown field 'siz' (fields: ttl, size, hits, age)
             /siz>1
             """#)
@@ -197,7 +198,7 @@ import Testing
             │  product-0200               1.2 kB   37m    in 19h     42     1m ago featured│
             │  product-0204               1.3 kB    3h     in 4h     70     2m ago featured│
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
     }
 
@@ -230,25 +231,25 @@ import Testing
              big · 20,000 entries · row 20,000 of 20,000
             ╭─ Entries ────────────────────────────────────────────────────────────────────╮
             │  key ▲                        size   age   expires   hits   accessed tags    │
-            │  k119983                     100 B    1s     never      0     0s ago         │
-            │  k119984                     100 B    1s     never      0     0s ago         │
-            │  k119985                     100 B    1s     never      0     0s ago         │
-            │  k119986                     100 B    1s     never      0     0s ago         │
-            │  k119987                     100 B    1s     never      0     0s ago         │
-            │  k119988                     100 B    1s     never      0     0s ago         │
-            │  k119989                     100 B    1s     never      0     0s ago         │
-            │  k119990                     100 B    1s     never      0     0s ago         │
-            │  k119991                     100 B    1s     never      0     0s ago         │
-            │  k119992                     100 B    1s     never      0     0s ago         │
-            │  k119993                     100 B    1s     never      0     0s ago         │
-            │  k119994                     100 B    1s     never      0     0s ago         │
-            │  k119995                     100 B    1s     never      0     0s ago         │
-            │  k119996                     100 B    1s     never      0     0s ago         │
-            │  k119997                     100 B    1s     never      0     0s ago         │
-            │  k119998                     100 B    1s     never      0     0s ago         │
-            │  k119999                     100 B    1s     never      0     0s ago         │
+            │  k119983                     100 B    1s     never      0      never         │
+            │  k119984                     100 B    1s     never      0      never         │
+            │  k119985                     100 B    1s     never      0      never         │
+            │  k119986                     100 B    1s     never      0      never         │
+            │  k119987                     100 B    1s     never      0      never         │
+            │  k119988                     100 B    1s     never      0      never         │
+            │  k119989                     100 B    1s     never      0      never         │
+            │  k119990                     100 B    1s     never      0      never         │
+            │  k119991                     100 B    1s     never      0      never         │
+            │  k119992                     100 B    1s     never      0      never         │
+            │  k119993                     100 B    1s     never      0      never         │
+            │  k119994                     100 B    1s     never      0      never         │
+            │  k119995                     100 B    1s     never      0      never         │
+            │  k119996                     100 B    1s     never      0      never         │
+            │  k119997                     100 B    1s     never      0      never         │
+            │  k119998                     100 B    1s     never      0      never         │
+            │  k119999                     100 B    1s     never      0      never         │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         harness.press(.pageUp, .up)
         #expect(harness.rows(styled: .selection).first?.contains("k119982") == true)
@@ -257,7 +258,7 @@ import Testing
         for _ in 0..<300 { harness.press(.pageDown) }
         #expect(harness.rows(styled: .selection).first?.contains("k104800") == true)
         #expect(harness.screen().contains("row 4,801 of 20,000"))
-        let window = harness.model.current.content.entriesWindow
+        let window = harness.model.current.entriesWindow
         #expect((window?.pages.filter { $0.rows != nil }.count ?? 99) <= EntriesWindow.keptPages)
     }
 
@@ -291,7 +292,7 @@ import Testing
             │  bell\x07and\ttab             67 B    1h     never      3     1m ago         │
             │  evil\u{202E}txt.exe          66 B    1h     never      2     1m ago         │
             │  été                          68 B    1h     never      4     1m ago         │
-            │  商品-東京-😀                 64 B    1h     never      0     1m ago         │
+            │  商品-東京-😀                 64 B    1h     never      0      never         │
             │  👩‍👩‍👧 family                    69 B    1h     never      5     1m ago         │
             │                                                                              │
             │                                                                              │
@@ -305,7 +306,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  ? help        query 1.0 ms · frame –
             """#)
         harness.resize(columns: 120, rows: 40)
         expectScreen(
@@ -320,7 +321,7 @@ import Testing
             │  bell\x07and\ttab                                           67 B    1h     never      3     1m ago                   │
             │  evil\u{202E}txt.exe                                        66 B    1h     never      2     1m ago                   │
             │  été                                                        68 B    1h     never      4     1m ago                   │
-            │  商品-東京-😀                                               64 B    1h     never      0     1m ago                   │
+            │  商品-東京-😀                                               64 B    1h     never      0      never                   │
             │  👩‍👩‍👧 family                                                  69 B    1h     never      5     1m ago                   │
             │                                                                                                                      │
             │                                                                                                                      │
@@ -350,23 +351,21 @@ import Testing
             │                                                                                                                      │
             │                                                                                                                      │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             Enter open  / filter  s sort  Space mark  d invalidate  : command  ? help  q quit               query 1.0 ms · frame –
+             Enter open  / filter  s sort  Space mark  d invalidate  Esc back  : command  q quit  ? help     query 1.0 ms · frame –
             """#)
         let cells = harness.controller.render().cellsText
         #expect(!cells.contains("\u{1B}") && !cells.contains("\u{202E}") && !cells.contains("\u{07}"))
     }
 }
 
-extension View.Content {
+extension NavigationEntry {
     /// Whether this is an Entries view sorted by `sort`.
     func isEntries(sortedBy sort: EntrySort) -> Bool {
-        if case .entries(let view) = self { view.sort == sort } else { false }
+        entries?.sort == sort
     }
 
     /// The Entries view's window, if this is one.
-    var entriesWindow: EntriesWindow? {
-        if case .entries(let view) = self { view.window } else { nil }
-    }
+    var entriesWindow: EntriesWindow? { entries?.window }
 }
 
 extension ScreenBuffer {

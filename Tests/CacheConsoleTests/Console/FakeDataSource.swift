@@ -18,6 +18,12 @@ final class FakeDataSource: ConsoleDataSource {
         var seenVersion = 0
         var nextAuditID: Int64 = 1
         var failNextRead: String?
+        /// Whether every app has stopped (the processes show stopped; telemetry stays).
+        var appsStopped = false
+        /// Whether values are binary (shown as hex dumps whatever is asked).
+        var binaryValues = false
+        /// Expiry buckets (kind, entries, bytes) instead of the sample ones.
+        var timelineBuckets: [(ExpiryBucketKind, Int, Int64)]?
         var reads = 0
     }
 
@@ -121,7 +127,9 @@ final class FakeDataSource: ConsoleDataSource {
                 path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
                 entries: total, now: Self.now),
             processes: [
-                ProcessFacts(pid: 4242, program: "shop-api", host: "web-1", isLive: true, lastSeen: Self.now - 1000),
+                ProcessFacts(
+                    pid: 4242, program: "shop-api", host: "web-1", isLive: !state.withLock(\.appsStopped),
+                    lastSeen: Self.now - 1000),
                 ProcessFacts(
                     pid: 3977, program: "shop-worker", host: "web-1", isLive: false, lastSeen: Self.now - 7_200_000),
             ],
@@ -160,7 +168,7 @@ final class FakeDataSource: ConsoleDataSource {
             }
             """
         let value: ValueText =
-            hex
+            hex || state.withLock(\.binaryValues)
             ? .hexDump(
                 [
                     "00000000  7b 0a 20 20 22 69 64 22  3a 20 31 30 30 30 2c 0a  |{.  \"id\": 1000,.|",
@@ -175,6 +183,12 @@ final class FakeDataSource: ConsoleDataSource {
 
     func timeline(namespace: String?) throws -> TimelineSnapshot {
         try checkFailure()
+        if let buckets = state.withLock(\.timelineBuckets) {
+            return TimelineSnapshot(
+                namespace: namespace,
+                buckets: buckets.map { .init(kind: $0.0, entries: $0.1, bytes: $0.2) },
+                hourly: Array(repeating: 0, count: 48))
+        }
         let counts: [(ExpiryBucketKind, Int, Int64)] = [
             (.expired, 18, 9_200), (.withinMinute, 2, 1_100), (.withinFiveMinutes, 7, 3_900),
             (.withinHour, 41, 22_300), (.withinDay, 130, 71_000), (.withinWeek, 30, 16_800),
@@ -256,6 +270,15 @@ final class FakeDataSource: ConsoleDataSource {
                 outcome: ActionOutcome(auditID: auditID, removed: removed, bytes: bytes, isUndoable: undoable),
                 undo: undoable ? UndoHandle(auditID: auditID, summary: pending.target.description) : nil)
         }
+    }
+
+    func export(_ request: ExportRequest) throws -> Int {
+        try checkFailure()
+        let rows = state.withLock { $0.namespaces[request.namespace] ?? [] }
+        let chosen = request.keys.map { keys in rows.filter { keys.contains($0.key) } } ?? rows
+        let lines = chosen.map { "{\"namespace\":\"\(request.namespace)\",\"key\":\"\($0.key)\"}\n" }.joined()
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: request.path))
+        return chosen.count
     }
 
     func undo(auditID: Int64) throws -> Int {

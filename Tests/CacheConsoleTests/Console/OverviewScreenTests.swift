@@ -31,7 +31,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  ? help          query 1.0 ms · frame –
             """#)
         #expect(harness.rows(styled: .selection).count == 1)
         #expect(harness.rows(styled: .selection).first?.hasPrefix("│hostile") == true)
@@ -82,7 +82,7 @@ import Testing
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             ╰──────────────────────────────────────────────────────────────────────────╯╰──────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear  : command  ? help  q quit                      query 1.0 ms · frame –
+             Enter open  s sort  Tab panel  w sweep  D clear  : command  q quit  ? help                      query 1.0 ms · frame –
             """#)
         #expect(harness.rows(styled: .selection).first?.contains("│products") == true)
     }
@@ -116,7 +116,7 @@ import Testing
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             Enter open  s sort  Tab panel  w sweep  D clear         query 1.0 ms · frame –
+             Tab namespaces  w sweep  : command  q quit  ? help      query 1.0 ms · frame –
             """#)
         harness.press(.backTab)
         #expect(harness.screen().contains("Namespaces (3)"))

@@ -34,11 +34,28 @@ extension ConsoleHarness {
     }
 }
 
-/// Checks the whole screen against `expected`.
+/// Checks the whole screen against `expected`; a mismatch lists the rows that differ.
 func expectScreen<Source>(
     _ harness: ConsoleHarness<Source>, _ expected: String, glyphs: GlyphSet = .unicode,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let actual = harness.screen(glyphs: glyphs)
-    #expect(actual == expected, sourceLocation: sourceLocation)
+    guard actual != expected else { return }
+    Issue.record(
+        Comment(rawValue: screenDifference(expected: expected, actual: actual)), sourceLocation: sourceLocation)
+}
+
+/// The rows of two screens that differ, numbered, expected above actual.
+func screenDifference(expected: String, actual: String) -> String {
+    let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    var lines = ["The screen differs in these rows (- expected, + actual):"]
+    for row in 0..<max(old.count, new.count) {
+        let before = row < old.count ? String(old[row]) : "(no row)"
+        let after = row < new.count ? String(new[row]) : "(no row)"
+        guard before != after else { continue }
+        lines.append(String(format: "%3d - ", row) + before)
+        lines.append(String(format: "%3d + ", row) + after)
+    }
+    return lines.joined(separator: "\n")
 }

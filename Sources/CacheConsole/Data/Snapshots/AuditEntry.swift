@@ -1,26 +1,32 @@
+import CacheCore
+
 /// One row of the audit log, as the Audit screen lists it.
-public struct AuditEntry: Sendable, Hashable {
+package struct AuditEntry: Sendable, Hashable {
     /// The audit id (what undo takes).
-    public var id: Int64
+    package var id: Int64
     /// When it ran.
-    public var at: Int64
+    package var at: Int64
     /// `user@host`.
-    public var who: String
+    package var who: String
     /// What it did: `clear tiles`, `restore #12`.
-    public var action: String
+    package var action: String
     /// Entries removed (or brought back).
-    public var entries: Int
+    package var entries: Int
     /// Their bytes.
-    public var bytes: Int
+    package var bytes: Int
     /// Whether it was undone.
-    public var isUndone: Bool
+    package var isUndone: Bool
     /// Whether it can be undone now.
-    public var canUndo: Bool
+    package var canUndo: Bool
+    /// Who ran it: user, host, pid and program (`nil` when not known).
+    package var origin: ActionOrigin?
 
     /// An entry with these values.
-    public init(
-        id: Int64, at: Int64, who: String, action: String, entries: Int, bytes: Int, isUndone: Bool, canUndo: Bool
+    package init(
+        id: Int64, at: Int64, who: String, action: String, entries: Int, bytes: Int, isUndone: Bool, canUndo: Bool,
+        origin: ActionOrigin? = nil
     ) {
+        self.origin = origin
         self.id = id
         self.at = at
         self.who = who

@@ -1,20 +1,20 @@
 /// One entry in full, for the Detail screen.
-public struct EntryDetailSnapshot: Sendable, Hashable {
+package struct EntryDetailSnapshot: Sendable, Hashable {
     /// The entry's metadata.
-    public var entry: EntryInfo
+    package var entry: EntryInfo
     /// Its namespace.
-    public var namespace: String
+    package var namespace: String
     /// The value's length in bytes.
-    public var valueBytes: Int
+    package var valueBytes: Int
     /// Until when a stale read may return it; `nil` never.
-    public var staleUntil: Int64?
+    package var staleUntil: Int64?
     /// The namespace version it was written under.
-    public var version: String
+    package var version: String
     /// The value, rendered.
-    public var value: ValueText
+    package var value: ValueText
 
     /// A detail with these values.
-    public init(
+    package init(
         entry: EntryInfo, namespace: String, valueBytes: Int, staleUntil: Int64?, version: String, value: ValueText
     ) {
         self.entry = entry
@@ -27,14 +27,14 @@ public struct EntryDetailSnapshot: Sendable, Hashable {
 }
 
 /// A value as text lines to show.
-public enum ValueText: Sendable, Hashable {
+package enum ValueText: Sendable, Hashable {
     /// Pretty-printed JSON; `isTruncated` when cut at the size limit.
     case json(String, isTruncated: Bool)
     /// Hex dump lines (`00000000  7b 22 …  |{"…|`); `isTruncated` when the value is longer.
     case hexDump([String], isTruncated: Bool)
 
     /// Whether this is a hex dump.
-    public var isHexDump: Bool {
+    package var isHexDump: Bool {
         if case .hexDump = self { true } else { false }
     }
 }

@@ -1,17 +1,17 @@
 /// What the Overview screen (and the header) shows: the file, the processes attached to it,
 /// recent activity and every namespace. Times are milliseconds since the Unix epoch.
-public struct OverviewSnapshot: Sendable, Hashable {
+package struct OverviewSnapshot: Sendable, Hashable {
     /// The file's sizes and totals.
-    public var file: FileFacts
+    package var file: FileFacts
     /// Processes that attached to the file, live ones first.
-    public var processes: [ProcessFacts]
+    package var processes: [ProcessFacts]
     /// Hit rate and rates per second from the file's telemetry.
-    public var activity: ActivityFacts
+    package var activity: ActivityFacts
     /// Every namespace, by name.
-    public var namespaces: [NamespaceFacts]
+    package var namespaces: [NamespaceFacts]
 
     /// A snapshot of these parts.
-    public init(file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts]) {
+    package init(file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts]) {
         self.file = file
         self.processes = processes
         self.activity = activity
@@ -20,27 +20,27 @@ public struct OverviewSnapshot: Sendable, Hashable {
 }
 
 /// The cache file at a glance.
-public struct FileFacts: Sendable, Hashable {
+package struct FileFacts: Sendable, Hashable {
     /// The file's path.
-    public var path: String
+    package var path: String
     /// The format version.
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// The database file's size in bytes.
-    public var fileBytes: Int64
+    package var fileBytes: Int64
     /// The write-ahead log's size in bytes.
-    public var walBytes: Int64
+    package var walBytes: Int64
     /// Keys and values of the stored entries, in bytes.
-    public var payloadBytes: Int64
+    package var payloadBytes: Int64
     /// Stored entries, expired ones not yet swept included.
-    public var entries: Int
+    package var entries: Int
     /// The time of the snapshot, by the store's clock.
-    public var now: Int64
+    package var now: Int64
     /// Who owns the file when it is not the user running the console (see
     /// ``CacheStore/fileOwner``).
-    public var owner: String?
+    package var owner: String?
 
     /// Facts with these values.
-    public init(
+    package init(
         path: String, formatVersion: Int, fileBytes: Int64, walBytes: Int64, payloadBytes: Int64, entries: Int,
         now: Int64, owner: String? = nil
     ) {
@@ -56,20 +56,20 @@ public struct FileFacts: Sendable, Hashable {
 }
 
 /// A process attached to the file (an app's writable store).
-public struct ProcessFacts: Sendable, Hashable {
+package struct ProcessFacts: Sendable, Hashable {
     /// The process id.
-    public var pid: Int32
+    package var pid: Int32
     /// The program's name.
-    public var program: String
+    package var program: String
     /// The host it runs on.
-    public var host: String
+    package var host: String
     /// Whether it looks alive (recent heartbeat, not closed).
-    public var isLive: Bool
+    package var isLive: Bool
     /// Its last heartbeat.
-    public var lastSeen: Int64
+    package var lastSeen: Int64
 
     /// Facts with these values.
-    public init(pid: Int32, program: String, host: String, isLive: Bool, lastSeen: Int64) {
+    package init(pid: Int32, program: String, host: String, isLive: Bool, lastSeen: Int64) {
         self.pid = pid
         self.program = program
         self.host = host
@@ -79,21 +79,21 @@ public struct ProcessFacts: Sendable, Hashable {
 }
 
 /// Recent activity of every process on the file.
-public struct ActivityFacts: Sendable, Hashable {
+package struct ActivityFacts: Sendable, Hashable {
     /// The hit rate of each of the last seconds, oldest first (not-a-number for a second
     /// without reads).
-    public var hitRates: [Double]
+    package var hitRates: [Double]
     /// The hit rate over those seconds; `nil` without reads.
-    public var hitRate: Double?
+    package var hitRate: Double?
     /// Reads, sets and removes per second, recently.
-    public var operationsPerSecond: Double
+    package var operationsPerSecond: Double
     /// Expired entries removed per second, recently.
-    public var expirationsPerSecond: Double
+    package var expirationsPerSecond: Double
     /// Entries evicted per second, recently.
-    public var evictionsPerSecond: Double
+    package var evictionsPerSecond: Double
 
     /// Activity with these values.
-    public init(
+    package init(
         hitRates: [Double], hitRate: Double?, operationsPerSecond: Double, expirationsPerSecond: Double,
         evictionsPerSecond: Double
     ) {
@@ -106,22 +106,22 @@ public struct ActivityFacts: Sendable, Hashable {
 }
 
 /// One namespace at a glance.
-public struct NamespaceFacts: Sendable, Hashable {
+package struct NamespaceFacts: Sendable, Hashable {
     /// The name.
-    public var name: String
+    package var name: String
     /// Stored entries, expired ones not yet swept included.
-    public var entries: Int
+    package var entries: Int
     /// Expired entries waiting for a sweep.
-    public var expired: Int
+    package var expired: Int
     /// Key and value bytes.
-    public var bytes: Int64
+    package var bytes: Int64
     /// The recent hit rate; `nil` without reads.
-    public var hitRate: Double?
+    package var hitRate: Double?
     /// The namespace version.
-    public var version: String
+    package var version: String
 
     /// Facts with these values.
-    public init(name: String, entries: Int, expired: Int, bytes: Int64, hitRate: Double?, version: String) {
+    package init(name: String, entries: Int, expired: Int, bytes: Int64, hitRate: Double?, version: String) {
         self.name = name
         self.entries = entries
         self.expired = expired

@@ -1,5 +1,5 @@
 /// A time window of the Statistics screen.
-public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
+package enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     /// The last five minutes.
     case fiveMinutes = "5 min"
     /// The last hour.
@@ -8,7 +8,7 @@ public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     case day = "24 h"
 
     /// The next window, wrapping around.
-    public var next: StatisticsWindow {
+    package var next: StatisticsWindow {
         let all = Self.allCases
         return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
     }
@@ -16,36 +16,36 @@ public enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
 
 /// The series the Statistics screen graphs for one namespace (or all of them), oldest point
 /// first; the newest point is still filling.
-public struct StatisticsSeries: Sendable, Hashable {
+package struct StatisticsSeries: Sendable, Hashable {
     /// Hit rate per bucket (0…1; not-a-number for a bucket without reads).
-    public var hitRate: [Double]
+    package var hitRate: [Double]
     /// Reads, sets and removes per second, per bucket.
-    public var operations: [Double]
+    package var operations: [Double]
     /// Evictions per second, per bucket.
-    public var evictions: [Double]
+    package var evictions: [Double]
 
     /// Series with these values.
-    public init(hitRate: [Double], operations: [Double], evictions: [Double]) {
+    package init(hitRate: [Double], operations: [Double], evictions: [Double]) {
         self.hitRate = hitRate
         self.operations = operations
         self.evictions = evictions
     }
 
     /// Series without a single value.
-    public static let empty = StatisticsSeries(hitRate: [], operations: [], evictions: [])
+    package static let empty = StatisticsSeries(hitRate: [], operations: [], evictions: [])
 }
 
 /// Telemetry over a window, overall and per namespace.
-public struct StatisticsSnapshot: Sendable, Hashable {
+package struct StatisticsSnapshot: Sendable, Hashable {
     /// The window.
-    public var window: StatisticsWindow
+    package var window: StatisticsWindow
     /// Every namespace together.
-    public var overall: StatisticsSeries
+    package var overall: StatisticsSeries
     /// By namespace name (namespaces without telemetry are absent).
-    public var namespaces: [String: StatisticsSeries]
+    package var namespaces: [String: StatisticsSeries]
 
     /// A snapshot with these values.
-    public init(window: StatisticsWindow, overall: StatisticsSeries, namespaces: [String: StatisticsSeries]) {
+    package init(window: StatisticsWindow, overall: StatisticsSeries, namespaces: [String: StatisticsSeries]) {
         self.window = window
         self.overall = overall
         self.namespaces = namespaces

@@ -1,18 +1,18 @@
 import CacheCore
 
 /// When entries expire, for the store or one namespace.
-public struct TimelineSnapshot: Sendable, Hashable {
+package struct TimelineSnapshot: Sendable, Hashable {
     /// One range of expiries.
-    public struct Bucket: Sendable, Hashable {
+    package struct Bucket: Sendable, Hashable {
         /// Which range.
-        public var kind: ExpiryBucketKind
+        package var kind: ExpiryBucketKind
         /// Entries in it.
-        public var entries: Int
+        package var entries: Int
         /// Their bytes.
-        public var bytes: Int64
+        package var bytes: Int64
 
         /// A bucket with these values.
-        public init(kind: ExpiryBucketKind, entries: Int, bytes: Int64) {
+        package init(kind: ExpiryBucketKind, entries: Int, bytes: Int64) {
             self.kind = kind
             self.entries = entries
             self.bytes = bytes
@@ -20,14 +20,14 @@ public struct TimelineSnapshot: Sendable, Hashable {
     }
 
     /// The namespace, or `nil` for the whole store.
-    public var namespace: String?
+    package var namespace: String?
     /// The buckets, from expired to never.
-    public var buckets: [Bucket]
+    package var buckets: [Bucket]
     /// Entries expiring in each of the next 48 hours.
-    public var hourly: [Int]
+    package var hourly: [Int]
 
     /// A timeline with these values.
-    public init(namespace: String?, buckets: [Bucket], hourly: [Int]) {
+    package init(namespace: String?, buckets: [Bucket], hourly: [Int]) {
         self.namespace = namespace
         self.buckets = buckets
         self.hourly = hourly

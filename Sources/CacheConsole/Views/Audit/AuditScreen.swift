@@ -47,4 +47,39 @@ enum AuditScreen {
                 rowStyle: first + offset == view.selection ? CellStyle(.selection) : nil)
         }
     }
+
+    /// One action in full.
+    static func drawDetail(
+        _ entry: AuditEntry, now: Int64, undoKey: String, in area: Rect, into buffer: inout ScreenBuffer,
+        options: RenderOptions
+    ) {
+        buffer.drawBox(area, style: CellStyle(.border), border: options.border, title: "Action #\(entry.id)")
+        let inner = area.insetBy(1)
+        guard !inner.isEmpty else { return }
+        let origin = entry.origin
+        let state =
+            entry.isUndone
+            ? ("undone", StyleRole.muted)
+            : entry.canUndo
+                ? ("can be undone: \(undoKey) restores what it removed", .good) : ("cannot be undone", .muted)
+        let facts: [(String, String, StyleRole)] = [
+            ("Action", entry.action, .title),
+            ("When", TimeText.ago(entry.at, now: now), .text),
+            ("Who", origin?.user ?? entry.who, .text),
+            ("Host", origin?.host ?? "–", .text),
+            ("Process", origin.map { "\($0.program) (pid \($0.pid))" } ?? "–", .text),
+            ("Removed", "\(Formatting.count(entry.entries)) \(entry.entries == 1 ? "entry" : "entries")", .text),
+            ("Bytes", Formatting.bytes(entry.bytes), .text),
+            ("Undo", state.0, state.1),
+        ]
+        for (offset, fact) in facts.prefix(inner.size.rows).enumerated() {
+            let row = inner.minRow + offset
+            let end = buffer.put(
+                " " + TerminalText.pad(fact.0, toWidth: 10), at: Point(column: inner.minColumn, row: row),
+                style: CellStyle(.muted))
+            buffer.put(
+                fact.1, at: Point(column: end, row: row), style: CellStyle(fact.2), maxWidth: inner.maxColumn - end - 1,
+                truncation: .ellipsis(options.ellipsis))
+        }
+    }
 }

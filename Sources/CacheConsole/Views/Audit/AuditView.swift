@@ -1,7 +1,117 @@
 /// The audit log.
-public struct AuditView: Sendable {
+package struct AuditView: ConsoleView {
     /// The rows as last read, newest first.
-    public internal(set) var entries: [AuditEntry]?
+    package internal(set) var entries: [AuditEntry]?
     /// The selected row.
-    public internal(set) var selection = 0
+    package internal(set) var selection = 0
+
+    package static let title = "Audit log"
+
+    package static let bindings: [KeyBinding] =
+        [
+            KeyBinding(.drillIn, hint: "details", help: "Show the selected action in full"),
+            KeyBinding(.undo, hint: "undo", help: "Undo the selected action", destructive: true),
+        ] + KeyBinding.listMotion
+
+    package var tab: KeyAction? { .showAudit }
+    package var isAuxiliary: Bool { true }
+
+    package func breadcrumb(in context: ViewContext) -> String? { "audit log" }
+
+    /// The selected row, if any.
+    var selected: AuditEntry? {
+        entries.flatMap { $0.indices.contains(selection) ? $0[selection] : nil }
+    }
+
+    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+        if let delta = ListMotion.delta(action, page: context.pageRows) {
+            selection = ListMotion.clamp(selection + delta, count: entries?.count ?? 0)
+            return []
+        }
+        guard let entry = selected else { return [] }
+        switch action {
+        case .drillIn: context.show(AuditDetailView(entry: entry))
+        case .undo: Self.undo(entry, context: &context)
+        default: break
+        }
+        return []
+    }
+
+    /// Undoes `entry`, or says why it cannot be.
+    static func undo(_ entry: AuditEntry, context: inout ViewContext) {
+        guard entry.canUndo else {
+            context.report(
+                entry.isUndone
+                    ? "Action #\(entry.id) was already undone."
+                    : "Action #\(entry.id) kept nothing to restore (sweeps and restores cannot be undone).",
+                isError: true)
+            return
+        }
+        context.startUndo(entry.id)
+    }
+
+    package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
+        let inner = area.insetBy(1)
+        guard let entries, inner.contains(point), point.row > inner.minRow else { return [] }
+        let height = inner.size.rows - 1
+        let index = max(0, selection - height + 1) + point.row - inner.minRow - 1
+        guard entries.indices.contains(index) else { return [] }
+        if index == selection { return handle(.drillIn, in: &context) }
+        selection = index
+        return []
+    }
+
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
+        [.audit(view: context.viewID)]
+    }
+
+    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        guard case .audit(let rows) = data else { return [] }
+        entries = rows
+        selection = min(selection, max(0, rows.count - 1))
+        return []
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        AuditScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
+    }
+}
+
+/// One action of the audit log in full: who ran it where, what it targeted, what it removed,
+/// whether it can still be undone (and undoing it from here).
+package struct AuditDetailView: ConsoleView {
+    /// The action as last read.
+    package internal(set) var entry: AuditEntry
+
+    package static let title = "Audit detail"
+
+    package static let bindings: [KeyBinding] = [
+        KeyBinding(.undo, hint: "undo", help: "Undo this action", destructive: true)
+    ]
+
+    package func breadcrumb(in context: ViewContext) -> String? { "action #\(entry.id)" }
+
+    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+        if action == .undo { AuditView.undo(entry, context: &context) }
+        return []
+    }
+
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
+        [.audit(view: context.viewID)]
+    }
+
+    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        if case .audit(let rows) = data, let fresh = rows.first(where: { $0.id == entry.id }) { entry = fresh }
+        return []
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        AuditScreen.drawDetail(
+            entry, now: context.now, undoKey: context.label(.undo), in: area, into: &buffer,
+            options: options)
+    }
 }

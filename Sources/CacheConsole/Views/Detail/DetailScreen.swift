@@ -83,7 +83,7 @@ enum DetailScreen {
         fact("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(snapshot.valueBytes)) B)", row: 2)
         fact("Hits", Formatting.count(entry.hits), row: 2, column: half)
         fact("Created", TimeText.ago(entry.createdAt, now: now), row: 3)
-        fact("Accessed", TimeText.ago(entry.lastAccessAt, now: now), row: 3, column: half)
+        fact("Accessed", TimeText.accessed(entry, now: now), row: 3, column: half)
         let expiry = TimeText.expiry(entry.expiresAt, now: now)
         fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
         fact("Stale until", snapshot.staleUntil.map { TimeText.expiry($0, now: now) } ?? "–", row: 4, column: half)

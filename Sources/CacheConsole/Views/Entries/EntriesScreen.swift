@@ -31,6 +31,18 @@ enum EntriesScreen {
         }
     }
 
+    /// The sortable column at `offset` cells into a table `width` cells wide, if any.
+    static func column(at offset: Int, width: Int) -> EntryColumn? {
+        var start = 0
+        for (index, columnWidth) in TableColumn.widths(columns, total: width).enumerated() {
+            if offset < start + columnWidth + 1 {
+                return EntryColumn.allCases.first { self.index(of: $0) == index && $0.defaultSort != nil }
+            }
+            start += columnWidth + 1
+        }
+        return nil
+    }
+
     static func draw(
         _ view: EntriesView, model: ConsoleModel, in area: Rect, into buffer: inout ScreenBuffer,
         options: RenderOptions
@@ -92,7 +104,7 @@ enum EntriesScreen {
             TableCell(TimeText.span(TimeText.between(row.createdAt, now)), CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
             TableCell(Formatting.count(row.hits), style(.hits, otherwise: .text)),
-            TableCell(TimeText.ago(row.lastAccessAt, now: now), style(.lastAccess, otherwise: .muted)),
+            TableCell(TimeText.accessed(row, now: now), style(.lastAccess, otherwise: .muted)),
             TableCell(row.tags.joined(separator: ","), CellStyle(.tag)),
         ]
     }

@@ -2,32 +2,40 @@ import CacheCore
 
 /// The Entries view of one namespace: order, filter, the paged window, marks and the values
 /// that changed lately.
-public struct EntriesView: Sendable {
+package struct EntriesView: ConsoleView {
     /// The namespace listed.
-    public let namespace: String
+    package let namespace: String
     /// The column the rows are sorted by, and whether reversed.
-    public internal(set) var sort: EntrySort = EntrySort(.key)
+    package internal(set) var sort: EntrySort = EntrySort(.key)
     /// The filter text in force (empty: none).
-    public internal(set) var filter = ""
+    package internal(set) var filter = ""
     /// The rows held.
-    public internal(set) var window = EntriesWindow(anchor: .top)
+    package internal(set) var window = EntriesWindow(anchor: .top)
     /// Bumped whenever the order, filter or anchor changes, so older pages are ignored.
     var generation = 0
     /// Marked entries: id → key.
-    public internal(set) var marks: [Int64: String] = [:]
+    package internal(set) var marks: [Int64: String] = [:]
     /// Whether every entry the filter matches is marked.
-    public internal(set) var marksAllMatching = false
+    package internal(set) var marksAllMatching = false
     /// Where the last mark was set (display position), for a range mark.
     var markAnchor: Int?
     /// Row id → when its values last changed (ms) and which, to highlight them for a moment.
     var changedAt: [Int64: (at: Int64, fields: ChangedFields)] = [:]
+    /// Row id → when its values last changed (ms), highlighted or not.
+    var lastChange: [Int64: Int64] = [:]
+    /// Whether the next key picks the sort column (the sort menu is open).
+    var sortMenuOpen = false
     /// Whether the order ranks only the most recently inserted rows.
-    public internal(set) var isRankingPartial = false
+    package internal(set) var isRankingPartial = false
 
     /// A view of `namespace` sorted by key.
     init(namespace: String) {
         self.namespace = namespace
     }
+
+    /// The filter syntax, shown above the `/` field.
+    static let filterSyntax =
+        "text in key · prefix:P · tag:T · regex:R · ttl<5m · age>1d · size>1KB · hits=0 · expired · never"
 
     /// What a page request for page `page` asks for.
     func request(page: Int, limit: Int = EntriesWindow.pageSize) -> EntriesRequest {
@@ -38,10 +46,350 @@ public struct EntriesView: Sendable {
     }
 }
 
+extension EntriesView {
+    package static let title = "Entries"
+
+    package static let bindings: [KeyBinding] =
+        [
+            KeyBinding(.drillIn, hint: "open", help: "Open the selected entry"),
+            KeyBinding(.filter, hint: "filter", help: "Filter (as you type; Esc clears it)"),
+            KeyBinding(.nextMatch, help: "Next row whose key holds the filter's text"),
+            KeyBinding(.previousMatch, help: "Previous row whose key holds the filter's text"),
+            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column"),
+            KeyBinding(.reverseSort, help: "Reverse the sort"),
+            KeyBinding(.sortMenu, help: "Sort by a column you pick"),
+            KeyBinding(.toggleMark, hint: "mark", help: "Mark / unmark the selected entry"),
+            KeyBinding(.markRange, help: "Mark from the last mark to here"),
+            KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all"),
+            KeyBinding(
+                .invalidate, hint: "invalidate", help: "Invalidate selected / marked / matching", destructive: true),
+            KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true),
+            KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true),
+            KeyBinding(.back, help: "Unmark, then clear the filter, then go back"),
+        ] + KeyBinding.listMotion
+
+    package var subjectNamespace: String? { namespace }
+
+    package func breadcrumb(in context: ViewContext) -> String? {
+        filter.isEmpty ? namespace : "\(namespace) /\(filter)"
+    }
+
+    /// Esc unmarks and clears the filter before it leaves the view.
+    package func claims(_ action: KeyAction) -> Bool {
+        guard action == .back else { return Self.bindings.contains { $0.action == action } }
+        return !marks.isEmpty || marksAllMatching || !filter.isEmpty
+    }
+
+    package mutating func intercept(_ key: Key, in context: inout ViewContext) -> [ConsoleEffect]? {
+        guard sortMenuOpen else { return nil }
+        return pickSort(key, in: context) ?? []
+    }
+
+    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+        let height = EntriesScreen.listHeight(for: context.size)
+        switch action {
+        case .moveUp, .moveDown, .pageUp, .pageDown:
+            let delta = ListMotion.delta(action, page: max(1, height - 1)) ?? 0
+            window.move(by: delta, height: height)
+        case .top:
+            if window.anchor == .top {
+                window.select(0, height: height)
+            } else {
+                restart(anchor: .top)
+            }
+        case .bottom:
+            if window.anchor == .top && window.isComplete {
+                window.select(window.knownCount - 1, height: height)
+            } else if window.anchor == .bottom {
+                window.select(-1, height: height)
+            } else {
+                restart(anchor: .bottom)
+            }
+        case .drillIn:
+            guard let row = window.selectedRow else { return [] }
+            context.show(DetailView(entryID: row.id, namespace: namespace, key: row.key))
+            return []
+        case .nextMatch, .previousMatch:
+            jumpToMatch(forward: action == .nextMatch, height: height, context: &context)
+        case .toggleMark:
+            guard let row = window.selectedRow else { return [] }
+            marksAllMatching = false
+            if marks.removeValue(forKey: row.id) == nil { marks[row.id] = row.key }
+            markAnchor = window.selection
+            window.move(by: 1, height: height)
+        case .markRange:
+            guard let anchor = markAnchor else {
+                context.report(
+                    "Mark a row first (\(context.label(.toggleMark))), then \(context.label(.markRange)) marks up to here."
+                )
+                return []
+            }
+            marksAllMatching = false
+            for position in min(anchor, window.selection)...max(anchor, window.selection) {
+                if let row = window.row(at: position) { marks[row.id] = row.key }
+            }
+            markAnchor = window.selection
+        case .markAllMatching:
+            marksAllMatching.toggle()
+            marks = [:]
+        case .back:
+            if !marks.isEmpty || marksAllMatching {
+                marks = [:]
+                marksAllMatching = false
+                context.report("Marks cleared.")
+                return []
+            }
+            filter = ""
+            restart(anchor: .top)
+            context.report("Filter cleared.")
+        case .sortNext, .reverseSort:
+            let (column, descending) = EntryColumn.shown(for: sort)
+            if action == .sortNext {
+                sortBy(column.nextSortable)
+            } else {
+                var reversed = column.ascendingSort ?? EntrySort(.key)
+                if !descending { reversed.descending.toggle() }
+                sort = reversed
+                restart(anchor: .top)
+            }
+        case .sortMenu:
+            context.report(
+                "Sort by: "
+                    + EntryColumn.allCases.compactMap { column in
+                        column.sortKey.map { "\($0) \(column.title)" }
+                    }.joined(separator: " · ") + " (keys shown once more reverse)")
+            sortMenuOpen = true
+            return []
+        case .filter:
+            context.editFilter(filter)
+            return []
+        case .invalidate:
+            invalidate(context: &context)
+            return []
+        case .clearNamespace:
+            context.startAction(.target(.clear(namespace: namespace)), title: "clear \(namespace)")
+            return []
+        case .sweep:
+            context.startAction(.target(.sweep(namespace: namespace)), title: "sweep \(namespace)")
+            return []
+        default:
+            return []
+        }
+        return pageLoads(in: context)
+    }
+
+    /// Sorts by `column`, in its natural direction (largest first for sizes and counts, like
+    /// the CLI); the same column again reverses it. The cursor goes to the top row.
+    mutating func sortBy(_ column: EntryColumn) {
+        guard let natural = column.defaultSort else { return }
+        let (current, _) = EntryColumn.shown(for: sort)
+        if current == column {
+            sort.descending.toggle()
+        } else {
+            sort = natural
+        }
+        restart(anchor: .top)
+    }
+
+    /// A key typed while the sort menu is open picks a column; `nil` when it is not a
+    /// column key (the menu closes either way).
+    private mutating func pickSort(_ key: Key, in context: ViewContext) -> [ConsoleEffect]? {
+        sortMenuOpen = false
+        guard case .character(let character) = key,
+            let column = EntryColumn.allCases.first(where: { $0.sortKey == character })
+        else { return nil }
+        sortBy(column)
+        return pageLoads(in: context)
+    }
+
+    /// Selects the next (or previous) held row whose key contains the filter's text words.
+    private mutating func jumpToMatch(forward: Bool, height: Int, context: inout ViewContext) {
+        let words = filter.split(separator: " ").filter { !$0.contains(":") && !$0.contains(where: "<>=".contains) }
+        guard !words.isEmpty, let bounds = window.bounds else {
+            context.report("No text to look for: filter with words from the keys (\(context.label(.filter))).")
+            return
+        }
+        let step = forward ? 1 : -1
+        var position = window.selection + step
+        while bounds.contains(position) {
+            if let row = window.row(at: position), words.allSatisfy({ row.key.contains($0) }) {
+                window.select(position, height: height)
+                return
+            }
+            position += step
+        }
+        context.report(forward ? "No further match among the rows read." : "No earlier match among the rows read.")
+    }
+
+    /// Applies filter text (typed in the `/` field, incrementally); `false` with the reason
+    /// in the status line when it does not parse, leaving the filter in force as it was.
+    mutating func applyFilter(_ text: String, context: inout ViewContext) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        do {
+            _ = try EntryFilter(parsing: trimmed)
+        } catch {
+            context.report("Filter: \(error.description)", isError: true)
+            return false
+        }
+        guard trimmed != filter else { return true }
+        filter = trimmed
+        marks = [:]
+        marksAllMatching = false
+        restart(anchor: .top)
+        return true
+    }
+
+    /// Starts the pages over from `anchor` (new order, filter or end).
+    private mutating func restart(anchor: EntriesWindow.Anchor) {
+        generation += 1
+        window = EntriesWindow(anchor: anchor)
+        markAnchor = nil
+        changedAt = [:]
+        lastChange = [:]
+    }
+
+    /// The reads of pages the view still needs, as an effect.
+    mutating func pageLoads(in context: ViewContext) -> [ConsoleEffect] {
+        let requests = loads(in: context, refreshing: false)
+        return requests.isEmpty ? [] : [.load(requests)]
+    }
+
+    private func invalidate(context: inout ViewContext) {
+        if marksAllMatching {
+            let what = filter.isEmpty ? "every entry of \(namespace)" : "entries matching '\(filter)'"
+            context.startAction(.matching(namespace: namespace, filter: filter), title: what)
+            return
+        }
+        let keys = marks.isEmpty ? window.selectedRow.map { [$0.key] } ?? [] : marks.values.sorted()
+        switch keys.count {
+        case 0: break
+        case 1:
+            context.startAction(
+                .target(.invalidate(.key(namespace: namespace, key: keys[0]))), title: "invalidate \(keys[0])")
+        default:
+            context.startAction(
+                .target(.invalidate(.keys(namespace: namespace, keys: keys))),
+                title: "invalidate \(keys.count) entries")
+        }
+    }
+
+    package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
+        let inner = Rect(
+            column: area.minColumn, row: area.minRow + 1, columns: area.size.columns, rows: area.size.rows - 1
+        )
+        .insetBy(1)
+        guard inner.contains(point) else { return [] }
+        if point.row == inner.minRow {
+            guard let column = EntriesScreen.column(at: point.column - inner.minColumn, width: inner.size.columns)
+            else { return [] }
+            sortBy(column)
+            return pageLoads(in: context)
+        }
+        let position = window.top + point.row - inner.minRow - 1
+        guard window.row(at: position) != nil else { return [] }
+        if position == window.selection { return handle(.drillIn, in: &context) }
+        window.select(position, height: EntriesScreen.listHeight(for: context.size))
+        return pageLoads(in: context)
+    }
+
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
+        let height = EntriesScreen.listHeight(for: context.size)
+        if refreshing && window.hasLoaded {
+            let (page, limit) = window.refreshRange(height: height)
+            return [
+                .entries(
+                    view: context.viewID, generation: generation, page: page, replacing: true,
+                    request(page: page, limit: limit))
+            ]
+        }
+        let pages = window.pagesToLoad(height: height)
+        window.loading.formUnion(pages)
+        return pages.map { page in
+            .entries(view: context.viewID, generation: generation, page: page, replacing: false, request(page: page))
+        }
+    }
+
+    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        guard case .entries(_, let generation, let index, let replacing, let entriesRequest) = request,
+            generation == self.generation, case .entries(let page) = data
+        else { return [] }
+        let changed = window.apply(
+            page, at: index, from: entriesRequest.start, replacing: replacing,
+            height: EntriesScreen.listHeight(for: context.size))
+        for (id, fields) in changed {
+            if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
+                changedAt[id] = (context.now, fields)
+            }
+            lastChange[id] = context.now
+        }
+        isRankingPartial = page.isRankingPartial
+        return context.model.current.id == context.viewID ? pageLoads(in: context) : []
+    }
+
+    package mutating func loadFailed(_ request: LoadRequest) {
+        if case .entries(_, _, let page, _, _) = request { window.loading.remove(page) }
+    }
+
+    package mutating func resized(to size: Size) {
+        window.clampTop(height: EntriesScreen.listHeight(for: size))
+    }
+
+    package mutating func prune(highlightsBefore cutoff: Int64, changesBefore quietCutoff: Int64) {
+        changedAt = changedAt.filter { $0.value.at > cutoff }
+        lastChange = lastChange.filter { $0.value > quietCutoff }
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        EntriesScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
+    }
+}
+
 /// The columns of the Entries table, in order, and the sort each stands for. Age and last
 /// access show times since, so their ascending order is the time column's descending one.
 enum EntryColumn: CaseIterable {
     case key, size, age, expires, hits, lastAccess, tags
+
+    /// The heading.
+    var title: String {
+        switch self {
+        case .key: "key"
+        case .size: "size"
+        case .age: "age"
+        case .expires: "expires"
+        case .hits: "hits"
+        case .lastAccess: "accessed"
+        case .tags: "tags"
+        }
+    }
+
+    /// The key that sorts by this column in the sort menu (`nil` for tags).
+    var sortKey: Character? {
+        switch self {
+        case .key: "k"
+        case .size: "s"
+        case .age: "a"
+        case .expires: "e"
+        case .hits: "h"
+        case .lastAccess: "l"
+        case .tags: nil
+        }
+    }
+
+    /// The order a pick of this column starts with: what the CLI lists first (largest sizes
+    /// and counts, newest and most recently read first, soonest expiry, keys A–Z).
+    var defaultSort: EntrySort? {
+        switch self {
+        case .key: EntrySort(.key)
+        case .size: EntrySort(.size, descending: true)
+        case .age: EntrySort(.created, descending: true)
+        case .expires: EntrySort(.expires)
+        case .hits: EntrySort(.hits, descending: true)
+        case .lastAccess: EntrySort(.lastAccess, descending: true)
+        case .tags: nil
+        }
+    }
 
     /// The sort this column's ascending order is; `nil` for tags.
     var ascendingSort: EntrySort? {

@@ -6,9 +6,9 @@
 /// Positions come in two kinds: *chain* positions count rows from the anchored end (0, 1, …);
 /// *display* positions count screen order: 0, 1, … from the top for the top anchor, and
 /// …, -2, -1 up from the bottom for the bottom anchor.
-public struct EntriesWindow: Sendable {
+package struct EntriesWindow: Sendable {
     /// Which end of the order the pages start from.
-    public enum Anchor: Sendable, Hashable {
+    package enum Anchor: Sendable, Hashable {
         /// The first rows of the order.
         case top
         /// The last rows of the order (read in the reversed order).
@@ -33,14 +33,14 @@ public struct EntriesWindow: Sendable {
     static let keptPages = 12
 
     /// Which end the chain starts from.
-    public let anchor: Anchor
+    package let anchor: Anchor
     var pages: [Page] = [Page()]
     /// Pages being read.
     var loading: Set<Int> = []
     /// The selected display position.
-    public internal(set) var selection: Int
+    package internal(set) var selection: Int
     /// The display position of the first visible row.
-    public internal(set) var top: Int
+    package internal(set) var top: Int
 
     /// A window reading from `anchor`, nothing read yet.
     init(anchor: Anchor) {
@@ -55,7 +55,7 @@ public struct EntriesWindow: Sendable {
     func chain(_ position: Int) -> Int { anchor == .top ? position : -1 - position }
 
     /// Rows counted in the pages read so far, from the anchor up to the first unread page.
-    public var knownCount: Int {
+    package var knownCount: Int {
         var total = 0
         for page in pages {
             guard let count = page.count else { break }
@@ -65,13 +65,13 @@ public struct EntriesWindow: Sendable {
     }
 
     /// Whether every row has been counted (the last page was read).
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         guard let last = pages.last else { return true }
         return last.count != nil && last.next == nil
     }
 
     /// Whether the first page has been read.
-    public var hasLoaded: Bool { pages.first?.count != nil }
+    package var hasLoaded: Bool { pages.first?.count != nil }
 
     /// The display positions of the rows counted so far; `nil` when none.
     var bounds: ClosedRange<Int>? {
@@ -93,7 +93,7 @@ public struct EntriesWindow: Sendable {
     }
 
     /// The row at display position `position`, if it is held.
-    public func row(at position: Int) -> EntryInfo? {
+    package func row(at position: Int) -> EntryInfo? {
         guard let (page, offset) = locate(chain(position)), let rows = pages[page].rows, offset < rows.count else {
             return nil
         }
@@ -101,7 +101,10 @@ public struct EntriesWindow: Sendable {
     }
 
     /// The selected row, if it is held.
-    public var selectedRow: EntryInfo? { row(at: selection) }
+    package var selectedRow: EntryInfo? { row(at: selection) }
+
+    /// Every row held, page by page.
+    var heldRows: [EntryInfo] { pages.flatMap { $0.rows ?? [] } }
 
     /// The chain position where page `index` starts.
     func firstPosition(ofPage index: Int) -> Int {

@@ -8,23 +8,42 @@ enum HelpScreen {
         var isHeading: Bool
     }
 
-    /// The lines for `keyMap`.
+    /// The lines for `keyMap`: the bindings everywhere, in lists and of each view, then the
+    /// commands, all from the records dispatch and the hints use.
     static func lines(_ keyMap: KeyMap, isReadOnly: Bool) -> [Line] {
-        var lines = [Line(keys: "", text: "Keys (rebind them in ~/.config/cachedeck/keys.toml)", isHeading: true)]
-        for entry in keyMap.helpEntries {
-            let disabled = isReadOnly && ConsoleController.destructive.contains(entry.action)
-            lines.append(
-                Line(
-                    keys: entry.keyLabels, text: entry.summary + (disabled ? " (read-only: disabled)" : ""),
-                    isHeading: false))
+        var lines = [Line(keys: "", text: "Everywhere (rebind keys in ~/.config/cachedeck/keys.toml)", isHeading: true)]
+        func add(_ bindings: [KeyBinding]) {
+            for binding in bindings {
+                let keys = keyMap.keys(for: binding.action)
+                let disabled = isReadOnly && binding.isDestructive
+                lines.append(
+                    Line(
+                        keys: keys.isEmpty ? "(unbound)" : keys.map(\.label).joined(separator: ", "),
+                        text: binding.help + (disabled ? " (read-only: disabled)" : ""), isHeading: false))
+            }
+        }
+        add(ConsoleController.globalBindings)
+        lines.append(Line(keys: "", text: "In lists", isHeading: true))
+        add(KeyBinding.listMotion)
+        let motion = Set(KeyBinding.listMotion.map(\.action))
+        for view in ConsoleViews.all {
+            let own = view.bindings.filter { !motion.contains($0.action) }
+            guard !own.isEmpty else { continue }
+            lines.append(Line(keys: "", text: view.title, isHeading: true))
+            add(own)
         }
         lines.append(Line(keys: "", text: "", isHeading: false))
-        lines.append(Line(keys: "", text: "Commands (: opens the command line, Tab completes)", isHeading: true))
-        for command in Commands.all {
-            lines.append(Line(keys: ":" + command.usage, text: command.summary, isHeading: false))
+        lines.append(Line(keys: "", text: commandsHeading, isHeading: true))
+        for command in ConsoleCommands.all {
+            for usage in command.usage {
+                lines.append(Line(keys: ":" + usage.text, text: usage.summary, isHeading: false))
+            }
         }
         return lines
     }
+
+    /// The heading the command list starts with.
+    private static let commandsHeading = "Commands (:, Tab completes, ↑/↓ recall)"
 
     /// Terminals at least this wide show the commands beside the keys.
     private static let twoColumnWidth = 110
@@ -32,7 +51,9 @@ enum HelpScreen {
     /// How many rows the help takes at `columns` wide.
     static func height(_ keyMap: KeyMap, isReadOnly: Bool, columns: Int) -> Int {
         let all = lines(keyMap, isReadOnly: isReadOnly)
-        guard columns >= twoColumnWidth, let split = all.lastIndex(where: \.isHeading) else { return all.count }
+        guard columns >= twoColumnWidth, let split = all.firstIndex(where: { $0.text == commandsHeading }) else {
+            return all.count
+        }
         return max(split, all.count - split)
     }
 
@@ -40,7 +61,7 @@ enum HelpScreen {
         _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, in area: Rect, into buffer: inout ScreenBuffer
     ) {
         let all = lines(keyMap, isReadOnly: isReadOnly)
-        let commandsStart = all.lastIndex(where: \.isHeading) ?? all.count
+        let commandsStart = all.firstIndex { $0.text == commandsHeading } ?? all.count
         let keys = all[..<commandsStart]
         let commands = all[commandsStart...]
         if area.size.columns >= twoColumnWidth {

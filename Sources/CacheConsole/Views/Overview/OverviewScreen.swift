@@ -20,6 +20,62 @@ enum OverviewScreen {
         min(selection, max(scroll, selection - height + 1))
     }
 
+    /// What a click at `point` lands on.
+    enum Hit {
+        /// A namespace row, counted from the first one shown.
+        case namespaceRow(Int)
+        /// The namespace table's heading, over a sortable column or not.
+        case namespaceHeader(NamespaceColumn?)
+        /// A process row.
+        case processRow(Int)
+        /// Elsewhere on the process panel.
+        case processPanel
+    }
+
+    /// Where the namespace and process tables are in `area` (`nil` for one not shown).
+    private static func panels(in area: Rect, pane: OverviewView.Pane) -> (namespaces: Rect?, processes: Rect?) {
+        let tables = Rect(
+            column: area.minColumn, row: area.minRow + factRows, columns: area.size.columns,
+            rows: area.size.rows - factRows)
+        guard area.size.columns >= sideBySideColumns else {
+            return pane == .processes ? (nil, tables) : (tables, nil)
+        }
+        let left = Rect(
+            column: tables.minColumn, row: tables.minRow, columns: tables.size.columns - processColumns,
+            rows: tables.size.rows)
+        return (left, Rect(column: left.maxColumn, row: tables.minRow, columns: processColumns, rows: tables.size.rows))
+    }
+
+    /// What `point` is on, if anything clickable.
+    static func hit(_ point: Point, in area: Rect, view: OverviewView) -> Hit? {
+        let (namespaces, processes) = panels(in: area, pane: view.pane)
+        if let namespaces, namespaces.contains(point) {
+            let inner = namespaces.insetBy(1)
+            guard inner.contains(point) else { return nil }
+            guard point.row > inner.minRow else {
+                let widths = TableColumn.widths(namespaceColumns, total: inner.size.columns)
+                var start = inner.minColumn
+                for (index, width) in widths.enumerated() {
+                    if point.column < start + width + 1 {
+                        let columns: [Int: NamespaceColumn] = [
+                            0: .name, 1: .entries, 2: .bytes, 4: .hitRate, 5: .expired,
+                        ]
+                        return .namespaceHeader(columns[index])
+                    }
+                    start += width + 1
+                }
+                return .namespaceHeader(nil)
+            }
+            return .namespaceRow(point.row - inner.minRow - 1)
+        }
+        if let processes, processes.contains(point) {
+            let inner = processes.insetBy(1)
+            return inner.contains(point) && point.row > inner.minRow
+                ? .processRow(point.row - inner.minRow - 1) : .processPanel
+        }
+        return nil
+    }
+
     static func draw(
         _ view: OverviewView, model: ConsoleModel, in area: Rect, into buffer: inout ScreenBuffer,
         options: RenderOptions
@@ -29,21 +85,12 @@ enum OverviewScreen {
             return
         }
         drawFacts(snapshot, model: model, in: area, into: &buffer, options: options)
-        let tables = Rect(
-            column: area.minColumn, row: area.minRow + factRows, columns: area.size.columns,
-            rows: area.size.rows - factRows)
-        if area.size.columns >= sideBySideColumns {
-            let left = Rect(
-                column: tables.minColumn, row: tables.minRow, columns: tables.size.columns - processColumns,
-                rows: tables.size.rows)
-            let right = Rect(
-                column: left.maxColumn, row: tables.minRow, columns: processColumns, rows: tables.size.rows)
-            drawNamespaces(snapshot, view: view, model: model, in: left, into: &buffer, options: options)
-            drawProcesses(snapshot, view: view, model: model, in: right, into: &buffer, options: options)
-        } else if view.pane == .processes {
-            drawProcesses(snapshot, view: view, model: model, in: tables, into: &buffer, options: options)
-        } else {
-            drawNamespaces(snapshot, view: view, model: model, in: tables, into: &buffer, options: options)
+        let (namespaces, processes) = panels(in: area, pane: view.pane)
+        if let namespaces {
+            drawNamespaces(snapshot, view: view, model: model, in: namespaces, into: &buffer, options: options)
+        }
+        if let processes {
+            drawProcesses(snapshot, view: view, model: model, in: processes, into: &buffer, options: options)
         }
     }
 
@@ -98,11 +145,17 @@ enum OverviewScreen {
         let sparkWidth = min(30, max(10, width - column - 52))
         buffer.drawSparkline(
             activity.hitRates, at: Point(column: column + 1, row: row), width: sparkWidth, range: 0...1,
-            glyphs: options.glyphs)
+            roles: { hitRateRole($0) }, glyphs: options.glyphs)
+        // Rates are of the apps attached now: once the last one stopped they are zero, whatever
+        // its last seconds of telemetry said (the header says "0 live apps" at once).
+        let rates =
+            live.isEmpty
+            ? [0.0, 0, 0]
+            : [activity.operationsPerSecond, activity.expirationsPerSecond, activity.evictionsPerSecond]
         buffer.put(
-            "  \(TimeText.rate(activity.operationsPerSecond)) ops\(options.dot)"
-                + "\(TimeText.rate(activity.expirationsPerSecond)) expired\(options.dot)"
-                + "\(TimeText.rate(activity.evictionsPerSecond)) evicted",
+            "  \(TimeText.rate(rates[0])) ops\(options.dot)"
+                + "\(TimeText.rate(rates[1])) expired\(options.dot)"
+                + "\(TimeText.rate(rates[2])) evicted",
             at: Point(column: column + 1 + sparkWidth, row: row), maxWidth: width - column - 1 - sparkWidth,
             truncation: .ellipsis(options.ellipsis))
     }

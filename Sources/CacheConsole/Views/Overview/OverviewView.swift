@@ -1,7 +1,9 @@
+import CacheCore
+
 /// The Overview's own state: which namespace is selected and which panel has focus.
-public struct OverviewView: Sendable {
+package struct OverviewView: ConsoleView {
     /// The panels Tab moves between.
-    public enum Pane: Sendable, Hashable {
+    package enum Pane: Sendable, Hashable {
         /// The namespace table.
         case namespaces
         /// The attached processes.
@@ -9,21 +11,25 @@ public struct OverviewView: Sendable {
     }
 
     /// The selected namespace's row.
-    public internal(set) var selection = 0
+    package internal(set) var selection = 0
     /// The selected namespace's name, so the selection follows it when rows move.
     var selectedName: String?
     /// The first namespace row shown.
     var scroll = 0
     /// The panel with focus.
-    public internal(set) var pane = Pane.namespaces
+    package internal(set) var pane = Pane.namespaces
     /// The selected process row.
     var processSelection = 0
-    /// Namespace name → when its figures last changed (ms).
+    /// Namespace name → since when its changed figures are highlighted (ms).
     var changedAt: [String: Int64] = [:]
+    /// Namespace name → when its figures last changed (ms), highlighted or not.
+    var lastChange: [String: Int64] = [:]
     /// The column the namespace table is sorted by.
-    public internal(set) var sort = NamespaceColumn.name
+    package internal(set) var sort = NamespaceColumn.name
     /// Whether the order is reversed.
-    public internal(set) var descending = false
+    package internal(set) var descending = false
+    /// Whether the next key picks the sort column (the sort menu is open).
+    var sortMenuOpen = false
 
     /// `namespaces` in the table's order (ties by name).
     func ordered(_ namespaces: [NamespaceFacts]) -> [NamespaceFacts] {
@@ -33,10 +39,186 @@ public struct OverviewView: Sendable {
         }
         return descending ? sorted.reversed() : sorted
     }
+
+    // MARK: ConsoleView
+
+    package static let title = "Overview"
+
+    package static let bindings: [KeyBinding] =
+        [
+            KeyBinding(.drillIn, hint: "open", help: "Open the selected namespace"),
+            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column"),
+            KeyBinding(.reverseSort, help: "Reverse the sort"),
+            KeyBinding(.sortMenu, help: "Sort by a column you pick"),
+            KeyBinding(.nextPane, hint: "panel", help: "Switch between namespaces and processes"),
+            KeyBinding(.previousPane, help: "Switch between namespaces and processes"),
+            KeyBinding(.sweep, hint: "sweep", help: "Sweep expired entries of the store", destructive: true),
+            KeyBinding(.clearNamespace, hint: "clear", help: "Clear the selected namespace", destructive: true),
+        ] + KeyBinding.listMotion
+
+    /// The bindings that act on the selected namespace, so not while the processes have focus.
+    static let namespaceActions: Set<KeyAction> = [.drillIn, .clearNamespace, .sortNext, .reverseSort, .sortMenu]
+
+    package var tab: KeyAction? { .showOverview }
+
+    package func breadcrumb(in context: ViewContext) -> String? { nil }
+
+    package func hints(in context: ViewContext) -> [KeyBinding] {
+        guard pane == .processes else { return Self.bindings.filter { $0.hint != nil } }
+        return Self.bindings.filter { $0.action == .nextPane || $0.action == .sweep }.map {
+            $0.action == .nextPane ? $0.hinted("namespaces") : $0
+        }
+    }
+
+    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+        let namespaces = ordered(context.model.overview?.namespaces ?? [])
+        let selected = namespaces.indices.contains(selection) ? namespaces[selection].name : nil
+        let height = OverviewScreen.listHeight(for: context.size)
+        if pane == .processes, let delta = ListMotion.delta(action, page: context.pageRows) {
+            processSelection = ListMotion.clamp(
+                processSelection + delta, count: context.model.overview?.processes.count ?? 0)
+            return []
+        }
+        if pane == .processes && Self.namespaceActions.contains(action) {
+            context.report(
+                "The process list has the focus: \(context.label(.nextPane)) goes back to the namespaces.")
+            return []
+        }
+        if let delta = ListMotion.delta(action, page: context.pageRows) {
+            select(selection + delta, among: namespaces, height: height)
+            return []
+        }
+        switch action {
+        case .drillIn:
+            if let selected { context.show(EntriesView(namespace: selected)) }
+        case .nextPane, .previousPane:
+            pane = pane == .namespaces ? .processes : .namespaces
+        case .sortNext, .reverseSort:
+            if action == .sortNext {
+                sort = sort.next
+                descending = sort != .name
+            } else {
+                descending.toggle()
+            }
+            // The cursor goes to the top row of the new order.
+            scroll = 0
+            select(0, among: ordered(namespaces), height: height)
+        case .sortMenu:
+            sortMenuOpen = true
+            context.report(
+                "Sort by: " + NamespaceColumn.allCases.map { "\($0.menuKey) \($0.title)" }.joined(separator: " · ")
+                    + " (the same column again reverses)")
+        case .sweep:
+            context.startAction(.target(.sweep(namespace: nil)), title: "sweep all")
+        case .clearNamespace:
+            if let selected { context.startAction(.target(.clear(namespace: selected)), title: "clear \(selected)") }
+        default:
+            break
+        }
+        return []
+    }
+
+    package mutating func intercept(_ key: Key, in context: inout ViewContext) -> [ConsoleEffect]? {
+        guard sortMenuOpen else { return nil }
+        sortMenuOpen = false
+        if case .character(let character) = key,
+            let column = NamespaceColumn.allCases.first(where: { $0.menuKey == character })
+        {
+            sortBy(column, in: context)
+        }
+        return []
+    }
+
+    /// Sorts by `column` (names A–Z, figures largest first; the same column again reverses),
+    /// the cursor on the top row.
+    private mutating func sortBy(_ column: NamespaceColumn, in context: ViewContext) {
+        if sort == column {
+            descending.toggle()
+        } else {
+            sort = column
+            descending = column != .name
+        }
+        scroll = 0
+        select(
+            0, among: ordered(context.model.overview?.namespaces ?? []),
+            height: OverviewScreen.listHeight(for: context.size))
+    }
+
+    /// Selects row `index` (clamped) of `namespaces`, scrolled into view.
+    private mutating func select(_ index: Int, among namespaces: [NamespaceFacts], height: Int) {
+        selection = ListMotion.clamp(index, count: namespaces.count)
+        selectedName = namespaces.indices.contains(selection) ? namespaces[selection].name : nil
+        scroll = OverviewScreen.scroll(scroll, selection: selection, height: height)
+    }
+
+    package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
+        guard let snapshot = context.model.overview else { return [] }
+        switch OverviewScreen.hit(point, in: area, view: self) {
+        case .namespaceRow(let offset):
+            let namespaces = ordered(snapshot.namespaces)
+            let index = scroll + offset
+            guard namespaces.indices.contains(index) else { return [] }
+            pane = .namespaces
+            if index == selection {
+                context.show(EntriesView(namespace: namespaces[index].name))
+            } else {
+                select(index, among: namespaces, height: OverviewScreen.listHeight(for: context.size))
+            }
+        case .namespaceHeader(let column):
+            if let column { sortBy(column, in: context) }
+        case .processRow(let index):
+            pane = .processes
+            processSelection = ListMotion.clamp(index, count: snapshot.processes.count)
+        case .processPanel:
+            pane = .processes
+        case .none:
+            break
+        }
+        return []
+    }
+
+    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        guard case .overview(let snapshot) = data else { return [] }
+        let old = Dictionary(
+            (context.model.overview?.namespaces ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for namespace in snapshot.namespaces {
+            guard let before = old[namespace.name] else { continue }
+            let shown = { (facts: NamespaceFacts) in
+                [facts.entries, Int(facts.bytes), facts.expired, Int(((facts.hitRate ?? -1) * 1000).rounded())]
+            }
+            guard shown(before) != shown(namespace) else { continue }
+            if ConsoleController.highlights(lastChange: lastChange[namespace.name], now: context.now) {
+                changedAt[namespace.name] = context.now
+            }
+            lastChange[namespace.name] = context.now
+        }
+        let names = ordered(snapshot.namespaces).map(\.name)
+        if let name = selectedName, let index = names.firstIndex(of: name) {
+            selection = index
+        } else {
+            selection = min(selection, max(0, names.count - 1))
+        }
+        selectedName = names.indices.contains(selection) ? names[selection] : nil
+        processSelection = min(processSelection, max(0, snapshot.processes.count - 1))
+        scroll = OverviewScreen.scroll(
+            scroll, selection: selection, height: OverviewScreen.listHeight(for: context.size))
+        return []
+    }
+
+    package mutating func prune(highlightsBefore cutoff: Int64, changesBefore quietCutoff: Int64) {
+        changedAt = changedAt.filter { $0.value > cutoff }
+        lastChange = lastChange.filter { $0.value > quietCutoff }
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        OverviewScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
+    }
 }
 
 /// The sortable columns of the namespace table.
-public enum NamespaceColumn: Int, CaseIterable, Sendable {
+package enum NamespaceColumn: Int, CaseIterable, Sendable {
     /// By name.
     case name
     /// By stored entries.
@@ -61,4 +243,48 @@ public enum NamespaceColumn: Int, CaseIterable, Sendable {
 
     /// The next column, wrapping around.
     var next: NamespaceColumn { NamespaceColumn(rawValue: rawValue + 1) ?? .name }
+
+    /// The heading.
+    var title: String {
+        switch self {
+        case .name: "namespace"
+        case .entries: "entries"
+        case .bytes: "bytes"
+        case .hitRate: "hit rate"
+        case .expired: "expired"
+        }
+    }
+
+    /// The key that picks the column in the sort menu.
+    var menuKey: Character {
+        switch self {
+        case .name: "n"
+        case .entries: "e"
+        case .bytes: "b"
+        case .hitRate: "h"
+        case .expired: "x"
+        }
+    }
+}
+
+/// How the movement keys move a selection in a list.
+enum ListMotion {
+    /// The rows `action` moves by (`nil` for other actions); top and bottom move by a lot
+    /// and are clamped.
+    static func delta(_ action: KeyAction, page: Int) -> Int? {
+        switch action {
+        case .moveUp: -1
+        case .moveDown: 1
+        case .pageUp: -page
+        case .pageDown: page
+        case .top: Int.min / 2
+        case .bottom: Int.max / 2
+        default: nil
+        }
+    }
+
+    /// `index` within a list of `count` rows.
+    static func clamp(_ index: Int, count: Int) -> Int {
+        max(0, min(index, count - 1))
+    }
 }

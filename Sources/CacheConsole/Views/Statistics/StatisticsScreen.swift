@@ -1,12 +1,46 @@
 /// Telemetry graphs: a namespace list (the first row is all of them) and, for the selected
-/// one, hit rate, operations and evictions over the window (braille, or ASCII).
+/// one, hit rate, operations and evictions over the window, each with a value axis, time
+/// ticks and its scale in the title (braille, or ASCII).
 enum StatisticsScreen {
     private static let listColumns = 22
+    /// The value axis's width, left of each graph.
+    private static let axisColumns = 8
 
-    /// `values` stretched or squeezed to `count` (nearest value), so a series spans the graph.
+    /// `values` spread over `count` columns: each column shows the mean of the finite values
+    /// that fall in it (stretching repeats values), so squeezing never drops a bucket that
+    /// has data.
     static func resampled(_ values: [Double], to count: Int) -> [Double] {
         guard !values.isEmpty, count > 0 else { return [] }
-        return (0..<count).map { values[min(values.count - 1, $0 * values.count / count)] }
+        return (0..<count).map { column in
+            let first = column * values.count / count
+            let end = max(first + 1, (column + 1) * values.count / count)
+            let finite = values[first..<min(end, values.count)].filter(\.isFinite)
+            return finite.isEmpty ? .nan : finite.reduce(0, +) / Double(finite.count)
+        }
+    }
+
+    /// The top of an automatic scale: the largest value, unless it towers over the rest (a
+    /// startup spike), when the scale follows the rest and the spike is clipped.
+    static func scaleTop(_ values: [Double]) -> (top: Double, clipped: Bool) {
+        let finite = values.filter(\.isFinite).sorted()
+        guard let largest = finite.last, largest > 0 else { return (1, false) }
+        let typical = finite[Int(Double(finite.count - 1) * 0.9)]
+        guard finite.count >= 5, typical > 0, largest > 4 * typical else { return (largest, false) }
+        return (typical * 1.5, true)
+    }
+
+    /// The namespace list's box in `area`.
+    static func listArea(in area: Rect) -> Rect {
+        Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+    }
+
+    /// One graph panel.
+    private struct Panel {
+        var title: String
+        var values: [Double]
+        var fixedRange: ClosedRange<Double>?
+        var format: (Double) -> String
+        var roles: (Double) -> StyleRole = StyleRole.graph(at:)
     }
 
     static func draw(
@@ -15,7 +49,7 @@ enum StatisticsScreen {
     ) {
         let names = [nil] + model.namespaceNames.map(Optional.some)
         let selected = names.indices.contains(view.selection) ? names[view.selection] : nil
-        let list = Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+        let list = listArea(in: area)
         buffer.drawBox(
             list, style: CellStyle(view.pane == .namespaces ? .title : .border), border: options.border,
             title: "Namespaces")
@@ -41,28 +75,86 @@ enum StatisticsScreen {
         }
         let series = selected.map { snapshot.namespaces[$0] ?? .empty } ?? snapshot.overall
         let height = graphs.size.rows / 3
-        let panels: [(String, [Double], ClosedRange<Double>?, (Double) -> String)] = [
-            ("Hit rate", series.hitRate, 0...1, { TimeText.percent($0) }),
-            ("Operations", series.operations, nil, TimeText.rate),
-            ("Evictions", series.evictions, nil, TimeText.rate),
+        let panels = [
+            Panel(
+                title: "Hit rate, 0–100 %", values: series.hitRate, fixedRange: 0...1, format: { TimeText.percent($0) },
+                roles: { OverviewScreen.hitRateRole($0) }),
+            // Many operations are neither good nor bad: one neutral colour, not a gradient to red.
+            Panel(
+                title: "Operations per second", values: series.operations, format: TimeText.rate,
+                roles: { _ in .info }),
+            Panel(title: "Evictions per second", values: series.evictions, format: TimeText.rate),
         ]
         for (index, panel) in panels.enumerated() {
             let rows = index == panels.count - 1 ? graphs.size.rows - 2 * height : height
             let box = Rect(
                 column: graphs.minColumn, row: graphs.minRow + index * height, columns: graphs.size.columns, rows: rows)
-            let finite = panel.1.filter(\.isFinite)
-            // The newest bucket is still filling (telemetry arrives once a second): "now" is the
-            // one before it.
-            let last = panel.1.dropLast().last(where: \.isFinite)
-            let summary =
-                finite.isEmpty
-                ? "no data" : "now \(last.map(panel.3) ?? "–")\(options.dot)peak \(panel.3(finite.max() ?? 0))"
-            buffer.drawBox(
-                box, style: CellStyle(view.pane == .graphs ? .title : .border), border: options.border,
-                title: "\(panel.0)\(options.dot)\(summary)")
-            let inner = box.insetBy(1)
+            drawPanel(
+                panel, window: view.window, focused: view.pane == .graphs, in: box, into: &buffer, options: options)
+        }
+    }
+
+    private static func drawPanel(
+        _ panel: Panel, window: StatisticsWindow, focused: Bool, in box: Rect, into buffer: inout ScreenBuffer,
+        options: RenderOptions
+    ) {
+        let finite = panel.values.filter(\.isFinite)
+        // The newest bucket is still filling (telemetry arrives once a second): "now" is the
+        // one before it, unless only the newest has data.
+        let last = panel.values.dropLast().last(where: \.isFinite) ?? panel.values.last(where: \.isFinite)
+        let (top, clipped) = panel.fixedRange.map { ($0.upperBound, false) } ?? scaleTop(panel.values)
+        var summary = "no data"
+        if !finite.isEmpty {
+            summary = "now \(last.map(panel.format) ?? "–")\(options.dot)peak \(panel.format(finite.max() ?? 0))"
+            if clipped { summary += "\(options.dot)spike clipped" }
+        }
+        buffer.drawBox(
+            box, style: CellStyle(focused ? .title : .border), border: options.border,
+            title: "\(panel.title)\(options.dot)\(summary)")
+        let inner = box.insetBy(1)
+        guard inner.size.rows >= 3, inner.size.columns > axisColumns + 10 else {
             let columns = inner.size.columns * (options.glyphs == .unicode ? 2 : 1)
-            buffer.drawGraph(resampled(panel.1, to: columns), in: inner, range: panel.2, glyphs: options.glyphs)
+            buffer.drawGraph(
+                resampled(panel.values, to: columns), in: inner, range: 0...top, roles: panel.roles,
+                glyphs: options.glyphs)
+            return
+        }
+        let plot = Rect(
+            column: inner.minColumn + axisColumns, row: inner.minRow, columns: inner.size.columns - axisColumns,
+            rows: inner.size.rows - 1)
+        // The value axis: the top of the scale, its middle and zero.
+        for (row, value) in [(plot.minRow, top), (plot.minRow + plot.size.rows / 2, top / 2), (plot.maxRow - 1, 0.0)]
+        where row < plot.maxRow {
+            let text = panel.format(value)
+            let label = panel.fixedRange == nil && text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+            buffer.put(
+                TerminalText.pad(label, toWidth: axisColumns - 1, alignment: .trailing),
+                at: Point(column: inner.minColumn, row: row), style: CellStyle(.muted), maxWidth: axisColumns - 1)
+        }
+        let columns = plot.size.columns * (options.glyphs == .unicode ? 2 : 1)
+        buffer.drawGraph(
+            resampled(panel.values, to: columns), in: plot, range: 0...top, roles: panel.roles, glyphs: options.glyphs)
+        drawTimeTicks(window, under: plot, into: &buffer)
+    }
+
+    /// Time ticks under a graph: how long ago each point on the axis was, and `now`.
+    private static func drawTimeTicks(_ window: StatisticsWindow, under plot: Rect, into buffer: inout ScreenBuffer) {
+        let (minutes, step): (Int, Int) =
+            switch window {
+            case .fiveMinutes: (5, 1)
+            case .hour: (60, 15)
+            case .day: (24 * 60, 6 * 60)
+            }
+        let row = plot.maxRow
+        var nextFree = plot.minColumn
+        for ago in stride(from: minutes, through: 0, by: -step) {
+            let label = ago == 0 ? "now" : ago >= 60 ? "-\(ago / 60)h" : "-\(ago)m"
+            let width = TerminalText.displayWidth(of: label)
+            let position = plot.minColumn + (plot.size.columns - 1) * (minutes - ago) / minutes
+            let column = min(max(plot.minColumn, position - width / 2), plot.maxColumn - width)
+            guard column >= nextFree else { continue }
+            buffer.put(label, at: Point(column: column, row: row), style: CellStyle(.muted))
+            nextFree = column + width + 1
         }
     }
 }

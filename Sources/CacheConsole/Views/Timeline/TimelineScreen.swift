@@ -48,7 +48,8 @@ enum TimelineScreen {
         let widths = TableColumn.widths(columns, total: inner.size.columns)
         buffer.drawTableHeader(
             columns, widths: widths, at: inner.origin, width: inner.size.columns, glyphs: options.glyphs)
-        let largest = max(1, snapshot.buckets.map(\.entries).max() ?? 1)
+        // The bar follows the bytes column it sits beside.
+        let largest = max(1, snapshot.buckets.map(\.bytes).max() ?? 1)
         for (offset, bucket) in snapshot.buckets.prefix(inner.size.rows - 1).enumerated() {
             let row = inner.minRow + 1 + offset
             let role: StyleRole =
@@ -67,7 +68,7 @@ enum TimelineScreen {
                 width: inner.size.columns)
             buffer.drawBar(
                 at: Point(column: inner.minColumn + widths[0] + widths[1] + widths[2] + 3, row: row),
-                width: widths[3], fraction: Double(bucket.entries) / Double(largest), glyphs: options.glyphs)
+                width: widths[3], fraction: Double(bucket.bytes) / Double(largest), glyphs: options.glyphs)
         }
     }
 

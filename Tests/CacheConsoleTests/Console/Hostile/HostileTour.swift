@@ -256,14 +256,16 @@ struct HostileTour {
         let model = harness.model
         guard ConsoleLayout.fits(harness.controller.size) else { return ["too small"] }
         var shown: Set<String> = []
-        switch model.current.content {
-        case .overview(let view): shown.insert(view.pane == .processes ? "overview processes" : "overview")
-        case .entries: shown.insert("entries")
-        case .detail(let view): shown.insert(view.snapshot?.value.isHexDump == true ? "detail hex dump" : "detail")
-        case .timeline: shown.insert("timeline")
-        case .statistics: shown.insert("statistics")
-        case .audit: shown.insert("audit")
-        case .help: shown.insert("help")
+        switch model.current.view {
+        case let view as OverviewView: shown.insert(view.pane == .processes ? "overview processes" : "overview")
+        case is EntriesView: shown.insert("entries")
+        case let view as DetailView:
+            shown.insert(view.snapshot?.value.isHexDump == true ? "detail hex dump" : "detail")
+        case is TimelineView: shown.insert("timeline")
+        case is StatisticsView: shown.insert("statistics")
+        case is AuditView: shown.insert("audit")
+        case is HelpView: shown.insert("help")
+        default: shown.insert(String(describing: Swift.type(of: model.current.view)))
         }
         switch model.overlay {
         case .filter: shown.insert("filter")

@@ -22,8 +22,8 @@ struct TableCheck {
         guard ConsoleLayout.fits(size) else { return [] }
         if case .confirm = model.overlay { return [] }
         let body = ConsoleLayout.body(size)
-        switch model.current.content {
-        case .overview(let view):
+        switch model.current.view {
+        case let view as OverviewView:
             guard let snapshot = model.overview else { return [] }
             let sideBySide = size.columns >= OverviewScreen.sideBySideColumns
             guard sideBySide || view.pane == .namespaces else { return [] }
@@ -38,7 +38,7 @@ struct TableCheck {
                     name: "namespaces", inner: inner, columns: OverviewScreen.namespaceColumns,
                     dataRows: (0..<shown).map { inner.minRow + 1 + $0 })
             ]
-        case .entries(let view):
+        case let view as EntriesView:
             let inner = Rect(column: 1, row: body.minRow + 2, columns: size.columns - 2, rows: body.size.rows - 3)
             let window = view.window
             let empty = window.hasLoaded && window.knownCount == 0 && window.isComplete
@@ -48,7 +48,7 @@ struct TableCheck {
                     name: "entries", inner: inner, columns: EntriesScreen.columns,
                     dataRows: rows.map { inner.minRow + 1 + $0 })
             ]
-        case .audit(let view):
+        case let view as AuditView:
             guard let entries = view.entries else { return [] }
             let inner = body.insetBy(1)
             let height = inner.size.rows - 1
@@ -81,9 +81,10 @@ struct TableCheck {
             let end = min(starts[index] + widths[index], inner.maxColumn)
             guard starts[index] < end else { continue }
             let text = heading[starts[index]..<end].map(\.text).joined().trimmingCharacters(in: .whitespaces)
-            // A column the box cuts short shows the start of its heading, or only spaces.
+            // A column the box cuts short shows the start of its heading and `…`, or only spaces.
             let isCut = starts[index] + widths[index] > inner.maxColumn
-            if !(text.hasPrefix(title) || isCut && title.hasPrefix(text)) {
+            let shown = text.hasSuffix("…") ? String(text.dropLast()) : text
+            if !(text.hasPrefix(title) || isCut && title.hasPrefix(shown)) {
                 problems.append(
                     "\(name): heading '\(title)' is not at column \(starts[index]): \(FrameCheck.describe(heading))")
             }

@@ -1,0 +1,274 @@
+import CacheCore
+import Foundation
+
+/// One `:` command: its names, how it is used, what its arguments complete to, and what it
+/// does. ``ConsoleCommands/all`` is the single registry that running, completion and the
+/// help read.
+struct ConsoleCommand: Sendable {
+    /// One way to use a command, for the help.
+    struct Usage: Sendable {
+        /// `ns NAME`.
+        var text: String
+        /// What it does.
+        var summary: String
+    }
+
+    /// What the arguments complete to.
+    enum Completion: Sendable {
+        case none
+        case namespaces
+        case namespacesOrAll
+        case themes
+        case selectors
+        case export
+    }
+
+    /// The name.
+    var name: String
+    /// Other names that run it.
+    var aliases: [String] = []
+    /// How it is used.
+    var usage: [Usage]
+    /// What the arguments complete to.
+    var completion: Completion = .none
+    /// Runs it with the words after its name.
+    var run: @Sendable (inout ConsoleController, [String]) -> [ConsoleEffect]
+}
+
+/// The registry of `:` commands.
+enum ConsoleCommands {
+    /// What completion draws on.
+    struct Context {
+        /// Namespace names.
+        var namespaces: [String]
+        /// Theme names.
+        var themes: [String]
+        /// Tags of the rows in view.
+        var tags: [String]
+    }
+
+    static let all: [ConsoleCommand] = [
+        ConsoleCommand(
+            name: "ns", aliases: ["namespace"], usage: [.init(text: "ns NAME", summary: "Open a namespace's entries")],
+            completion: .namespaces
+        ) { console, arguments in
+            guard let name = arguments.first else { return console.usage("ns NAME") }
+            guard console.isKnownNamespace(name) else { return [] }
+            let entry = console.model.makeEntry(EntriesView(namespace: name))
+            console.navigate { $0 = [$0[0], entry] }
+            return console.currentLoads()
+        },
+        ConsoleCommand(
+            name: "sweep", usage: [.init(text: "sweep [NAME]", summary: "Sweep expired entries")],
+            completion: .namespaces
+        ) { console, arguments in
+            if let name = arguments.first, !console.isKnownNamespace(name) { return [] }
+            return console.startAction(
+                .target(.sweep(namespace: arguments.first)), title: "sweep \(arguments.first ?? "all")")
+        },
+        ConsoleCommand(
+            name: "clear", usage: [.init(text: "clear NAME|all", summary: "Clear a namespace, or all")],
+            completion: .namespacesOrAll
+        ) { console, arguments in
+            guard let name = arguments.first ?? console.model.current.view.subjectNamespace else {
+                return console.usage("clear NAME, or clear all")
+            }
+            guard name == "all" || console.isKnownNamespace(name) else { return [] }
+            return console.startAction(
+                .target(name == "all" ? .clearAll : .clear(namespace: name)), title: "clear \(name)")
+        },
+        ConsoleCommand(
+            name: "invalidate",
+            usage: [
+                .init(text: "invalidate tag=T [ns=N]", summary: "Invalidate a tag"),
+                .init(text: "invalidate prefix=P [ns=N]", summary: "Invalidate by key prefix"),
+                .init(text: "invalidate key=K [ns=N]", summary: "Invalidate one key"),
+            ], completion: .selectors
+        ) { console, arguments in console.invalidateCommand(arguments) },
+        ConsoleCommand(
+            name: "export",
+            usage: [
+                .init(text: "export FILE", summary: "Marked, filtered or all entries as JSON Lines"),
+                .init(text: "export FILE ns=N [filter]", summary: "A namespace's (matching) entries"),
+            ], completion: .export
+        ) { console, arguments in console.exportCommand(arguments) },
+        ConsoleCommand(name: "undo", usage: [.init(text: "undo", summary: "Undo the last action")]) { console, _ in
+            guard let undo = console.model.lastUndo else {
+                console.report("Nothing to undo in this session.")
+                return []
+            }
+            return console.startUndo(undo.auditID)
+        },
+        ConsoleCommand(
+            name: "theme", usage: [.init(text: "theme NAME", summary: "Switch the colour theme")], completion: .themes
+        ) { console, arguments in
+            guard let name = arguments.first else { return console.usage("theme NAME") }
+            do throws(ThemeError) {
+                let theme = try console.settings.themes.theme(named: name)
+                console.model.themeName = name
+                console.report("Theme \(name).")
+                return [.applyTheme(theme)]
+            } catch {
+                console.report(error.description, isError: true)
+                return []
+            }
+        },
+        ConsoleCommand(
+            name: "refresh", usage: [.init(text: "refresh SECONDS", summary: "Set the refresh interval")]
+        ) { console, arguments in
+            guard let text = arguments.first, let seconds = Double(text), seconds.isFinite else {
+                return console.usage("refresh SECONDS")
+            }
+            let interval = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+            console.model.live.interval = min(
+                max(interval, LiveState.intervals.lowerBound), LiveState.intervals.upperBound)
+            console.report("Refreshing every \(TimeText.interval(console.model.live.interval)).")
+            return []
+        },
+        ConsoleCommand(name: "overview", usage: [.init(text: "overview", summary: "Go to the Overview")]) {
+            console, _ in console.perform(.showOverview)
+        },
+        ConsoleCommand(name: "timeline", usage: [.init(text: "timeline", summary: "Show the expiry timeline")]) {
+            console, _ in console.perform(.showTimeline)
+        },
+        ConsoleCommand(
+            name: "stats", aliases: ["statistics"], usage: [.init(text: "stats", summary: "Show the statistics graphs")]
+        ) { console, _ in console.perform(.showStatistics) },
+        ConsoleCommand(name: "audit", usage: [.init(text: "audit", summary: "Show the audit log")]) { console, _ in
+            console.perform(.showAudit)
+        },
+        ConsoleCommand(name: "mouse", usage: [.init(text: "mouse", summary: "Mouse on / off")]) { console, _ in
+            console.toggleMouse()
+        },
+        ConsoleCommand(name: "help", usage: [.init(text: "help", summary: "Show keys and commands")]) { console, _ in
+            console.model.current.isHelp ? [] : console.show(HelpView())
+        },
+        ConsoleCommand(name: "q", aliases: ["quit"], usage: [.init(text: "q", summary: "Quit")]) { console, _ in
+            console.quit()
+        },
+    ]
+
+    /// The command called `name` (or one of its aliases).
+    static func named(_ name: String) -> ConsoleCommand? {
+        all.first { $0.name == name || $0.aliases.contains(name) }
+    }
+
+    /// `text` completed as far as it is unambiguous, and the candidates for its last word.
+    static func complete(_ text: String, context: Context) -> (text: String, candidates: [String]) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let last = words.last ?? ""
+        var options: [String] = []
+        var valuePrefix = ""
+        if words.count <= 1 {
+            options = all.map(\.name)
+        } else {
+            switch named(words[0])?.completion ?? .none {
+            case .none: break
+            case .namespaces: options = context.namespaces
+            case .namespacesOrAll: options = context.namespaces + ["all"]
+            case .themes: options = context.themes
+            case .selectors, .export:
+                for (prefix, values) in [("ns=", context.namespaces), ("tag=", context.tags)]
+                where last.hasPrefix(prefix) {
+                    valuePrefix = prefix
+                    options = values
+                }
+                if valuePrefix.isEmpty {
+                    options = named(words[0])?.completion == .export ? ["ns="] : ["tag=", "prefix=", "key=", "ns="]
+                }
+            }
+        }
+        let typed = String(last.dropFirst(valuePrefix.count))
+        let candidates = options.filter { $0.hasPrefix(typed) }
+        guard let first = candidates.first else { return (text, []) }
+        let common = candidates.dropFirst().reduce(first) { $0.commonPrefix(with: $1) }
+        let finished = candidates.count == 1 && !common.hasSuffix("=")
+        let completed = words.dropLast() + [valuePrefix + common + (finished ? " " : "")]
+        return (completed.joined(separator: " "), candidates.count == 1 ? [] : candidates)
+    }
+}
+
+extension ConsoleController {
+    /// Runs a `:` command line.
+    mutating func execute(_ line: String) -> [ConsoleEffect] {
+        let words = line.split(separator: " ").map(String.init)
+        guard let name = words.first else { return [] }
+        guard let command = ConsoleCommands.named(name) else {
+            report("Unknown command '\(name)' (Tab completes; :help lists the commands).", isError: true)
+            return []
+        }
+        return command.run(&self, Array(words.dropFirst()))
+    }
+
+    /// Reports how a command is used.
+    /// Whether the file has a namespace `name` (any name while the overview is not loaded:
+    /// the library refuses an unknown one then); reports it when not.
+    mutating func isKnownNamespace(_ name: String) -> Bool {
+        guard model.overview == nil || model.namespaceNames.contains(name) else {
+            report("No namespace named '\(name)' (Tab completes the names).", isError: true)
+            return false
+        }
+        return true
+    }
+
+    mutating func usage(_ text: String) -> [ConsoleEffect] {
+        report("Usage: :\(text)", isError: true)
+        return []
+    }
+
+    fileprivate mutating func invalidateCommand(_ arguments: [String]) -> [ConsoleEffect] {
+        var values: [String: String] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "="), argument[..<equals] != "" else {
+                return usage("invalidate tag=T|prefix=P|key=K [ns=NAME]")
+            }
+            values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        }
+        let namespace = values["ns"] ?? model.current.view.subjectNamespace
+        if let namespace, !isKnownNamespace(namespace) { return [] }
+        let selector: InvalidationSelector
+        if let tag = values["tag"], !tag.isEmpty {
+            selector = .tag(tag, namespace: namespace)
+        } else if let prefix = values["prefix"], let namespace {
+            selector = .prefix(namespace: namespace, prefix: prefix)
+        } else if let key = values["key"], let namespace {
+            selector = .key(namespace: namespace, key: key)
+        } else {
+            return usage("invalidate tag=T|prefix=P|key=K [ns=NAME] (prefix and key need a namespace)")
+        }
+        return startAction(.target(.invalidate(selector)), title: "invalidate \(selector)")
+    }
+
+    /// `:export FILE [ns=N] [filter]`: the marked entries of the Entries view in view, else
+    /// those its filter matches (or all of its namespace), or those of `ns=N` matching the
+    /// filter given.
+    fileprivate mutating func exportCommand(_ arguments: [String]) -> [ConsoleEffect] {
+        guard let path = arguments.first else { return usage("export FILE [ns=NAME] [filter]") }
+        var rest = Array(arguments.dropFirst())
+        var request: ExportRequest
+        if let index = rest.firstIndex(where: { $0.hasPrefix("ns=") }) {
+            let namespace = String(rest.remove(at: index).dropFirst(3))
+            request = ExportRequest(namespace: namespace, filter: rest.joined(separator: " "), path: path)
+        } else if let entries = model.current.entries {
+            request = ExportRequest(namespace: entries.namespace, filter: entries.filter, path: path)
+            if !entries.marks.isEmpty && !entries.marksAllMatching {
+                request.keys = entries.marks.values.sorted()
+            }
+        } else {
+            return usage("export FILE ns=NAME [filter] (or open a namespace first)")
+        }
+        guard model.busy == nil else {
+            report("Another action is still running; wait for it to finish.", isError: true)
+            return []
+        }
+        model.busy = BusyState(title: "Exporting to \(path)", since: model.now)
+        return [.export(request)]
+    }
+}
+
+extension String {
+    /// The longest start this string shares with `other`.
+    fileprivate func commonPrefix(with other: String) -> String {
+        String(zip(self, other).prefix { $0 == $1 }.map(\.0))
+    }
+}

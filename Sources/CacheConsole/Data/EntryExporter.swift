@@ -1,0 +1,117 @@
+import CacheCore
+import Foundation
+
+/// What to export: the entries of a namespace that a filter matches, or only some keys.
+package struct ExportRequest: Sendable, Hashable {
+    /// The namespace.
+    package var namespace: String
+    /// Filter text (``CacheCore/EntryFilter`` syntax; empty: every entry).
+    package var filter: String
+    /// Only these canonical keys (`nil`: every entry the filter matches).
+    package var keys: [String]?
+    /// The file written.
+    package var path: String
+
+    /// A request with these parts.
+    package init(namespace: String, filter: String = "", keys: [String]? = nil, path: String) {
+        self.namespace = namespace
+        self.filter = filter
+        self.keys = keys
+        self.path = path
+    }
+}
+
+/// Writes entries as JSON Lines, one object per entry, through the Inspector API:
+///
+/// `{"namespace": "tiles", "key": "3/1/2", "value": …, "tags": [], "createdAt": …, "expiresAt": …,
+/// "staleUntil": …, "version": ""}`
+///
+/// `key` is the canonical key (what `ls` prints and `show` takes); `value` is the value itself
+/// when it is JSON, else `valueBase64` holds its bytes. Times are milliseconds since the
+/// epoch (`null`: never).
+package enum EntryExporter {
+    /// Rows read per page.
+    private static let pageSize = 500
+
+    /// Writes the entries `request` selects to `write`, a line at a time; returns how many.
+    package static func export(
+        _ request: ExportRequest, from inspector: Inspector, to write: (Data) throws -> Void
+    ) throws -> Int {
+        let filter = try EntryFilter(parsing: request.filter)
+        var count = 0
+        if let keys = request.keys {
+            for key in keys {
+                guard let row = try inspector.entry(namespace: request.namespace, key: key)?.entry else { continue }
+                try write(line(row, value: try value(of: row.id, from: inspector)))
+                count += 1
+            }
+            return count
+        }
+        var query = EntryQuery(namespace: request.namespace, filter: filter, limit: pageSize, previewBytes: 0)
+        repeat {
+            let page = try inspector.entries(query)
+            for row in page.rows {
+                try write(line(row, value: try value(of: row.id, from: inspector)))
+                count += 1
+            }
+            query.after = page.next
+        } while query.after != nil
+        return count
+    }
+
+    /// Writes to the file at `request.path` (created or replaced).
+    package static func export(_ request: ExportRequest, from inspector: Inspector) throws -> Int {
+        guard FileManager.default.createFile(atPath: request.path, contents: nil) else {
+            throw ConsoleError("cannot create \(request.path)")
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
+        defer { try? handle.close() }
+        return try export(request, from: inspector) { try handle.write(contentsOf: $0) }
+    }
+
+    /// The bytes of entry `id`'s value (empty when it is gone), from its hex dump.
+    package static func value(of id: Int64, from inspector: Inspector) throws -> Data {
+        let options = EntryDetailOptions(format: .hexDump, maxBytes: 16 << 20)
+        guard case .hexDump(let lines, _)? = try inspector.entry(id: id, options: options)?.value else { return Data() }
+        var bytes = Data()
+        for line in lines {
+            for pair in line.hex.split(separator: " ") {
+                if let byte = UInt8(pair, radix: 16) { bytes.append(byte) }
+            }
+        }
+        return bytes
+    }
+
+    /// One line for `row` with value bytes `value`.
+    static func line(_ row: EntryRow, value: Data) throws -> Data {
+        func json(_ string: String) throws -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            return String(decoding: try encoder.encode(string), as: UTF8.self)
+        }
+        func time(_ milliseconds: Int64?) -> String { milliseconds.map(String.init) ?? "null" }
+        var fields = ["\"namespace\":\(try json(row.namespace))", "\"key\":\(try json(row.key))"]
+        if let text = jsonText(value) {
+            fields.append("\"value\":\(text)")
+        } else {
+            fields.append("\"valueBase64\":\"\(value.base64EncodedString())\"")
+        }
+        let tags = try row.tags.map(json).joined(separator: ",")
+        fields += [
+            "\"tags\":[\(tags)]", "\"createdAt\":\(row.createdAt)", "\"expiresAt\":\(time(row.expiresAt))",
+            "\"staleUntil\":\(time(row.staleUntil))", "\"version\":\(try json(row.version))",
+        ]
+        return Data(("{" + fields.joined(separator: ",") + "}\n").utf8)
+    }
+
+    /// `value` as one line of JSON text when it is JSON (`nil` otherwise).
+    private static func jsonText(_ value: Data) -> String? {
+        guard !value.isEmpty, let object = try? JSONSerialization.jsonObject(with: value, options: .fragmentsAllowed)
+        else { return nil }
+        if !value.contains(0x0A) && !value.contains(0x0D), let text = String(data: value, encoding: .utf8) {
+            return text
+        }
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed, .sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+}

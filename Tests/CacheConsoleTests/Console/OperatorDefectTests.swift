@@ -1,0 +1,169 @@
+import CacheCore
+import Testing
+
+@testable import CacheConsole
+
+/// The defects an operator found trying the console end to end (issue 12), one test each.
+@Suite struct OperatorDefectTests {
+    private func crumbs<Source>(_ harness: ConsoleHarness<Source>) -> String {
+        harness.screen().split(separator: "\n", omittingEmptySubsequences: false)[1]
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    @Test(arguments: ["2", "3", "4"])
+    func helpReturnsToTheViewItWasOpenedFrom(view: Character) {
+        for close in [Key.escape, .backspace, .character("?"), .character("q")] {
+            var harness = ConsoleHarness()
+            harness.press(.character(view))
+            let before = crumbs(harness)
+            harness.press(.character("?"))
+            #expect(crumbs(harness).hasSuffix("› help"))
+            harness.press(close)
+            #expect(crumbs(harness) == before, "\(close) closes the help back to \(before)")
+            #expect(!harness.sideEffects.contains(.quit))
+        }
+    }
+
+    @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {
+        var harness = ConsoleHarness()
+        harness.press(.tab)
+        let hints = harness.screen().split(separator: "\n").last.map(String.init) ?? ""
+        #expect(!hints.contains("clear") && !hints.contains("open") && hints.contains("Tab namespaces"))
+        harness.press(.enter)
+        #expect(harness.model.views.count == 1, "Enter opened a namespace from the process list")
+        harness.press(.character("D"))
+        #expect(harness.model.overlay == nil && harness.model.busy == nil, "D measured a clear")
+    }
+
+    @Test func highHitRatesNeverLookBad() {
+        var harness = ConsoleHarness(columns: 120, rows: 30)
+        let buffer = harness.controller.render()
+        let hitsRow = (0..<buffer.size.rows).first { row in
+            buffer.cells(inRow: row).map(\.text).joined().contains("Hits")
+        }
+        let roles = hitsRow.map { buffer.cells(inRow: $0).map(\.style.role) } ?? []
+        #expect(!roles.isEmpty)
+        #expect(!roles.contains(.bad) && !roles.contains(.graphHigh) && !roles.contains(.graphMidHigh))
+        harness.press(.character("3"))
+        let graph = harness.controller.render()
+        // The hit rate graph's top rows (70–100 %) are drawn as good.
+        let topRow = (0..<graph.size.rows).first { row in
+            graph.cells(inRow: row).map(\.text).joined().contains("Hit rate")
+        }.map { $0 + 1 }
+        let topRoles =
+            topRow.map {
+                graph.cells(inRow: $0).filter {
+                    $0.text.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false
+                }.map(\.style.role)
+            } ?? []
+        #expect(!topRoles.isEmpty && topRoles.allSatisfy { $0 == .good })
+    }
+
+    @Test(arguments: ThemeLibrary.builtInNames)
+    func goodLooksDifferentFromBadInEveryTheme(name: String) throws {
+        let theme = try ThemeLibrary(folders: []).theme(named: name)
+        #expect(theme[.good] != theme[.bad])
+    }
+
+    @Test(arguments: ThemeLibrary.builtInNames)
+    func bordersAndMutedTextStayVisibleWithEightColours(name: String) throws {
+        let theme = try ThemeLibrary(folders: []).theme(named: name)
+        let background: TerminalColor = .indexed(theme.isDark ? 0 : 7)
+        for role in [StyleRole.border, .muted, .keyHint] {
+            let color = ColorDepth.ansi8.foregroundColor(for: theme[role].foreground, onDarkBackground: theme.isDark)
+            #expect(color != background, "\(role) vanishes into the background")
+        }
+    }
+
+    @Test func punctuationHasAnASCIIFallback() {
+        #expect(TerminalText.asciiFallback("–") == "-")
+        #expect(TerminalText.asciiFallback("…") == ".")
+        #expect(TerminalText.asciiFallback("›") == ">")
+        #expect(TerminalText.asciiFallback("漢") == nil)
+    }
+
+    @Test func narrowColumnsEndWithAnEllipsisAndNoKeyActsWhileTooSmall() {
+        var harness = ConsoleHarness(columns: 60, rows: 16)
+        harness.press(.enter)
+        let screen = harness.screen()
+        #expect(screen.contains("accessed│") && !screen.contains("accesse│"), "a column the edge cuts keeps its words")
+        #expect(screen.contains("bell\\x07and\\t…"))
+        harness.resize(columns: 50, rows: 12)
+        #expect(harness.screen().contains("Terminal too small"))
+        let views = harness.model.views.count
+        harness.press(.escape, .enter, .character("D"), .character("?"))
+        #expect(harness.model.views.count == views && harness.model.overlay == nil && harness.model.busy == nil)
+        harness.press(.character("q"))
+        #expect(harness.sideEffects.contains(.quit))
+    }
+
+    @Test func theHexKeyHintSaysWhatItWillShowAndBinaryValuesSayWhy() {
+        var harness = ConsoleHarness()
+        harness.press(.enter, .enter)
+        #expect(harness.screen().contains("x hex"))
+        harness.press(.character("x"))
+        #expect(harness.screen().contains("x text") && !harness.screen().contains("x hex"))
+        var binary = ConsoleHarness()
+        binary.source.state.withLock { $0.binaryValues = true }
+        binary.press(.enter, .enter)
+        #expect(!binary.screen().contains("x hex"))
+        binary.press(.character("x"))
+        #expect(binary.screen().contains("shows as a hex dump only"))
+    }
+
+    @Test func anUnknownThemeIsOneReadableLine() {
+        var harness = ConsoleHarness()
+        harness.press(.character(":"))
+        harness.type("theme nosuch")
+        harness.press(.enter)
+        let text = harness.model.status?.text ?? ""
+        #expect(text.hasPrefix("theme 'nosuch': no such theme (available: "))
+        #expect(!text.contains("[") && !text.contains("/"))
+    }
+
+    @Test func anEntryNeverReadWasAccessedNever() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .enter)
+        #expect(harness.screen().contains("product-0000"))
+        harness.press(.enter)
+        #expect(harness.screen().contains("Accessed    never"))
+    }
+
+    @Test func ratesAreZeroOnceNoAppIsLive() {
+        var harness = ConsoleHarness()
+        #expect(harness.screen().contains("2,013/s ops"))
+        harness.source.state.withLock { $0.appsStopped = true }
+        harness.source.change { _ in }
+        harness.wait(1000)
+        #expect(harness.screen().contains("0 live apps") || harness.screen().contains("● 0 live"))
+        #expect(harness.screen().contains(" 0/s ops"))
+    }
+
+    @Test func valuesThatChangeAllTheTimeAreNotHighlightedForGood() {
+        var harness = ConsoleHarness()
+        for second in 0..<8 {
+            harness.source.change { $0["sessions"]?.removeLast() }
+            harness.wait(1000)
+            if second == 0 { #expect(!harness.texts(styled: .highlightChanged).isEmpty) }
+        }
+        #expect(harness.texts(styled: .highlightChanged).isEmpty)
+        harness.wait(11_000)
+        harness.source.change { $0["sessions"]?.removeLast() }
+        harness.wait(1000)
+        #expect(!harness.texts(styled: .highlightChanged).isEmpty, "a change after a quiet spell lights up again")
+    }
+
+    @Test func theTimelineBarFollowsTheBytesBesideIt() {
+        var harness = ConsoleHarness()
+        harness.source.state.withLock {
+            $0.timelineBuckets = [(.expired, 100, 1_000), (.withinDay, 10, 100_000)]
+        }
+        harness.press(.character("2"))
+        let buffer = harness.controller.render()
+        func bar(_ label: String) -> Int {
+            let row = (0..<buffer.size.rows).first { buffer.cells(inRow: $0).map(\.text).joined().contains(label) }
+            return row.map { buffer.cells(inRow: $0).filter { $0.style.role == .bar && $0.text == "█" }.count } ?? -1
+        }
+        #expect(bar("1 h–1 day") > 20 && bar("expired") < 2)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Mouse clicks and export in the real console.
+@Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"), .serialized)
+struct ConsoleFeatureEndToEndTests {
+    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// A small demo cache.
+    private func demo() throws -> String {
+        let path = folder + "/demo.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ConsoleEndToEndTests.binary)
+        process.arguments = ["demo", path, "--scale", "0.02"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return path
+    }
+
+    /// A left click at the 0-based cell `column`, `row` (xterm SGR mouse reporting).
+    private func click(_ tmux: Tmux, column: Int, row: Int) throws {
+        try tmux.type("\u{1B}[<0;\(column + 1);\(row + 1)M\u{1B}[<0;\(column + 1);\(row + 1)m")
+    }
+
+    /// Where `text` first shows on the pane: (column, row), counted in characters.
+    private func position(of text: String, in pane: String) -> (column: Int, row: Int)? {
+        for (row, line) in pane.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let range = line.range(of: text) {
+                return (line.distance(from: line.startIndex, to: range.lowerBound), row)
+            }
+        }
+        return nil
+    }
+
+    @Test func clicksSelectAndOpenRowsSortByAHeaderAndSwitchTabs() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let idle = folder + "/idle"
+        let tmux = try Tmux(columns: 120, rows: 40, environment: ["CACHEDECK_IDLE_FILE": idle])
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.keys("m")
+        let pane = try tmux.waitFor("Mouse on")
+        let parts = try #require(position(of: "│parts ", in: pane))
+        try ConsoleEndToEndTests.settle(idle)
+        try click(tmux, column: parts.column + 2, row: parts.row)
+        try ConsoleEndToEndTests.settle(idle)
+        try click(tmux, column: parts.column + 2, row: parts.row)
+        try tmux.waitFor("parts · 600 entries")
+        try tmux.keys("Escape")
+        try tmux.waitFor("Namespaces (26)")
+        // Two clicks at once are a double click: it opens the row.
+        try click(tmux, column: parts.column + 2, row: parts.row + 1)
+        try click(tmux, column: parts.column + 2, row: parts.row + 1)
+        let entries = try tmux.waitFor("planner · 800 entries")
+        let size = try #require(position(of: "size", in: entries))
+        try click(tmux, column: size.column + 1, row: size.row)
+        try tmux.waitFor("size ▼")
+        let stats = try #require(position(of: "3 Stats", in: entries))
+        try click(tmux, column: stats.column + 2, row: stats.row)
+        try tmux.waitFor("statistics of planner")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func theConsoleExportsTheFilteredEntriesAsJSONLines() throws {
+        let path = try demo()
+        let output = folder + "/parts.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 120, rows: 40)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.type(":ns parts", enter: true)
+        try tmux.waitFor("parts · 600 entries")
+        try tmux.type("/prefix:31", enter: true)
+        try tmux.waitFor("(100 matching)")
+        try tmux.type(":export \(output)", enter: true)
+        try tmux.waitFor("Exported 100 entries")
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 100)
+        #expect(lines.allSatisfy { $0.hasPrefix(#"{"namespace":"parts","key":"31"#) && $0.contains(#""value":{"#) })
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Terminals that can do less: 8 colours, an ASCII locale, no cursor addressing.
+@Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"), .serialized)
+struct TerminalCapabilityEndToEndTests {
+    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// A small demo cache.
+    private func demo() throws -> String {
+        let path = folder + "/demo.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ConsoleEndToEndTests.binary)
+        process.arguments = ["demo", path, "--scale", "0.02"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return path
+    }
+
+    @Test func withEightColoursNoBorderIsBlack() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 100, rows: 30, environment: ["TERM": "xterm"])
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.keys("3")
+        let pane = try tmux.waitUntil("the statistics", escapes: true) { $0.contains("Evictions per second") }
+        #expect(pane.contains("╰"))
+        #expect(!pane.contains("\u{1B}[30m"), "something is drawn black on the terminal's dark background")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func anASCIILocaleDrawsASCIIPunctuationNotQuestionMarks() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 100, rows: 30, environment: ["LC_ALL": "C"])
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        let pane = try tmux.waitFor("Namespaces (26)")
+        let rows = pane.split(separator: "\n").filter { $0.hasPrefix("|colors") || $0.contains(" Hits ") }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { !$0.contains("?") }, "a dash shown as ?: \(rows)")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func aTerminalThatCannotMoveTheCursorIsRefused() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 100, rows: 20)
+        try tmux.type("TERM=dumb \(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        let pane = try tmux.waitFor("exit=1")
+        #expect(pane.contains("cachedeck: terminal type 'dumb' cannot draw a full screen"))
+    }
+}
