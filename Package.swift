@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CacheCore", targets: ["CacheCore"]),
+        .library(name: "CacheCoreService", targets: ["CacheCoreService"]),
         .executable(name: "cachedeck", targets: ["cachedeck"]),
         .executable(name: "cachedeck-bench", targets: ["cachedeck-bench"]),
     ],
@@ -14,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -28,6 +31,14 @@ let package = Package(
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // CacheCore's maintenance and telemetry as a swift-service-lifecycle `Service`.
+        .target(
+            name: "CacheCoreService",
+            dependencies: [
+                "CacheCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -64,13 +75,25 @@ let package = Package(
             name: "CacheCoreTests",
             dependencies: [
                 "CacheCore",
+                "CacheCoreService",
                 "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The README's code examples, verbatim inside functions: they must compile.
+        .testTarget(
+            name: "ReadmeExamplesTests",
+            dependencies: [
+                "CacheCore",
+                "CacheCoreService",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
-        // themes, keys; no terminal I/O, no SQL). See DESIGN.md for the layers.
+        // themes, keys; no terminal I/O, no SQL). See docs/ARCHITECTURE.md for the layers.
         // Linked by its module map (ncursesw, tinfo): ncursesw.pc's cflags (-D_XOPEN_SOURCE=600,
         // -D_DEFAULT_SOURCE) are flags SwiftPM refuses with a warning; the shim defines them.
         .systemLibrary(

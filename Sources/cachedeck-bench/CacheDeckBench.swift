@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The benchmark tool: each subcommand measures one area against baselines it runs itself
-/// and prints the ratios with their budgets from DESIGN.md.
+/// and prints the ratios with their budgets from docs/ARCHITECTURE.md.
 @main
 struct CacheDeckBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,6 +10,7 @@ struct CacheDeckBench: ParsableCommand {
         subcommands: [
             CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
             ConsoleBenchCommand.self, FormatCommand.self, PeersCommand.self, PeersWorkerCommand.self,
+            AsyncCommand.self,
         ]
     )
 }

@@ -10,7 +10,7 @@ import Foundation
 struct ConsoleBenchmark {
     let path: String
 
-    /// DESIGN.md's console budgets.
+    /// docs/ARCHITECTURE.md's console budgets.
     static let firstFrameBudget = 150.0
     static let keypressBudget = 16.0
     static let memoryBudget = 64.0

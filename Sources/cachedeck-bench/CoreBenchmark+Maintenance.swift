@@ -24,7 +24,7 @@ extension CoreBenchmark {
                 budget: .informational))
         note(
             "sweep: CacheCore \(Format.rate(cacheCore)) entries/s (\(Format.milliseconds(cacheCore * Double(count))) ms; "
-                + "1M at this rate ≈ \(Format.seconds(cacheCore * 1e6)) s, DESIGN budget 2 s), "
+                + "1M at this rate ≈ \(Format.seconds(cacheCore * 1e6)) s, budget 2 s), "
                 + "floor \(Format.rate(baseline)) entries/s (\(Format.milliseconds(baseline * Double(count))) ms)")
         try settle()
     }

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// The floor every cache is measured against (DESIGN.md, "Performance budgets"): raw SQLite C
+/// The floor every cache is measured against (docs/ARCHITECTURE.md, "Performance budgets"): raw SQLite C
 /// calls on the least table a cache needs, in a file of its own, WAL and `synchronous=NORMAL`
 /// (see ``RawConnection``), statements prepared once and driven with bind / step / reset.
 final class FloorBaseline {

@@ -5,7 +5,7 @@ import ArgumentParser
 struct FormatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format",
-        abstract: "Sweeps, clears, purges, previews, sorts and counts on a large cache file, against DESIGN's goals.",
+        abstract: "Sweeps, clears, purges, previews, sorts and counts on a large cache file, against the budgets in docs/ARCHITECTURE.md.",
         discussion: """
             Builds a file through the public API (batched sets of 1000): a namespace of --entries entries \
             of about 1 KB (tagged, varied TTLs, some expired), a second namespace of 1%, and as many expired \

@@ -9,7 +9,7 @@ struct InspectorBenchmark {
     let valueBytes: Int
     let repeats: Int
 
-    /// DESIGN.md: the console's first screen of a 1M-entry / 1 GB file within 150 ms.
+    /// docs/ARCHITECTURE.md: the console's first screen of a 1M-entry / 1 GB file within 150 ms.
     static let firstScreenBudgetMilliseconds = 150.0
 
     /// Builds the file unless one is already there.

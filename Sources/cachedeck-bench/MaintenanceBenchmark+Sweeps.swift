@@ -112,7 +112,7 @@ extension MaintenanceBenchmark {
                 baseline: quiet.writes.percentile(0.99), budget: .informational))
         note(
             "sweep of \(Format.count(count)): \(Format.seconds(sweepTime)) s, \(Format.rate(sweepTime / Double(count))) "
-                + "entries/s (DESIGN budget: 1M in 2 s); WAL peak \(busy.walPeakBytes >> 20) MiB "
+                + "entries/s (budget: 1M in 2 s); WAL peak \(busy.walPeakBytes >> 20) MiB "
                 + "(\(quiet.walPeakBytes >> 20) MiB without the sweep)")
         for (name, sample) in [("get", \AppLoad.Result.reads), ("set", \AppLoad.Result.writes)] {
             note(

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a row is held to: a maximum CacheCore / baseline time ratio, or nothing.
 enum Budget {
-    /// Time ratio at most `limit`; `label` states it the way DESIGN.md does.
+    /// Time ratio at most `limit`; `label` states it the way docs/ARCHITECTURE.md does.
     case atMost(Double, label: String)
     /// CacheCore's own time per operation at most `nanoseconds` (the baseline is shown beside it).
     case absolute(nanoseconds: Double, label: String)

@@ -98,7 +98,8 @@ import Testing
 
     @Test func aSweepRemovesOnlyPurgeableEntriesAndCannotBeUndone() throws {
         let fixture = try TestStore()
-        let cache = try fixture.store.cache("s", key: Int.self, value: Int.self)
+        let cache = try fixture.store.cache(
+            "s", key: Int.self, value: Int.self, policy: NamespacePolicy.default.withoutStaleWindow())
         for index in 0..<10 { try cache.set(index, for: index, expiration: .after(.seconds(index < 4 ? 1 : 100))) }
         fixture.clock.advance(by: .seconds(1))
         #expect(try fixture.store.admin.preview(.sweep(namespace: nil)).entries == 4)

@@ -89,7 +89,7 @@ import Testing
         try short.set((0..<2500).map { (key: $0, value: $0) }, expiration: .after(.seconds(5)))
         try short.set([(key: -1, value: -1)], expiration: .never)
         try other.set((0..<10).map { (key: $0, value: $0) }, expiration: .after(.seconds(5)))
-        fixture.clock.advance(by: .seconds(5))
+        fixture.clock.advance(by: .seconds(5) + NamespacePolicy.defaultStaleWindow)
 
         #expect(try fixture.store.sweepExpired(namespace: "short") == 2500)
         #expect(try fixture.scalar("SELECT count(*) FROM entries") == 11, "the other namespace was not swept")
@@ -107,7 +107,7 @@ import Testing
         let fixture = try TestStore()
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
         try cache.set(1, for: 1, expiration: .after(.seconds(1)))
-        fixture.clock.advance(by: .seconds(2))
+        fixture.clock.advance(by: .seconds(2) + NamespacePolicy.defaultStaleWindow)
         #expect(try cache.get(1) == nil)
         #expect(try fixture.scalar("SELECT count(*) FROM entries") == 1, "a read is never a write")
         try fixture.store.flush()
@@ -135,5 +135,36 @@ import Testing
         #expect(try cache.get(1) == 2)
         try fixture.store.flush()
         #expect(try cache.get(1) == 2, "a lazy deletion queued earlier must not remove the new value")
+    }
+}
+
+@Suite struct DefaultStaleWindowTests {
+    /// Stale-if-error works with the presets: an expired entry stays readable as stale for
+    /// the default hour, then sweeps remove it; `withoutStaleWindow()` turns that off.
+    @Test func presetsKeepExpiredEntriesForStaleReadsForAnHour() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: String.self, value: Int.self, policy: .default)
+        try cache.set(1, for: "a", expiration: .after(.seconds(10)))
+        fixture.clock.advance(by: .seconds(10))
+        #expect(try cache.get("a") == nil)
+        #expect(try cache.count() == 0)
+        let stale = try #require(try cache.getStale("a"))
+        #expect(stale.value == 1 && stale.isStale)
+        #expect(try fixture.store.sweepExpired() == 0)
+        fixture.clock.advance(by: NamespacePolicy.defaultStaleWindow - .milliseconds(1))
+        #expect(try cache.getStale("a")?.value == 1)
+        fixture.clock.advance(by: .milliseconds(1))
+        #expect(try cache.getStale("a") == nil)
+        #expect(try fixture.store.sweepExpired() == 1)
+
+        let strict = try fixture.store.cache(
+            "strict", key: String.self, value: Int.self, policy: .default.withoutStaleWindow())
+        try strict.set(1, for: "a", expiration: .after(.seconds(10)))
+        fixture.clock.advance(by: .seconds(10))
+        #expect(try strict.getStale("a") == nil)
+        #expect(try fixture.store.sweepExpired() == 1)
+        for preset in [NamespacePolicy.default, .longTerm, .shortTerm, .hybrid, .memoryOnly, .performance] {
+            #expect(preset.staleWindow == .seconds(3600))
+        }
     }
 }

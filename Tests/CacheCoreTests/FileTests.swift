@@ -202,7 +202,6 @@ import Testing
             .cannotOpen(path: "/p", reason: "no such file"), .notACacheFile(path: "/p", reason: "corrupt"),
             .newerFormat(path: "/p", found: 2, supported: 1), .readOnly(path: "/p"),
             .encodingFailed(namespace: "n", key: "k", reason: "r"),
-            .decodingFailed(namespace: "n", key: "k", reason: "r"),
             .busy(path: "/p"), .diskFull(path: "/p"), .sqlite(code: 1, message: "m"),
         ]
         for error in errors {

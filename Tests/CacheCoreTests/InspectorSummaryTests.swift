@@ -108,7 +108,7 @@ import Testing
             json
                 == """
                 {"createdAt":\(now),"expiresAt":\(now + 1500),"hits":0,"id":\(row.id),"key":"1","lastAccessAt":\(now),\
-                "namespace":"n","preview":"Nw==","size":2,"staleUntil":\(now + 1500),"tags":["t"],"valueBytes":1,\
+                "namespace":"n","preview":"Nw==","size":2,"staleUntil":\(now + 1500 + 3_600_000),"tags":["t"],"valueBytes":1,\
                 "version":""}
                 """)
         for value in [

@@ -102,18 +102,17 @@ import Testing
         #expect(throws: CacheError.invalidRule(reason: "event 'guestCreated' needs the parameter 'tenant'")) {
             try fixture.store.invalidate(event: "guestCreated")
         }
-        #expect(throws: CacheError.invalidRule(reason: "no event named 'nope' is declared")) {
-            try fixture.store.invalidate(event: "nope")
-        }
+        #expect(try fixture.store.invalidate(event: "nope").removals.isEmpty, "an event no rule names does nothing")
     }
 
     @Test func templatesMatchWholeTextsWithConsistentParameters() throws {
-        let template = try KeyTemplate("{a}_to_{b}_{a}")
+        let template = KeyTemplate("{a}_to_{b}_{a}")
         #expect(template.match("x_to_y_x") == ["a": "x", "b": "y"])
         #expect(template.match("x_to_y_z") == nil)
-        #expect(try KeyTemplate("guests_{t}").match("guests_") == nil)
-        #expect(try KeyTemplate("guests_{t}").fill(["t": "9"]) == "guests_9")
-        #expect(throws: CacheError.self) { try KeyTemplate("guests_{t") }
+        #expect(KeyTemplate("guests_{t}").match("guests_") == nil)
+        #expect(KeyTemplate("guests_{t}").fill(["t": "9"]) == "guests_9")
+        #expect(KeyTemplate("guests_{t").parameters.isEmpty, "a brace that opens no placeholder is text")
+        #expect(KeyTemplate(#"{"id":{id}}"#).match(#"{"id":7}"#) == ["id": "7"])
     }
 
     @Test func invalidationsAreJournaledWhileAnotherStoreHoldsAMemoryTierAndReadOnlyStoresRefuse() throws {

@@ -115,6 +115,18 @@ private final class Locked<Value: Sendable>: Sendable {
         #expect(counts.hits == 1 && counts.staleHits == 1 && counts.misses == 2)
     }
 
+    /// Stale-if-error works with `.default`: no stale window needs to be configured.
+    @Test func theDefaultPolicyServesStaleIfTheOriginFails() async throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("rates", key: String.self, value: String.self, policy: .default)
+        let origin = Origin()
+        #expect(try await cache.value(for: "eur", orLoad: origin.load) == "eur-v1")
+        fixture.clock.advance(by: .seconds(24 * 3600 + 60))
+        origin.fail(true)
+        let read = try await cache.read("eur", orLoad: origin.load)
+        #expect(read.value == "eur-v1" && read.isStale)
+    }
+
     @Test func withoutAStaleValueTheLoadersErrorIsThrown() async throws {
         let fixture = try TestStore()
         let cache = try fixture.store.cache("rates", key: String.self, value: String.self)

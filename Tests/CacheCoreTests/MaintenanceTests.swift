@@ -17,7 +17,7 @@ import Testing
         let long = try fixture.store.cache("long", key: Int.self, value: Int.self)
         try short.set((0..<3000).map { (key: $0, value: $0) }, expiration: .after(.seconds(5)))
         try long.set((0..<10).map { (key: $0, value: $0) }, expiration: .never)
-        fixture.clock.advance(by: .seconds(5))
+        fixture.clock.advance(by: .seconds(5) + NamespacePolicy.defaultStaleWindow)
 
         let report = try fixture.store.runMaintenance(only(.sweepExpired))
         #expect(report.expiredRemoved == 3000)
@@ -33,7 +33,7 @@ import Testing
         let fixture = try TestStore()
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
         try cache.set((0..<500).map { (key: $0, value: $0) }, expiration: .after(.seconds(1)))
-        fixture.clock.advance(by: .seconds(1))
+        fixture.clock.advance(by: .seconds(1) + NamespacePolicy.defaultStaleWindow)
         var options = only(.sweepExpired)
         options.sweepBudget = .zero
 
@@ -204,7 +204,7 @@ import Testing
         let fixture = try TestStore()
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
         try cache.set((0..<100).map { (key: $0, value: $0) }, expiration: .after(.seconds(1)))
-        fixture.clock.advance(by: .seconds(1))
+        fixture.clock.advance(by: .seconds(1) + NamespacePolicy.defaultStaleWindow)
         let hourly = MaintenanceOptions(interval: .seconds(3600))
 
         try fixture.store.startMaintenance(hourly)
@@ -253,7 +253,7 @@ import Testing
                 (start..<start + 5000).map { (key: $0, value: Data(count: 64)) }, expiration: .after(.seconds(1)))
         }
         try live.set((0..<1000).map { (key: $0, value: $0) }, expiration: .never)
-        fixture.clock.advance(by: .seconds(1))
+        fixture.clock.advance(by: .seconds(1) + NamespacePolicy.defaultStaleWindow)
 
         let sweeping = Atomic(true)
         let reads = Atomic(0)

@@ -150,7 +150,7 @@ import Testing
 
         let short = try fixture.store.cache("short", key: Int.self, value: Int.self)
         try short.set((0..<7).map { (key: $0, value: $0) }, expiration: .after(.seconds(1)))
-        fixture.clock.advance(by: .seconds(1))
+        fixture.clock.advance(by: .seconds(1) + NamespacePolicy.defaultStaleWindow)
         #expect(try fixture.store.sweepExpired() == 7)
         #expect(short.statistics().expirations == 7)
         #expect(fixture.store.statistics().overall.expirations == 7)

@@ -58,8 +58,9 @@ import Testing
         #expect(lines[0].hasPrefix("namespace  entries  expired") && lines[0].hasSuffix("version  policy"))
         let colors = lines[1].split(separator: " ", omittingEmptySubsequences: true)
         #expect(colors.prefix(3) == ["colors", "3", "0"] && colors.contains("90.0%") && colors.contains("excellent"))
-        #expect(lines[1].hasSuffix("never"))
-        #expect(lines[2].split(separator: " ").prefix(3) == ["sessions", "5", "3"] && lines[2].hasSuffix("1d"))
+        #expect(lines[1].hasSuffix("never, stale 1h"), "the default stale window is shown")
+        #expect(
+            lines[2].split(separator: " ").prefix(3) == ["sessions", "5", "3"] && lines[2].hasSuffix("1d, stale 1h"))
 
         let json = try #require(try fixture.run("namespaces", fixture.path, "--json").json() as? [[String: Any]])
         #expect(json.map { $0["name"] as? String } == ["colors", "sessions", "tiles"])

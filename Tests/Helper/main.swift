@@ -17,6 +17,8 @@
 //       Sets keys 0 … COUNT-1 in one batch, reads each (a hit) and COUNT … 2·COUNT-1 (misses),
 //       flushes telemetry and prints `flushed CLIENT-ID`; with `--hold` it then prints `ready`
 //       and waits for stdin to close; closes the store and prints `closed`.
+//   composite-key PATH
+//       Stores "from-helper" under a key with sets and dictionaries (see CompositeKey).
 //   probe PATH default|inspection|read-only
 //       Opens the store with those options, prints `opened …` (or the error, exit 1).
 //
@@ -36,6 +38,7 @@ do {
     case "invalidate": try InvalidateCommand(&arguments).run()
     case "telemetry": try TelemetryCommand(&arguments).run()
     case "probe": try ProbeCommand(&arguments).run()
+    case "composite-key": try CompositeKeyCommand(&arguments).run()
     case let other: throw HelperError("unknown command '\(other)'")
     }
 } catch {

@@ -7,7 +7,7 @@ extension Cache {
     public func value(
         for key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
     ) async throws -> Value {
-        try await read(key, refreshAfter: refreshAfter, orLoad: loader).value
+        try await read(key, refreshAfter: refreshAfter, orLoad: loader, on: nil).value
     }
 
     /// The value for `key`, flagged stale when it came from the stale window:
@@ -19,28 +19,41 @@ extension Cache {
     ///   (stale-if-error), else the loader's error is thrown;
     /// - after a failure the key backs off (``StoreOptions/loadBackoff``): until the retry time
     ///   callers get the stale value or the last error without calling the loader.
+    ///
+    /// Its file reads and writes run on the calling task; ``AsyncCache``'s loaders run them on
+    /// a ``BlockingIOPool``.
     public func read(
         _ key: Key, refreshAfter: Duration? = nil, orLoad loader: @escaping @Sendable (Key) async throws -> Value
+    ) async throws -> StaleRead<Value> {
+        try await read(key, refreshAfter: refreshAfter, orLoad: loader, on: nil)
+    }
+
+    /// ``read(_:refreshAfter:orLoad:)`` with its file calls on `pool` (inline when `nil`).
+    func read(
+        _ key: Key, refreshAfter: Duration?, orLoad loader: @escaping @Sendable (Key) async throws -> Value,
+        on pool: BlockingIOPool?
     ) async throws -> StaleRead<Value> {
         guard record.policy.isEnabled else {
             return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil)
         }
         let canonical = try canonicalKey(key)
         let now = store.now()
-        if let found = try find(canonical, now: now, allowStale: false) {
+        var cached = liveInMemory(canonical, now: now)
+        if cached == nil { cached = try await io(pool) { [self] in try find(canonical, now: now, allowStale: false) } }
+        if let found = cached {
             found.count(in: counters, at: now)
             if let refreshAfter, now.subtractingClamped(found.writtenAt) >= refreshAfter.milliseconds,
                 runtime.backoff.blockingError(for: canonical, now: now) == nil
             {
-                _ = startLoad(key, canonical: canonical, loader: loader)
+                _ = startLoad(key, canonical: canonical, loader: loader, on: pool)
             }
             return found.read(at: now)
         }
         if let error = runtime.backoff.blockingError(for: canonical, now: now) {
-            return try staleOrThrow(canonical, error)
+            return try await staleOrThrow(canonical, error, on: pool)
         }
         do {
-            let loaded = try await startLoad(key, canonical: canonical, loader: loader).value
+            let loaded = try await startLoad(key, canonical: canonical, loader: loader, on: pool).value
             counters.miss()
             guard let value = loaded as? Value else {
                 // Another handle on this namespace with another value type loaded the key.
@@ -48,7 +61,7 @@ extension Cache {
             }
             return StaleRead(value: value, isStale: false, expiresAt: nil)
         } catch {
-            return try staleOrThrow(canonical, error)
+            return try await staleOrThrow(canonical, error, on: pool)
         }
     }
 
@@ -57,6 +70,14 @@ extension Cache {
     public func warm(
         _ keys: [Key], concurrency: Int = 4, using loader: @escaping @Sendable (Key) async throws -> Value
     ) async -> WarmingReport {
+        await warm(keys, concurrency: concurrency, using: loader, on: nil)
+    }
+
+    /// ``warm(_:concurrency:using:)`` with its file calls on `pool` (inline when `nil`).
+    func warm(
+        _ keys: [Key], concurrency: Int, using loader: @escaping @Sendable (Key) async throws -> Value,
+        on pool: BlockingIOPool?
+    ) async -> WarmingReport {
         var report = WarmingReport()
         await withTaskGroup(of: WarmingReport.self) { group in
             var next = keys.startIndex
@@ -64,7 +85,7 @@ extension Cache {
                 guard next < keys.endIndex else { return }
                 let key = keys[next]
                 next += 1
-                group.addTask { await warmOne(key, loader: loader) }
+                group.addTask { await warmOne(key, loader: loader, on: pool) }
             }
             for _ in 0..<max(1, concurrency) { addNext() }
             for await outcome in group {
@@ -77,10 +98,12 @@ extension Cache {
 
     // MARK: Private
 
-    private func warmOne(_ key: Key, loader: @escaping @Sendable (Key) async throws -> Value) async -> WarmingReport {
+    private func warmOne(
+        _ key: Key, loader: @escaping @Sendable (Key) async throws -> Value, on pool: BlockingIOPool?
+    ) async -> WarmingReport {
         do {
-            if try contains(key) { return WarmingReport(alreadyCached: 1) }
-            let read = try await read(key, orLoad: loader)
+            if try await io(pool, { [self] in try contains(key) }) { return WarmingReport(alreadyCached: 1) }
+            let read = try await read(key, refreshAfter: nil, orLoad: loader, on: pool)
             return read.isStale ? WarmingReport(failed: 1) : WarmingReport(loaded: 1)
         } catch {
             return WarmingReport(failed: 1)
@@ -90,7 +113,8 @@ extension Cache {
     /// The single-flight task loading `key`: it calls the loader, stores the value, and keeps
     /// the key's back-off up to date.
     private func startLoad(
-        _ key: Key, canonical: String, loader: @escaping @Sendable (Key) async throws -> Value
+        _ key: Key, canonical: String, loader: @escaping @Sendable (Key) async throws -> Value,
+        on pool: BlockingIOPool?
     ) -> Task<any Sendable, any Error> {
         runtime.loads.task(for: canonical) { [self] in
             let value: Value
@@ -106,7 +130,7 @@ extension Cache {
             counters.loadSucceeded(milliseconds: Self.milliseconds(since: started))
             runtime.backoff.recordSuccess(canonical)
             do {
-                try set(value, for: key)
+                try await io(pool) { [self] in try set(value, for: key) }
             } catch {
                 store.options.logger.warning(
                     "a loaded value could not be cached",
@@ -116,6 +140,22 @@ extension Cache {
         }
     }
 
+    /// Runs `body` on `pool`, or at once on the calling task when `pool` is `nil`.
+    private func io<T: Sendable>(_ pool: BlockingIOPool?, _ body: @escaping @Sendable () throws -> T) async throws
+        -> T
+    {
+        guard let pool else { return try body() }
+        return try await pool.run(body)
+    }
+
+    /// A live value of `key` in the memory tier (a read that needs no file).
+    private func liveInMemory(_ key: String, now: Int64) -> Found? {
+        guard let entry = runtime.memory?.get(key, now: now), !entry.isExpired(at: now),
+            let value = entry.value(as: Value.self)
+        else { return nil }
+        return Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt, fromFile: false)
+    }
+
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = (ContinuousClock.now - start).components
         return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
@@ -123,9 +163,11 @@ extension Cache {
 
     /// The stale value for a read whose load failed (counted as a stale hit), else the error
     /// (counted as a miss).
-    private func staleOrThrow(_ canonical: String, _ error: any Error) throws -> StaleRead<Value> {
+    private func staleOrThrow(_ canonical: String, _ error: any Error, on pool: BlockingIOPool?) async throws
+        -> StaleRead<Value>
+    {
         let now = store.now()
-        guard let found = try find(canonical, now: now, allowStale: true) else {
+        guard let found = try await io(pool, { [self] in try find(canonical, now: now, allowStale: true) }) else {
             counters.miss()
             throw error
         }

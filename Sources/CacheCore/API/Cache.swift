@@ -26,7 +26,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
-    /// version, older than `maxAge`, or no longer decodes (logged and counted, never thrown).
+    /// version, at least `maxAge` old, or no longer decodes (logged and counted, never thrown).
+    /// Like expiry (`now >= expiresAt`), `maxAge` is exclusive: an entry written exactly
+    /// `maxAge` ago is too old; one written a millisecond later is returned.
     /// Reads try memory, then the file; a file hit is copied into memory with its expiry.
     ///
     /// A memory hit is inlined into the caller and specialized for its types (no run-time
@@ -181,7 +183,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     // MARK: Reading through the tiers
 
     /// A value found by ``find(_:now:allowStale:)`` and what its entry says.
-    struct Found {
+    struct Found: Sendable {
         let value: Value
         let writtenAt: Int64
         let expiresAt: Int64?

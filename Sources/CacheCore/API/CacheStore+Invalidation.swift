@@ -3,13 +3,13 @@
 extension CacheStore {
     /// Removes what `selector` selects, and what the dependency rules add, from the file and
     /// from this process's memory. Other processes drop their memory copies within their
-    /// ``StoreOptions/coherenceInterval``. Bulk removals run in batches of ``batchSize``.
+    /// ``StoreOptions/coherenceInterval``. Bulk removals run in batches of 1,000 rows.
     @discardableResult
     public func invalidate(_ selector: InvalidationSelector) throws -> InvalidationResult {
         try invalidate([selector])
     }
 
-    /// Removes what each selector selects (and what the rules add); see ``invalidate(_:)-selector``.
+    /// Removes what each selector selects (and what the rules add); see ``invalidate(_:)-(InvalidationSelector)``.
     @discardableResult
     public func invalidate(_ selectors: [InvalidationSelector]) throws -> InvalidationResult {
         try invalidate(selectors, countedAs: .invalidations)

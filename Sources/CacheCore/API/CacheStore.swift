@@ -33,6 +33,7 @@ public final class CacheStore: Sendable {
     let background = Mutex<Background?>(nil)
     let services: StoreServices
     private let decodeFailures = Atomic(0)
+    private let closed = Atomic(false)
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
     static let batchSize = 1000
@@ -133,8 +134,10 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Flushes and closes the store; later calls throw ``CacheError/cannotOpen(path:reason:)``.
+    /// Flushes and closes the store; later calls throw ``CacheError/cannotOpen(path:reason:)``,
+    /// except `close()` itself: closing a closed store does nothing.
     public func close() throws {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         defer { database.close() }
         stopBackground()
         services.shutDown()

@@ -33,7 +33,7 @@ public struct StoreOptions: Sendable {
     public var busyTimeout: Duration
     /// Where CacheCore logs quarantines and undecodable values.
     public var logger: Logger
-    /// Dependency rules and domain events for ``CacheStore/invalidate(_:)``; checked on open.
+    /// Dependency rules and domain events for ``CacheStore/invalidate(_:)-(InvalidationSelector)``; checked on open.
     public var invalidationRules: InvalidationRules
     /// How often a store with a memory tier looks for other processes' invalidations and
     /// writes (a cheap `PRAGMA data_version` when nothing changed) and flushes write-behind

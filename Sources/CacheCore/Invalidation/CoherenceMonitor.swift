@@ -20,18 +20,27 @@ final class CoherenceMonitor: Sendable {
 
     private let state: Mutex<State>
     private let origin: String
+    private let path: String
 
+    /// Opens the monitor's connection; SQLite failures are thrown as ``CacheError``.
     init(path: String, origin: String, busyTimeout: Duration, now: Int64) throws {
-        let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
-        let dataVersion = try connection.scalar("PRAGMA data_version") ?? 0
-        let journalSeq = try connection.latestInvalidation()
+        let (connection, dataVersion, journalSeq) = try CacheError.mappingSQLite(path: path) {
+            let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+            return (connection, try connection.scalar("PRAGMA data_version") ?? 0, try connection.latestInvalidation())
+        }
         state = Mutex(State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, lastCheck: now))
         self.origin = origin
+        self.path = path
     }
 
     /// Applies what other connections committed since the last call to `runtimes`' memory
-    /// tiers. Costs one `PRAGMA data_version` when nothing changed.
+    /// tiers. Costs one `PRAGMA data_version` when nothing changed. SQLite failures are
+    /// thrown as ``CacheError``.
     func synchronize(_ runtimes: [NamespaceRuntime], now: Int64) throws {
+        try CacheError.mappingSQLite(path: path) { try check(runtimes, now: now) }
+    }
+
+    private func check(_ runtimes: [NamespaceRuntime], now: Int64) throws {
         try state.withLock { state in
             let version = try state.connection.scalar("PRAGMA data_version") ?? 0
             guard version != state.dataVersion else { return }

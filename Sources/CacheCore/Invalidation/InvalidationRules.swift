@@ -39,7 +39,9 @@ public struct InvalidationRules: Sendable {
         rules.append(Rule(trigger: trigger, targets: targets))
     }
 
-    /// Declares a domain event that invalidates `selectors` (filled with the event's parameters).
+    /// Declares a domain event that invalidates `selectors` (filled with the event's
+    /// parameters). A selector with an optional parameter (`vendor_detail_{tenant}_{id?}`) is
+    /// skipped when the event is run without it.
     public mutating func event(_ name: String, invalidates selectors: [InvalidationSelector]) {
         events[name] = selectors
     }
@@ -60,10 +62,10 @@ struct CompiledInvalidationRules: Sendable {
     /// event that is unsafe.
     init(_ declared: InvalidationRules) throws {
         rules = try declared.rules.map { rule in
-            let trigger = try SelectorTemplate(rule.trigger)
+            let trigger = SelectorTemplate(rule.trigger)
             let available = Set(trigger.parameters)
             let targets = try rule.targets.map { target in
-                let template = try SelectorTemplate(target)
+                let template = SelectorTemplate(target)
                 if let missing = template.parameters.first(where: { !available.contains($0) }) {
                     throw CacheError.invalidRule(
                         reason: "target '\(target)' uses {\(missing)}, which trigger '\(rule.trigger)' does not capture"
@@ -80,7 +82,7 @@ struct CompiledInvalidationRules: Sendable {
                     return (
                         name,
                         try selectors.map { selector in
-                            let template = try SelectorTemplate(selector)
+                            let template = SelectorTemplate(selector)
                             try template.checkPrefixSafety()
                             return template
                         }
@@ -112,17 +114,17 @@ struct CompiledInvalidationRules: Sendable {
         return queue
     }
 
-    /// The selectors of event `name` filled with `parameters`.
+    /// The selectors of event `name` filled with `parameters`: none for an event no rule
+    /// declares; a selector that lacks only optional (`{name?}`) parameters is skipped.
     func selectors(forEvent name: String, parameters: [String: String]) throws -> [InvalidationSelector] {
-        guard let templates = events[name] else {
-            throw CacheError.invalidRule(reason: "no event named '\(name)' is declared")
-        }
-        return try templates.map { template in
-            guard let filled = template.fill(parameters) else {
-                let missing = template.parameters.first { parameters[$0] == nil } ?? "?"
-                throw CacheError.invalidRule(reason: "event '\(name)' needs the parameter '\(missing)'")
+        guard let templates = events[name] else { return [] }
+        return try templates.compactMap { template in
+            if let filled = template.fill(parameters) { return filled }
+            let missing = template.parameters.filter { parameters[$0] == nil }
+            guard let required = missing.first(where: { !template.optionalParameters.contains($0) }) else {
+                return nil
             }
-            return filled
+            throw CacheError.invalidRule(reason: "event '\(name)' needs the parameter '\(required)'")
         }
     }
 }

@@ -1,6 +1,6 @@
 /// What an invalidation removes. Keys are canonical key text (as ``Cache`` stores them).
 ///
-/// In ``InvalidationRule``s and events, names, keys, prefixes and tags may hold `{parameter}`
+/// In ``InvalidationRules`` and events, names, keys, prefixes and tags may hold `{parameter}`
 /// placeholders.
 public enum InvalidationSelector: Sendable, Hashable, Codable {
     /// One key of a namespace.

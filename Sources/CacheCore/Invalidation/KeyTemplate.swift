@@ -1,36 +1,59 @@
 /// Text with `{parameter}` placeholders, such as `guests_{tenant}`: it matches text and
 /// captures the parameters, and fills them back in.
+///
+/// A placeholder is `{name}` or `{name?}` (optional: an event that lacks it skips the
+/// selector instead of failing), where `name` is letters, digits and underscores not starting
+/// with a digit. Any other brace is literal text, so the canonical JSON of a typed key
+/// (`{"tenant":"{tenant}"}`) is a template too.
 struct KeyTemplate: Sendable, Hashable {
     enum Part: Sendable, Hashable {
         case literal(String)
-        case parameter(String)
+        case parameter(String, optional: Bool)
     }
 
     let parts: [Part]
 
-    /// Parses `text`; throws when a brace is unbalanced or a parameter is unnamed.
-    init(_ text: String) throws {
+    /// Parses `text`.
+    init(_ text: String) {
         var parts: [Part] = []
+        var literal = ""
         var rest = Substring(text)
-        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
-            guard rest[open] == "{", let close = rest[open...].firstIndex(of: "}") else {
-                throw CacheError.invalidRule(reason: "unbalanced brace in '\(text)'")
+        while let first = rest.first {
+            if first == "{", let (name, optional, after) = Self.placeholder(at: rest) {
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.parameter(name, optional: optional))
+                rest = after
+            } else {
+                literal.append(first)
+                rest = rest.dropFirst()
             }
-            let name = String(rest[rest.index(after: open)..<close])
-            guard !name.isEmpty, !name.contains("{") else {
-                throw CacheError.invalidRule(reason: "empty or nested parameter in '\(text)'")
-            }
-            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
-            parts.append(.parameter(name))
-            rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
         self.parts = parts
+    }
+
+    /// The placeholder `{name}` or `{name?}` that `text` starts with, and the text after it.
+    private static func placeholder(at text: Substring) -> (String, Bool, Substring)? {
+        let body = text.dropFirst()
+        guard let close = body.firstIndex(of: "}") else { return nil }
+        var name = body[..<close]
+        let optional = name.hasSuffix("?")
+        if optional { name = name.dropLast() }
+        guard let head = name.first, head == "_" || (head.isASCII && head.isLetter),
+            name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else { return nil }
+        return (String(name), optional, body[body.index(after: close)...])
     }
 
     /// The parameter names, in order of appearance.
     var parameters: [String] {
-        parts.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+        parts.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
+    }
+
+    /// The names of the optional parameters (`{name?}`).
+    var optionalParameters: Set<String> {
+        Set(parts.compactMap { if case .parameter(let name, true) = $0 { name } else { nil } })
     }
 
     /// Whether the text ends with a parameter (a prefix ending so would reach other values:
@@ -51,7 +74,7 @@ struct KeyTemplate: Sendable, Hashable {
         for part in parts {
             switch part {
             case .literal(let literal): text += literal
-            case .parameter(let name):
+            case .parameter(let name, _):
                 guard let value = values[name] else { return nil }
                 text += value
             }
@@ -68,7 +91,7 @@ struct KeyTemplate: Sendable, Hashable {
         case .literal(let literal):
             guard text.hasPrefix(literal) else { return nil }
             return match(rest, text.dropFirst(literal.count), bound: bound)
-        case .parameter(let name):
+        case .parameter(let name, _):
             if let value = bound[name] {
                 guard text.hasPrefix(value) else { return nil }
                 return match(rest, text.dropFirst(value.count), bound: bound)

@@ -4,19 +4,24 @@ struct SelectorTemplate: Sendable {
     private let namespace: KeyTemplate?
     private let texts: [KeyTemplate]
 
-    init(_ selector: InvalidationSelector) throws {
+    init(_ selector: InvalidationSelector) {
         self.selector = selector
-        namespace = try selector.namespace.map(KeyTemplate.init)
+        namespace = selector.namespace.map(KeyTemplate.init)
         switch selector {
-        case .key(_, let key): texts = [try KeyTemplate(key)]
-        case .keys(_, let keys): texts = try keys.map(KeyTemplate.init)
-        case .prefix(_, let prefix): texts = [try KeyTemplate(prefix)]
-        case .tag(let tag, _): texts = [try KeyTemplate(tag)]
+        case .key(_, let key): texts = [KeyTemplate(key)]
+        case .keys(_, let keys): texts = keys.map(KeyTemplate.init)
+        case .prefix(_, let prefix): texts = [KeyTemplate(prefix)]
+        case .tag(let tag, _): texts = [KeyTemplate(tag)]
         case .namespace, .all: texts = []
         }
     }
 
     var parameters: [String] { (namespace?.parameters ?? []) + texts.flatMap(\.parameters) }
+
+    /// Parameters written `{name?}`: without them the selector is skipped, not an error.
+    var optionalParameters: Set<String> {
+        (namespace?.optionalParameters ?? []).union(texts.flatMap(\.optionalParameters))
+    }
 
     /// Throws when a prefix ends with a parameter (it would reach other parameter values).
     func checkPrefixSafety() throws {

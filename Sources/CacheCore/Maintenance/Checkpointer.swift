@@ -21,6 +21,12 @@ final class Checkpointer: Sendable {
     func checkpoint(_ mode: SQLiteConnection.CheckpointMode, busyTimeout: Duration) throws -> (
         busy: Bool, framesInLog: Int, framesCheckpointed: Int
     ) {
+        try CacheError.mappingSQLite(path: path) { try run(mode, busyTimeout: busyTimeout) }
+    }
+
+    private func run(_ mode: SQLiteConnection.CheckpointMode, busyTimeout: Duration) throws -> (
+        busy: Bool, framesInLog: Int, framesCheckpointed: Int
+    ) {
         try state.withLock { state in
             if state.isClosed { throw CacheError.cannotOpen(path: path, reason: "the store was closed") }
             let connection =

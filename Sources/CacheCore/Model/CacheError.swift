@@ -1,4 +1,17 @@
-/// Every error CacheCore throws. Each case reads as one line a person understands.
+/// The errors of CacheCore's stores and caches. Each case reads as one line a person
+/// understands; no SQLite error type leaves the library (a SQLite failure is one of these
+/// cases, and ``sqlite(code:message:)``'s message names the failing statement for logs).
+///
+/// A few calls throw other errors, each documented where it is thrown:
+/// - ``Inspector`` calls throw ``InspectorError`` (unknown namespace, foreign cursor) and
+///   parsing a filter throws ``EntryFilterError``;
+/// - loaders (``Cache/value(for:refreshAfter:orLoad:)``, ``Cache/read(_:refreshAfter:orLoad:)``)
+///   rethrow the loader's own error when there is no stale value to serve;
+/// - ``AsyncCache`` and ``AsyncCacheStore`` throw `CancellationError` for a task cancelled
+///   before its call started.
+///
+/// A stored value that no longer decodes is not an error: a typed read treats it as a miss
+/// (logged, and counted in ``CacheStore/decodeFailureCount``).
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or created.
     case cannotOpen(path: String, reason: String)
@@ -17,13 +30,12 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// A value or key could not be encoded.
     case encodingFailed(namespace: String, key: String, reason: String)
-    /// A stored value could not be decoded as the requested type.
-    case decodingFailed(namespace: String, key: String, reason: String)
     /// Another connection held the file locked for longer than the busy timeout.
     case busy(path: String)
     /// The disk (or the file's size limit) is full; nothing already stored was lost.
     case diskFull(path: String)
-    /// Any other SQLite failure, with its result code and message.
+    /// Any other SQLite failure, with its result code and message (followed by the failing
+    /// statement's SQL when there was one: `no such table: x (in: SELECT …)`).
     case sqlite(code: Int32, message: String)
     /// An invalidation rule or event is unsafe or unknown, or an event lacks a parameter.
     case invalidRule(reason: String)
@@ -41,7 +53,6 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) uses cache format \(found), newer than the supported \(supported); upgrade CacheDeck to open it"
         case .readOnly(let path): "\(path) is read-only: writes are refused"
         case .encodingFailed(let namespace, let key, let reason): "cannot encode \(namespace)/\(key): \(reason)"
-        case .decodingFailed(let namespace, let key, let reason): "cannot decode \(namespace)/\(key): \(reason)"
         case .busy(let path): "\(path) stayed locked by another connection past the busy timeout"
         case .diskFull(let path): "disk full while writing \(path); nothing stored was lost"
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
@@ -52,6 +63,15 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension CacheError {
+    /// Runs `body`, turning a SQLite failure on `path` into a ``CacheError``.
+    static func mappingSQLite<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw CacheError(error, path: path)
+        }
+    }
+
     /// Maps a SQLite failure on `path` to the case a caller can act on.
     init(_ error: SQLiteError, path: String) {
         if error.isBusy {
@@ -72,7 +92,7 @@ extension CacheError {
                 message:
                     "\(path) holds numbers out of range: adding them up overflows (a check of the file names the rows)")
         } else {
-            self = .sqlite(code: error.extendedCode, message: error.message)
+            self = .sqlite(code: error.extendedCode, message: error.messageWithStatement)
         }
     }
 }

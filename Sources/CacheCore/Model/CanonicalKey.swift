@@ -1,7 +1,9 @@
 import Foundation
 
 /// A key type with a fixed, process-independent text form. Strings are used verbatim and
-/// integers in decimal; any other `Codable` key becomes sorted-key JSON.
+/// integers in decimal; any other `Codable` key becomes canonical JSON: sorted object keys,
+/// sorted `Set` elements and sorted dictionary pairs, so equal keys have equal text in every
+/// process, launch and machine.
 public protocol CanonicalCacheKey {
     /// The stable text stored in the cache file.
     var canonicalCacheKey: String { get }
@@ -35,19 +37,12 @@ extension UUID: CanonicalCacheKey {
 }
 
 @usableFromInline enum CanonicalKey {
-    /// The canonical text of `key`: its ``CanonicalCacheKey`` form, else sorted-key JSON
-    /// (a bare JSON string or number is stored without quotes).
-    /// Sorted keys make struct keys independent of field order.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
+    /// The canonical text of `key`: its ``CanonicalCacheKey`` form, else canonical JSON (see
+    /// ``CanonicalKeyEncoder``; a bare JSON string or number is stored without quotes).
     @usableFromInline static func make<Key: Encodable>(_ key: Key, namespace: String) throws -> String {
         if let key = key as? any CanonicalCacheKey { return key.canonicalCacheKey }
         do {
-            let json = try encoder.encode(key)
+            let json = try CanonicalKeyEncoder.json(key)
             if json.first == UInt8(ascii: "\"") {
                 return try JSONDecoder().decode(String.self, from: json)
             }

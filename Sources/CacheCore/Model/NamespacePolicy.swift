@@ -24,8 +24,13 @@ public struct NamespacePolicy: Sendable, Hashable {
     public var maxBytes: Int?
     /// What eviction removes after the expired entries.
     public var eviction: Eviction
-    /// How long after expiry an entry is kept for stale reads (stale-if-error) before sweeps
-    /// may delete it. Expired entries are never returned by ordinary reads.
+    /// How long after expiry an entry is kept for stale reads (``Cache/getStale(_:)``, and
+    /// loaders' stale-while-revalidate and stale-if-error) before sweeps may delete it.
+    /// Expired entries are never returned by ordinary reads and never counted as live.
+    ///
+    /// Defaults to ``defaultStaleWindow`` (one hour) in every preset, so an app keeps serving
+    /// what it had for an hour while its origin is down. `.zero` (or ``withoutStaleWindow()``)
+    /// turns it off: expired entries can then be swept at once.
     public var staleWindow: Duration
     /// `false` makes the namespace store nothing and read nothing.
     public var isEnabled: Bool
@@ -47,7 +52,7 @@ public struct NamespacePolicy: Sendable, Hashable {
         maxEntries: Int? = nil,
         maxBytes: Int? = nil,
         eviction: Eviction = .leastRecentlyUsed,
-        staleWindow: Duration = .zero,
+        staleWindow: Duration = NamespacePolicy.defaultStaleWindow,
         isEnabled: Bool = true,
         memoryMaxEntries: Int = 10_000,
         memoryMaxBytes: Int? = nil,
@@ -66,7 +71,10 @@ public struct NamespacePolicy: Sendable, Hashable {
         self.writeBehind = writeBehind
     }
 
-    /// Entries live 24 hours.
+    /// The stale window of every preset: one hour.
+    public static let defaultStaleWindow: Duration = .seconds(3600)
+
+    /// Entries live 24 hours (and stay readable as stale for ``defaultStaleWindow`` after).
     public static let `default` = NamespacePolicy()
     /// Entries live 7 days.
     public static let longTerm = NamespacePolicy(expiration: .after(.seconds(7 * 24 * 3600)))
@@ -97,6 +105,14 @@ public struct NamespacePolicy: Sendable, Hashable {
         return copy
     }
 
+    /// A copy without a stale window: expired entries are never read again and can be swept
+    /// at once.
+    public func withoutStaleWindow() -> NamespacePolicy {
+        var copy = self
+        copy.staleWindow = .zero
+        return copy
+    }
+
     /// A copy that keeps at most `count` entries, dropping the oldest written first.
     public func keepingNewest(_ count: Int) -> NamespacePolicy {
         var copy = self
@@ -124,7 +140,8 @@ extension NamespacePolicy: Codable {
             maxBytes: try container.decodeIfPresent(Int.self, forKey: .maxBytes),
             eviction: try container.decodeIfPresent(Eviction.self, forKey: .eviction) ?? defaults.eviction,
             staleWindow: .milliseconds(
-                try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds) ?? 0),
+                try container.decodeIfPresent(Int64.self, forKey: .staleWindowMilliseconds)
+                    ?? defaults.staleWindow.milliseconds),
             isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true,
             memoryMaxEntries: try container.decodeIfPresent(Int.self, forKey: .memoryMaxEntries)
                 ?? defaults.memoryMaxEntries,

@@ -11,7 +11,19 @@ public protocol CacheValueCoder<Value>: Sendable {
     func decode(_ data: Data) throws -> Value
 }
 
-/// Stores values as JSON (sorted keys, ISO-8601 dates).
+/// Stores values as JSON (sorted keys), so that a value reads back from the file equal to
+/// the value written (and to the memory tier's copy):
+///
+/// - `Date`s are UTC ISO 8601 text with as many fractional digits as an exact read needs
+///   (`2026-11-23T21:10:16.25Z`); whole-second text from earlier versions still reads.
+/// - `Double` and `Float` keep every bit of finite values (including `-0.0`, the smallest
+///   subnormal and the largest finite value); infinities and NaN are stored as the strings
+///   `"Infinity"`, `"-Infinity"` and `"NaN"` (a NaN reads back as a quiet NaN, its payload is
+///   not kept).
+/// - `Data` is Base64 text; `nil` optionals are left out and read back as `nil`.
+///
+/// Types whose own `Codable` conformance drops information read back as that conformance
+/// decodes them; the memory tier keeps the value as written.
 public struct JSONValueCoder<Value: Codable>: CacheValueCoder {
     private let encoder: JSONEncoder
     private let decoder: JSONDecoder
@@ -20,9 +32,13 @@ public struct JSONValueCoder<Value: Codable>: CacheValueCoder {
     public init() {
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom(ExactDateText.encode)
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom(ExactDateText.decode)
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     }
 
     /// Encodes `value` as JSON.

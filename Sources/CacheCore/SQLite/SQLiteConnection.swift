@@ -53,7 +53,9 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    func error(_ code: Int32) -> SQLiteError { SQLiteError(code: code, connection: handle) }
+    func error(_ code: Int32, statement: String? = nil) -> SQLiteError {
+        SQLiteError(code: code, connection: handle, statement: statement)
+    }
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
@@ -74,7 +76,9 @@ final class SQLiteConnection: @unchecked Sendable {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) }
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
+            var error = SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
+            error.statement = sql
+            throw error
         }
     }
 
@@ -155,7 +159,7 @@ final class SQLiteConnection: @unchecked Sendable {
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var raw: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
-        guard code == SQLITE_OK, let raw else { throw error(code) }
+        guard code == SQLITE_OK, let raw else { throw error(code, statement: sql) }
         return SQLiteStatement(handle: raw, connection: self)
     }
 }

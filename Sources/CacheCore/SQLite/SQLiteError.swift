@@ -1,11 +1,15 @@
 import CSQLite
+import Foundation
 
-/// An error reported by SQLite: its (extended) result code and message.
+/// An error reported by SQLite: its (extended) result code, message and, where known, the
+/// statement that failed (for logs).
 struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code (`sqlite3_extended_errcode`).
     let extendedCode: Int32
     /// The message SQLite gave, or the generic text for the code.
     let message: String
+    /// The SQL of the statement that failed, when the error came from one.
+    var statement: String?
 
     /// The primary result code (the low byte of the extended code).
     var code: Int32 { extendedCode & 0xFF }
@@ -15,12 +19,20 @@ struct SQLiteError: Error, CustomStringConvertible {
         self.message = message ?? String(cString: sqlite3_errstr(code))
     }
 
-    init(code: Int32, connection: OpaquePointer?) {
+    init(code: Int32, connection: OpaquePointer?, statement: String? = nil) {
         let message = connection.map { String(cString: sqlite3_errmsg($0)) }
         self.init(code: code, message: message)
+        self.statement = statement
     }
 
-    var description: String { "SQLite error \(extendedCode): \(message)" }
+    /// The message, followed by the statement when known.
+    var messageWithStatement: String {
+        guard let statement else { return message }
+        let oneLine = statement.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return "\(message) (in: \(oneLine.joined(separator: " ")))"
+    }
+
+    var description: String { "SQLite error \(extendedCode): \(messageWithStatement)" }
 
     var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     var isNotADatabase: Bool { code == SQLITE_NOTADB }

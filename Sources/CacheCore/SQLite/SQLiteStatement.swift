@@ -82,7 +82,7 @@ final class SQLiteStatement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code: throw connection.error(code)
+        case let code: throw connection.error(code, statement: sqlite3_sql(handle).map { String(cString: $0) })
         }
     }
 

@@ -51,6 +51,9 @@ final class AccessLog: Sendable {
 
     var isEmpty: Bool { pending.withLock { $0.isEmpty } }
 
+    /// The hits on entry `id` recorded here and not yet written to the file.
+    func pendingHits(_ id: Int64) -> Int64 { pending.withLock { $0.accesses[id]?.hits ?? 0 } }
+
     /// Takes up to `limit` records (all when `nil`), leaving the rest.
     func drain(limit: Int? = nil) -> Pending {
         pending.withLock { pending in

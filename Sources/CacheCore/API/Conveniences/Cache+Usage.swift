@@ -1,0 +1,55 @@
+/// What a namespace's memory tier holds in this process.
+public struct MemoryUsage: Sendable, Hashable, Codable {
+    /// Entries held (live, or expired and kept for stale reads).
+    public let entries: Int
+    /// Their size: encoded value bytes plus key bytes (for memory-only namespaces without a
+    /// byte limit, the value's in-memory layout size).
+    public let bytes: Int
+
+    /// No entries.
+    public static let empty = MemoryUsage(entries: 0, bytes: 0)
+}
+
+extension Cache {
+    /// What this namespace's memory tier holds in this process (``MemoryUsage/empty`` without one).
+    public var memoryUsage: MemoryUsage {
+        guard let memory = runtime.memory else { return .empty }
+        return MemoryUsage(entries: memory.count, bytes: memory.bytes)
+    }
+
+    /// How many reads `key`'s file entry has served, or `nil` when the file holds no entry for
+    /// it (of this namespace version). It counts every process's reads: those written to
+    /// the file plus this store's reads still waiting to be written. Memory-tier hits are not
+    /// counted (see ``CacheStatistics/memoryHits``).
+    public func hitCount(for key: Key) throws -> Int? {
+        guard record.policy.isEnabled, record.policy.tiers.usesDisk else { return nil }
+        let canonical = try canonicalKey(key)
+        let (name, version) = (namespace, record.policy.version)
+        let found = try store.database.read { connection in
+            try connection.withStatement(
+                """
+                SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+                WHERE n.name = ?1 AND e.version = ?3
+                """
+            ) { statement in
+                statement.bind(name, canonical, version)
+                return try statement.firstRow { (id: $0.int64(0), hits: $0.int64(1)) }
+            }
+        }
+        guard let found else { return nil }
+        return Int(found.hits + store.accessLog.pendingHits(found.id))
+    }
+}
+
+extension CacheStore {
+    /// What each namespace's memory tier holds in this process, by namespace name (only
+    /// namespaces with a memory tier).
+    public func memoryUsage() -> [String: MemoryUsage] {
+        var usage: [String: MemoryUsage] = [:]
+        for runtime in allRuntimes {
+            guard let memory = runtime.memory else { continue }
+            usage[runtime.name] = MemoryUsage(entries: memory.count, bytes: memory.bytes)
+        }
+        return usage
+    }
+}
