@@ -228,7 +228,7 @@ import Testing
         harness.type("products")
         let run = harness.controller.handle(.input(.key(.enter)))
         #expect(harness.controller.handle(.input(.key(.character("q")))).isEmpty)
-        #expect(harness.screen().contains("Clear products… 0s; quitting when it finishes"))
+        #expect(harness.screen().contains("Clear products… 0s (Esc stops); quitting when it finishes"))
         let effect = try #require(run.first)
         let message = try #require(EffectPerformer.perform(effect, on: harness.source))
         #expect(harness.controller.handle(message) == [.quit])
