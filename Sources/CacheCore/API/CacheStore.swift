@@ -186,7 +186,7 @@ public final class CacheStore: Sendable {
                 if rows.count == 1 && !limited {
                     guard
                         try connection.upsertEntry(
-                            namespaceID: namespaceID, name: runtime.name, rows[0], version: policy.version, now: now)
+                            namespaceID: namespaceID, ifLiveAs: runtime.name, rows[0], version: policy.version, now: now)
                     else { return false }
                     committed()
                     return true
@@ -194,8 +194,7 @@ public final class CacheStore: Sendable {
                 let written = try connection.writeTransaction {
                     guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
                     for row in rows {
-                        _ = try connection.upsertEntry(
-                            namespaceID: namespaceID, name: runtime.name, row, version: policy.version, now: now)
+                        try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version, now: now)
                     }
                     if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
                     let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)

@@ -73,6 +73,9 @@ struct EntryWrite: Sendable {
     let writtenAt: Int64
 
     var tags: [String] { attributes.tags }
+
+    /// Key plus value bytes, as the namespace's byte counter counts them.
+    var size: Int { value.count + key.utf8.count }
 }
 
 /// Sets waiting for the file, newest per key, in a namespace with write-behind. A set waits

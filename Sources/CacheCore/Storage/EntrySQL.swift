@@ -34,10 +34,10 @@ extension SQLiteConnection {
     }
 
     /// Writes one entry unless `namespaceID` is no longer the live row of namespace `name`
-    /// (returns `false` then, having written nothing). `created_at` is when the set happened,
-    /// `accessed_at` when it reached the file (`now`; later than the set with write-behind),
-    /// which is what other processes' coherence checks look for.
-    func upsertEntry(namespaceID: Int64, name: String, _ write: EntryWrite, version: String, now: Int64) throws -> Bool {
+    /// (returns `false` then, having written nothing): one autocommit statement.
+    func upsertEntry(namespaceID: Int64, ifLiveAs name: String, _ write: EntryWrite, version: String, now: Int64)
+        throws -> Bool
+    {
         try run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
@@ -48,8 +48,26 @@ extension SQLiteConnection {
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """,
-            namespaceID, write.key, write.value, write.value.count + write.key.utf8.count, write.writtenAt,
-            write.attributes.expiresAt, write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
+            namespaceID, write.key, write.value, write.size, write.writtenAt, write.attributes.expiresAt,
+            write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
+    }
+
+    /// Writes one entry, in a write transaction that checked the namespace is live
+    /// (``isLiveNamespace(id:name:)``). `created_at` is when the set happened, `accessed_at`
+    /// when it reached the file (`now`; later than the set with write-behind), which is what
+    /// other processes' coherence checks look for.
+    func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
+        try run(
+            """
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
+            ON CONFLICT (namespace_id, key) DO UPDATE SET
+                value = excluded.value, size = excluded.size, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, stale_until = excluded.stale_until,
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+            """,
+            namespaceID, write.key, write.value, write.size, write.writtenAt, write.attributes.expiresAt,
+            write.attributes.staleUntil, version, write.attributes.tagsJSON, now)
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
