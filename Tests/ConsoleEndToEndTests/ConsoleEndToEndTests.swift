@@ -10,24 +10,14 @@ struct ConsoleEndToEndTests {
     static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("cachedeck").path
 
-    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+    let demoFolder: DemoFolder
+    var folder: String { demoFolder.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        demoFolder = try DemoFolder()
     }
 
-    /// A small demo cache (about 2,000 entries).
-    private func demo() throws -> String {
-        let path = folder + "/demo.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["demo", path, "--scale", "0.02"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return path
-    }
+    private func demo() throws -> String { try demoFolder.demo() }
 
     @Test func browseFilterSortMarkInvalidateUndoSweepResizeAndQuit() throws {
         let path = try demo()

@@ -4,24 +4,14 @@ import Testing
 /// Mouse clicks and export in the real console.
 @Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"), .serialized)
 struct ConsoleFeatureEndToEndTests {
-    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+    let demoFolder: DemoFolder
+    var folder: String { demoFolder.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        demoFolder = try DemoFolder()
     }
 
-    /// A small demo cache.
-    private func demo() throws -> String {
-        let path = folder + "/demo.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ConsoleEndToEndTests.binary)
-        process.arguments = ["demo", path, "--scale", "0.02"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return path
-    }
+    private func demo() throws -> String { try demoFolder.demo() }
 
     /// A left click at the 0-based cell `column`, `row` (xterm SGR mouse reporting).
     private func click(_ tmux: Tmux, column: Int, row: Int) throws {

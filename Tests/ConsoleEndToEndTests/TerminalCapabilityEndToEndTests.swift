@@ -4,24 +4,14 @@ import Testing
 /// Terminals that can do less: 8 colours, an ASCII locale, no cursor addressing.
 @Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"), .serialized)
 struct TerminalCapabilityEndToEndTests {
-    let folder = NSTemporaryDirectory() + "cachedeck-e2e-" + UUID().uuidString
+    let demoFolder: DemoFolder
+    var folder: String { demoFolder.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        demoFolder = try DemoFolder()
     }
 
-    /// A small demo cache.
-    private func demo() throws -> String {
-        let path = folder + "/demo.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ConsoleEndToEndTests.binary)
-        process.arguments = ["demo", path, "--scale", "0.02"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return path
-    }
+    private func demo() throws -> String { try demoFolder.demo() }
 
     @Test func withEightColoursNoBorderIsBlack() throws {
         let path = try demo()

@@ -41,11 +41,7 @@ extension SQLiteConnection {
             """,
             id, auditID, now)
         try run("DELETE FROM namespaces WHERE id = ?1", id)
-        let (entries, bytes) =
-            try withStatement("SELECT entry_count, total_bytes FROM partitions WHERE id = ?1") { statement in
-                statement.bind(id)
-                return try statement.firstRow { ($0.int(0), $0.int(1)) }
-            } ?? (0, 0)
+        let (entries, bytes) = try partitionTotals(id)
         try run(
             """
             INSERT INTO namespaces (id, name, version, policy, generation, created_at, updated_at)
@@ -54,6 +50,14 @@ extension SQLiteConnection {
             """,
             id, newID, now, version, policyJSON)
         return (newID, entries, bytes)
+    }
+
+    /// The entries partition `id` holds and their bytes.
+    private func partitionTotals(_ id: Int64) throws -> (entries: Int, bytes: Int) {
+        try withStatement("SELECT entry_count, total_bytes FROM partitions WHERE id = ?1") { statement in
+            statement.bind(id)
+            return try statement.firstRow { ($0.int(0), $0.int(1)) }
+        } ?? (0, 0)
     }
 
     /// Creates an empty trash partition for entries action `auditID` takes out of namespace
@@ -106,11 +110,7 @@ extension SQLiteConnection {
             try deleteDoomed()
             try run("UPDATE entries SET namespace_id = ?1 WHERE namespace_id = ?2", id, live.id)
         }
-        let (entries, bytes) =
-            try withStatement("SELECT entry_count, total_bytes FROM partitions WHERE id = ?1") { statement in
-                statement.bind(id)
-                return try statement.firstRow { ($0.int(0), $0.int(1)) }
-            } ?? (0, 0)
+        let (entries, bytes) = try partitionTotals(id)
         // The live row's figures and settings go to the restored row, which takes its name.
         try run(
             """
