@@ -32,6 +32,8 @@ import Testing
         #expect(try fixture.scalar("SELECT count(*) FROM audit") == 0)  // a preview changes nothing
 
         let outcome = try admin.run(.invalidate(.tag("even", namespace: "tiles")), origin: operatorOrigin)
+        let sample = try #require(try admin.auditLog().first).sampleKeys
+        #expect(sample.count == 5 && sample.allSatisfy { $0.hasPrefix("tiles/t") && Int($0.dropFirst(7)).map { $0 % 2 == 0 } == true })
         #expect(outcome.removed == impact.entries && outcome.bytes == impact.bytes && outcome.isUndoable)
         #expect(try tiles.count() == 1250)
         #expect(try fixture.scalar("SELECT sum(entry_count) FROM partitions") == 1250)

@@ -156,7 +156,7 @@ package struct StoreDataSource: ConsoleDataSource {
                 id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
                 action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
                 entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
-                origin: record.origin)
+                origin: record.origin, sampleKeys: record.sampleKeys)
         }
     }
 

@@ -93,6 +93,8 @@ public struct AuditRecord: Sendable, Hashable, Codable {
     public let undoneAt: Int64?
     /// Whether its rows are still in the trash, so it can be undone now.
     public let canUndo: Bool
+    /// Up to five of the keys it removed that are still in the trash, as `namespace/key`.
+    public let sampleKeys: [String]
     /// When it ended; `nil` while it runs, or when its process was killed before the end (its
     /// counts then say what it had removed by then, and it can be undone).
     public let finishedAt: Int64?

@@ -58,7 +58,10 @@ extension SQLiteConnection {
         return try withStatement(
             """
             SELECT a.id, a.at, a.user, a.host, a.pid, a.program, a.target, a.restores, a.entries, a.bytes,
-                   a.undone_at, EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id), a.finished_at
+                   a.undone_at, EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id), a.finished_at,
+                   (SELECT json_group_array(k) FROM (
+                       SELECT p.name || '/' || e.key AS k FROM partitions p JOIN entries e ON e.namespace_id = p.id
+                       WHERE p.audit_id = a.id LIMIT 5))
             FROM audit a WHERE ?2 IS NULL OR a.id = ?2 ORDER BY a.id DESC LIMIT ?1
             """
         ) { statement in
@@ -73,6 +76,7 @@ extension SQLiteConnection {
                         ? nil : try? decoder.decode(AdminTarget.self, from: Data(row.text(6).utf8)),
                     restoredAuditID: row.optionalInt64(7), entries: row.int(8), bytes: row.int(9),
                     undoneAt: row.optionalInt64(10), canUndo: row.int64(11) != 0 && row.isNull(10),
+                    sampleKeys: (try? decoder.decode([String].self, from: Data(row.text(13).utf8))) ?? [],
                     finishedAt: row.optionalInt64(12))
             }
         }

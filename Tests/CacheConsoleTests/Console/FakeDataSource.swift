@@ -266,7 +266,8 @@ final class FakeDataSource: ConsoleDataSource {
             state.audit.append(
                 AuditEntry(
                     id: auditID, at: Self.now, who: "ops@web-1", action: pending.target.description, entries: removed,
-                    bytes: bytes, isUndone: false, canUndo: undoable && removed > 0))
+                    bytes: bytes, isUndone: false, canUndo: undoable && removed > 0,
+                    sampleKeys: doomed.flatMap { name, rows in rows.map { "\(name)/\($0.key)" } }.sorted().prefix(5).map { $0 }))
             state.version += 1
             return ActionResult(
                 target: pending.target,

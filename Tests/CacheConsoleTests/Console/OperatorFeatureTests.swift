@@ -152,6 +152,7 @@ import Testing
         let screen = harness.screen()
         #expect(screen.contains("Action #1") && screen.contains("invalidate key products/product-0000"))
         #expect(screen.contains("can be undone: u restores"))
+        #expect(screen.contains("Keys      products/product-0000"))
         harness.press(.character("u"))
         #expect(harness.screen().contains("Restored 1 entry (action #1)."))
         #expect(harness.screen().contains("undone"))

@@ -20,13 +20,16 @@ package struct AuditEntry: Sendable, Hashable {
     package var canUndo: Bool
     /// Who ran it: user, host, pid and program (`nil` when not known).
     package var origin: ActionOrigin?
+    /// Some of the keys it removed that are still in the trash, as `namespace/key`.
+    package var sampleKeys: [String]
 
     /// An entry with these values.
     package init(
         id: Int64, at: Int64, who: String, action: String, entries: Int, bytes: Int, isUndone: Bool, canUndo: Bool,
-        origin: ActionOrigin? = nil
+        origin: ActionOrigin? = nil, sampleKeys: [String] = []
     ) {
         self.origin = origin
+        self.sampleKeys = sampleKeys
         self.id = id
         self.at = at
         self.who = who

@@ -71,6 +71,13 @@ enum AuditScreen {
             ("Removed", "\(Formatting.count(entry.entries)) \(entry.entries == 1 ? "entry" : "entries")", .text),
             ("Bytes", Formatting.bytes(entry.bytes), .text),
             ("Undo", state.0, state.1),
+            (
+                "Keys",
+                entry.sampleKeys.isEmpty
+                    ? "–"
+                    : entry.sampleKeys.joined(separator: ", ")
+                        + (entry.entries > entry.sampleKeys.count ? ", \(options.ellipsis)" : ""), .text
+            ),
         ]
         for (offset, fact) in facts.prefix(inner.size.rows).enumerated() {
             let row = inner.minRow + offset
