@@ -121,12 +121,18 @@ extension CacheStore {
 
     /// Deletes what a prefix or tag selects in batches, then journals it.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
-        let scopes = try database.read { try EntryScope.of(.invalidate(selector), now: now, in: $0) }
+        let ids = try database.read { connection in
+            try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
+                try connection.scopeIDs($0, start: (.max, .max))
+            }
+        }
         var removed = 0
-        for scope in scopes {
-            removed += try deleteInBatches { connection in
+        for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
+            let batch = Array(ids[start..<min(start + Self.batchSize, ids.count)])
+            removed += try database.write { connection in
                 try connection.writeTransaction {
-                    try connection.selectDoomed(scope, start: (.max, .max), limit: Self.batchSize)
+                    try connection.fillDoomed(ids: batch)
+                    try connection.keepDoomed(writtenBy: .max)
                     return try connection.deleteDoomed().entries
                 }
             }

@@ -60,48 +60,44 @@ extension Admin {
         }
     }
 
-    /// Moves (or, for a sweep, deletes) what `target` selects, batch by batch.
+    /// Moves (or, for a sweep, deletes) what `target` selects, batch by batch: the ids are
+    /// read once, then each batch takes the next ones that still qualify.
     private func moveSelected(
         by target: AdminTarget, run: inout ActionRun, now: Int64, progress: ((ActionProgress) -> Bool)?
     ) throws {
-        let scopes = try store.database.read { try EntryScope.of(target, now: now, in: $0) }
-        let total =
-            progress == nil
-            ? 0
-            : try store.database.read { connection in
-                try scopes.reduce(0) { $0 + (try connection.scopeTotals($1, recentSince: now).entries) }
-            }
+        let ids = try store.database.read { connection in
+            try EntryScope.of(target, now: now, in: connection).flatMap { try connection.scopeIDs($0, start: run.start) }
+        }
         var partitions: [Int64: Int64] = [:]
-        for scope in scopes {
-            while true {
-                let selected: Int
-                do {
-                    selected = try store.database.write { connection in
-                        try connection.writeTransaction {
-                            try moveBatch(scope, run: &run, partitions: &partitions, on: connection, now: now)
-                        }
+        var next = 0
+        while next < ids.count {
+            let batch = Array(ids[next..<min(next + CacheStore.batchSize, ids.count)])
+            do {
+                try store.database.write { connection in
+                    try connection.writeTransaction {
+                        try moveBatch(batch, run: &run, partitions: &partitions, on: connection, now: now)
                     }
-                } catch CacheError.diskFull where run.keepsTrash {
-                    run.keepsTrash = false
-                    continue
                 }
-                if let progress, !progress(ActionProgress(done: run.removed, total: max(total, run.removed))) {
-                    run.isCancelled = true
-                    return
-                }
-                if selected < CacheStore.batchSize { break }
+            } catch CacheError.diskFull where run.keepsTrash {
+                run.keepsTrash = false
+                continue
+            }
+            next += batch.count
+            if let progress, !progress(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) {
+                run.isCancelled = true
+                return
             }
         }
     }
 
-    /// One batch: selects, moves into the action's trash partitions (or deletes), and records
-    /// the running totals in the audit row. Returns how many entries it selected.
+    /// One batch: moves the entries of `ids` that still qualify into the action's trash
+    /// partitions (or deletes them), and records the running totals in the audit row.
     private func moveBatch(
-        _ scope: EntryScope, run: inout ActionRun, partitions: inout [Int64: Int64], on connection: SQLiteConnection,
+        _ ids: [Int64], run: inout ActionRun, partitions: inout [Int64: Int64], on connection: SQLiteConnection,
         now: Int64
-    ) throws -> Int {
-        let selected = try connection.selectDoomed(scope, start: run.start, limit: CacheStore.batchSize)
-        guard selected > 0 else { return 0 }
+    ) throws {
+        try connection.fillDoomed(ids: ids)
+        try connection.keepDoomed(writtenBy: run.start.time)
         if run.keepsTrash {
             for namespace in try connection.doomedNamespaces() {
                 let partition =
@@ -116,7 +112,6 @@ extension Admin {
             run.add(deleted.entries, deleted.bytes)
         }
         try connection.finishAudit(run.auditID, entries: run.removed, bytes: run.bytes, now: nil)
-        return selected
     }
 
     /// Records what the action removed and that it ended, journals it, then drops this

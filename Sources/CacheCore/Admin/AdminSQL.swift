@@ -9,24 +9,35 @@ extension SQLiteConnection {
         return lastInsertedRowID
     }
 
-    /// Fills `temp.doomed` with up to `limit` entries of `scope` that existed when the action
-    /// started (`start`: written by then, and inserted as a row id up to then); returns how
-    /// many.
-    func selectDoomed(_ scope: EntryScope, start: (time: Int64, lastRowID: Int64), limit: Int) throws -> Int {
-        try clearDoomed()
-        return try withDynamicStatement(
+    /// The ids of every entry of `scope` that existed when the action started (`start`: written
+    /// by then, and inserted as a row id up to then), in row id order. One read, so batches
+    /// never scan what earlier ones already took.
+    func scopeIDs(_ scope: EntryScope, start: (time: Int64, lastRowID: Int64)) throws -> [Int64] {
+        try withDynamicStatement(
             """
-            INSERT INTO temp.doomed SELECT e.id FROM entries e
+            SELECT e.id FROM entries e
             WHERE (\(scope.condition)) AND e.created_at <= ?11 AND e.id <= ?12
-                AND e.namespace_id IN (SELECT id FROM namespaces) LIMIT ?10
+                AND e.namespace_id IN (SELECT id FROM namespaces)
+            ORDER BY e.id
             """
         ) { statement in
             scope.bind(to: statement)
-            Int64(limit).bind(to: statement, at: 10)
             start.time.bind(to: statement, at: 11)
             start.lastRowID.bind(to: statement, at: 12)
-            return try statement.run()
+            return try statement.rows { $0.int64(0) }
         }
+    }
+
+    /// Keeps in `temp.doomed` only the entries still in a live namespace and not written again
+    /// after `start` (a row's key never changes, and its expiry and tags only when it is
+    /// written, so what a scope selected still matches it otherwise).
+    func keepDoomed(writtenBy start: Int64) throws {
+        try run(
+            """
+            DELETE FROM temp.doomed WHERE id NOT IN (
+                SELECT e.id FROM temp.doomed d CROSS JOIN entries e ON e.id = d.id
+                WHERE e.created_at <= ?1 AND e.namespace_id IN (SELECT id FROM namespaces))
+            """, start)
     }
 
     /// The namespaces (live ids) the entries in `temp.doomed` belong to, with their names.
