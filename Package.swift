@@ -61,7 +61,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cachedeck-testhelper",
-            dependencies: ["CacheCore"],
+            dependencies: ["CacheCore", "CacheDeckTestSupport"],
             path: "Tests/Helper"
         ),
         // Bad files (not a database, truncated, unreadable, …) and running programs as a user
