@@ -8,15 +8,21 @@ enum ActionText {
         case .sweep(let namespace): "Sweep expired entries of \(namespace ?? "all namespaces")"
         case .clear(let namespace): "Clear \(namespace)"
         case .clearAll: "Clear everything"
-        case .invalidate(let selector):
-            switch selector {
-            case .key(let namespace, let key): "Invalidate \(namespace)/\(key)"
-            case .keys(let namespace, let keys): "Invalidate \(Formatting.count(keys.count)) keys in \(namespace)"
-            case .prefix(let namespace, let prefix): "Invalidate keys starting '\(prefix)' in \(namespace)"
-            case .tag(let tag, let namespace): "Invalidate tag '\(tag)'" + (namespace.map { " in \($0)" } ?? "")
-            case .namespace(let namespace): "Invalidate all of \(namespace)"
-            case .all: "Invalidate everything"
-            }
+        case .invalidate(let selector): "Invalidate " + what(selector)
+        case .expiry(let selector, let change):
+            "\(String(change.description.prefix(1)).uppercased())\(change.description.dropFirst()) of " + what(selector)
+        }
+    }
+
+    /// What `selector` selects: `2 keys in products`, `tag 'sale' in products`.
+    private static func what(_ selector: InvalidationSelector) -> String {
+        switch selector {
+        case .key(let namespace, let key): "\(namespace)/\(key)"
+        case .keys(let namespace, let keys): "\(Formatting.count(keys.count)) keys in \(namespace)"
+        case .prefix(let namespace, let prefix): "keys starting '\(prefix)' in \(namespace)"
+        case .tag(let tag, let namespace): "tag '\(tag)'" + (namespace.map { " in \($0)" } ?? "")
+        case .namespace(let namespace): "all of \(namespace)"
+        case .all: "everything"
         }
     }
 }

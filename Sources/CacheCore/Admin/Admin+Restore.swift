@@ -30,6 +30,9 @@ extension Admin {
             restored += back.entries
             bytes += back.bytes
         }
+        if case .expiry(let selector, _) = record.target {
+            restored += try restoreExpiry(auditID, start: record.at, selector: selector)
+        }
         let now = store.now()
         try store.database.write { connection in
             try connection.writeTransaction {
@@ -38,6 +41,27 @@ extension Admin {
                 try connection.finishAudit(restoreID, entries: restored, bytes: bytes, now: now)
             }
         }
+        return restored
+    }
+
+    /// Puts back the expiry times an expiry action replaced, batch by batch, then journals its
+    /// selector so running apps drop memory copies that carry the changed times.
+    private func restoreExpiry(_ auditID: Int64, start: Int64, selector: InvalidationSelector) throws -> Int {
+        var restored = 0
+        while true {
+            let batch = try store.database.write { connection in
+                try connection.writeTransaction {
+                    try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: CacheStore.batchSize)
+                }
+            }
+            restored += batch.restored
+            if batch.taken < CacheStore.batchSize { break }
+        }
+        let now = store.now()
+        try store.database.write {
+            try $0.appendInvalidation(selector, removed: restored, origin: store.origin, now: now)
+        }
+        for runtime in store.allRuntimes { runtime.drop(selector) }
         return restored
     }
 

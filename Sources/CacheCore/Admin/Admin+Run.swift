@@ -27,6 +27,7 @@ extension Admin {
             )
         }
         var run = ActionRun(auditID: auditID, start: (now, lastRowID), keepsTrash: target.isUndoable)
+        if case .expiry(_, let change) = target { run.expiry = change }
         do {
             let movedWhole = target.isUndoable ? try moveWholeNamespaces(of: target, run: &run, now: now) : false
             if !movedWhole { try moveSelected(by: target, run: &run, now: now, progress: progress) }
@@ -98,7 +99,11 @@ extension Admin {
     ) throws {
         try connection.fillDoomed(ids: ids)
         try connection.keepDoomed(writtenBy: run.start.time)
-        if run.keepsTrash {
+        if let change = run.expiry {
+            let changed = try connection.changeExpiryOfDoomed(
+                change, auditID: run.auditID, keepOld: run.keepsTrash, now: now)
+            run.add(changed.entries, changed.bytes)
+        } else if run.keepsTrash {
             for namespace in try connection.doomedNamespaces() {
                 let partition =
                     try partitions[namespace.id]
@@ -137,8 +142,11 @@ struct ActionRun {
     let auditID: Int64
     /// When it started and the last row id then: entries written later are kept.
     let start: (time: Int64, lastRowID: Int64)
-    /// Whether removed entries go to the trash (`false` for sweeps, and on a full disk).
+    /// Whether removed entries (or replaced expiry times) go to the trash (`false` for
+    /// sweeps, and on a full disk).
     var keepsTrash: Bool
+    /// The change an expiry action makes (it removes nothing).
+    var expiry: ExpiryChange?
     var removed = 0
     var bytes = 0
     var isCancelled = false

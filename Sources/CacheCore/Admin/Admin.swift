@@ -78,7 +78,7 @@ public struct Admin: Sendable {
             return try connection.namespaceRow(name: name).map { [($0.id, name)] } ?? []
         case .clearAll, .invalidate(.all):
             return try connection.namespaceRecords(named: nil).map { ($0.id, $0.name) }
-        case .sweep, .invalidate:
+        case .sweep, .invalidate, .expiry:
             return nil
         }
     }
@@ -104,6 +104,7 @@ extension CacheStore {
     /// Deletes retired partitions and the trash of actions run before `cutoff`, in batches;
     /// returns how many entries it deleted.
     func purgePartitions(before cutoff: Int64) throws -> Int {
+        _ = try deleteInBatches { try $0.purgeExpiryTrash(before: cutoff, limit: Self.batchSize) }
         var deleted = 0
         for partition in try database.read({ try $0.expiredPartitions(before: cutoff) }) {
             deleted += try deleteInBatches { try $0.deletePartitionBatch(partition, limit: Self.batchSize) }

@@ -53,7 +53,10 @@ extension SQLiteConnection {
     /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.
     func purgeAudit(before cutoff: Int64) throws -> Int {
         try run(
-            "DELETE FROM audit WHERE at < ?1 AND NOT EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = audit.id)",
+            """
+            DELETE FROM audit WHERE at < ?1 AND NOT EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = audit.id)
+                AND NOT EXISTS (SELECT 1 FROM expiry_trash t WHERE t.audit_id = audit.id)
+            """,
             cutoff)
     }
 
@@ -69,10 +72,17 @@ extension SQLiteConnection {
         return try withStatement(
             """
             SELECT a.id, a.at, a.user, a.host, a.pid, a.program, a.target, a.restores, a.entries, a.bytes,
-                   a.undone_at, EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id), a.finished_at,
+                   a.undone_at,
+                   EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id)
+                       OR EXISTS (SELECT 1 FROM expiry_trash t WHERE t.audit_id = a.id),
+                   a.finished_at,
                    (SELECT json_group_array(k) FROM (
                        SELECT p.name || '/' || e.key AS k FROM partitions p JOIN entries e ON e.namespace_id = p.id
-                       WHERE p.audit_id = a.id LIMIT 5))
+                       WHERE p.audit_id = a.id
+                       UNION ALL
+                       SELECT n.name || '/' || e.key FROM expiry_trash t CROSS JOIN entries e ON e.id = t.entry_id
+                       JOIN namespaces n ON n.id = e.namespace_id WHERE t.audit_id = a.id
+                       LIMIT 5))
             FROM audit a WHERE ?2 IS NULL OR a.id = ?2 ORDER BY a.id DESC LIMIT ?1
             """
         ) { statement in

@@ -20,6 +20,8 @@ struct EntryScope: Sendable {
             return try of(.invalidate(.prefix(namespace: name, prefix: "")), now: now, in: connection)
         case .clearAll, .invalidate(.all):
             return [EntryScope(condition: "e.namespace_id IN (SELECT id FROM namespaces)", parameters: [])]
+        case .expiry(let selector, _):
+            return try of(.invalidate(selector), now: now, in: connection)
         }
         return try selectorScopes(target, now: now, in: connection)
     }
@@ -92,7 +94,7 @@ struct EntryScope: Sendable {
                     condition: "e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
                     parameters: [tag, id])
             ]
-        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all):
+        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry:
             return []
         }
     }

@@ -16,6 +16,9 @@ struct TrashPurgeJob: MaintenanceJob {
                 if purged < CacheStore.batchSize { break }
             }
         }
+        while try context.database.write({ try $0.purgeExpiryTrash(before: trashCutoff, limit: CacheStore.batchSize) })
+            == CacheStore.batchSize
+        {}
         report.auditRowsPurged += try context.database.write { try $0.purgeAudit(before: auditCutoff) }
     }
 }

@@ -14,7 +14,8 @@ extension Schema {
     ///
     /// A partition's counters are exact: they are the audit log's figures, even for an action
     /// that was killed half-way. Trash partitions are deleted with the action's retention.
-    /// This replaces format 3's `trash` table, which copied every removed value.
+    /// This replaces format 3's `trash` table, which copied every removed value. An expiry
+    /// action removes nothing: `expiry_trash` keeps the times it replaced, for its undo.
     ///
     /// Deletions adjust the counters once per batch (see ``SQLiteConnection/deleteDoomed()``)
     /// instead of through a trigger per row.
@@ -41,6 +42,14 @@ extension Schema {
             retired_at INTEGER NOT NULL
         );
         CREATE INDEX partitions_by_audit ON partitions (audit_id);
+
+        CREATE TABLE expiry_trash (
+            audit_id INTEGER NOT NULL,
+            entry_id INTEGER NOT NULL,
+            expires_at INTEGER,
+            stale_until INTEGER,
+            PRIMARY KEY (audit_id, entry_id)
+        ) WITHOUT ROWID;
 
         ALTER TABLE audit ADD COLUMN finished_at INTEGER;
         UPDATE audit SET finished_at = at;

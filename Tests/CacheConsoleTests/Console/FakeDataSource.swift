@@ -252,7 +252,22 @@ final class FakeDataSource: ConsoleDataSource {
         return state.withLock { state in
             let doomed = Self.selected(by: pending.target, in: state.namespaces)
             let ids = Set(doomed.values.flatMap { $0.map(\.id) })
-            for name in doomed.keys { state.namespaces[name]?.removeAll { ids.contains($0.id) } }
+            if case .expiry(_, let change) = pending.target {
+                for name in doomed.keys {
+                    state.namespaces[name] = state.namespaces[name]?.map { row in
+                        guard ids.contains(row.id) else { return row }
+                        var changed = row
+                        switch change {
+                        case .expireNow: changed.expiresAt = Self.now
+                        case .set(let milliseconds): changed.expiresAt = milliseconds.map { Self.now + $0 }
+                        case .extend(let milliseconds): changed.expiresAt = row.expiresAt.map { $0 + milliseconds }
+                        }
+                        return changed
+                    }
+                }
+            } else {
+                for name in doomed.keys { state.namespaces[name]?.removeAll { ids.contains($0.id) } }
+            }
             let auditID = state.nextAuditID
             state.nextAuditID += 1
             let removed = ids.count
@@ -320,7 +335,7 @@ final class FakeDataSource: ConsoleDataSource {
                 chosen = namespace == nil || namespace == name ? rows.filter { ($0.expiresAt ?? .max) <= now } : []
             case .clear(let namespace): chosen = namespace == name ? rows : []
             case .clearAll: chosen = rows
-            case .invalidate(let selector):
+            case .invalidate(let selector), .expiry(let selector, _):
                 chosen = rows.filter { row in
                     switch selector {
                     case .key(let namespace, let key): namespace == name && row.key == key
