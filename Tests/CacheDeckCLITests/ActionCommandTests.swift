@@ -61,7 +61,7 @@ import Testing
         #expect(lines[2].hasSuffix("restore \(clearID)") && lines[3].hasSuffix("—"))
 
         let restore = try fixture.run("restore", fixture.path, "\(clearID)")
-        #expect(restore.status == 0 && restore.stdout == "Restored 3 entries removed by action #\(clearID).\n")
+        #expect(restore.status == 0 && restore.stdout == "Restored 3 entries of action #\(clearID).\n")
         #expect(try fixture.count("colors") == 3)
         let again = try fixture.run("restore", fixture.path, "\(clearID)", "--json")
         #expect(
@@ -77,5 +77,34 @@ import Testing
         #expect(records[2]["undoneAt"] != nil && records[2]["canUndo"] as? Bool == false)
         let origin = try #require(records[0]["origin"] as? [String: Any])
         #expect(Set(origin.keys) == ["user", "host", "pid", "program"] && origin["program"] as? String == "cachedeck")
+    }
+}
+
+/// `ttl` and `expire` through the binary: a new TTL, never, an extension and expire now, each
+/// audited and undone.
+@Suite struct ExpiryCommandTests {
+    @Test func ttlAndExpireChangeWhenEntriesExpireAndRestoreUndoesIt() throws {
+        let fixture = try CLIFixture()
+        func expiry(_ key: String) throws -> String {
+            try fixture.run("show", fixture.path, "colors", key).stdout.split(separator: "\n")
+                .first { $0.hasPrefix("Expires") }.map(String.init) ?? ""
+        }
+        #expect(try expiry("1").contains("never"))
+        let set = try fixture.run("ttl", fixture.path, "colors", "1h", "--key", "1", "--yes")
+        #expect(set.status == 0 && set.stdout.hasPrefix("Changed the expiry of 1 entry"), "\(set.stderr)")
+        #expect(try expiry("1").contains("in 1h") || expiry("1").contains("in 59m"))
+        let extended = try fixture.run("ttl", fixture.path, "colors", "+1h", "--key", "1", "--key", "2", "--yes")
+        #expect(extended.stdout.hasPrefix("Changed the expiry of 2 entries"))
+        #expect(try expiry("2").contains("never"), "extending never keeps never")
+        let expired = try fixture.run("expire", fixture.path, "colors", "--key", "3", "--yes")
+        #expect(expired.status == 0)
+        #expect(try fixture.run("show", fixture.path, "colors", "3").stdout.contains("expired"))
+        let audit = try fixture.run("audit", fixture.path).stdout
+        #expect(audit.contains("expire now of key colors/3") && audit.contains("set TTL 1h of key colors/1"))
+        let restore = try fixture.run("restore", fixture.path, "1")
+        #expect(restore.stdout == "Restored 1 entry of action #1.\n")
+        #expect(try expiry("1").contains("in 1h") == false)
+        let bad = try fixture.run("ttl", fixture.path, "colors", "soon", "--key", "1")
+        #expect(bad.status == 2 && bad.stderr.contains("bad duration 'soon'"))
     }
 }

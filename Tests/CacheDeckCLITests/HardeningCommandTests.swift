@@ -180,6 +180,6 @@ import Testing
         let shown = try fixture.run("show", fixture.path, "colors", "2\\xff")
         #expect(shown.status == 0 && shown.stdout.contains("green"))
         let removed = try fixture.run("invalidate", fixture.path, "colors", "--key", "2\\xff", "--yes")
-        #expect(removed.status == 0 && removed.stdout.hasPrefix("Removed 1 entries"))
+        #expect(removed.status == 0 && removed.stdout.hasPrefix("Removed 1 entry"))
     }
 }

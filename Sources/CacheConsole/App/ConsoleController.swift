@@ -232,11 +232,10 @@ package struct ConsoleController: Sendable {
             report("Cancelled; nothing was changed.")
             return []
         }
-        let removed = result.outcome.removed
+        let done = ActionText.done(result)
         var text =
-            (result.outcome.isCancelled ? "Stopped. " : "") + ActionText.title(result.target)
-            + ": removed \(Formatting.count(removed)) "
-            + "\(removed == 1 ? "entry" : "entries") (\(Formatting.bytes(result.outcome.bytes)))."
+            (result.outcome.isCancelled ? "Stopped. " : "") + ActionText.title(result.target) + ": "
+            + done.prefix(1).lowercased() + done.dropFirst()
         if let undo = result.undo {
             model.lastUndo = undo
             text += settings.keyMap.keys(for: .undo).first.map { " \($0.label) undoes it." } ?? " :undo undoes it."

@@ -1,9 +1,9 @@
 import CacheCore
 
 /// Actions named briefly for the dialog and the status line: `Invalidate 2 keys in products`.
-enum ActionText {
+package enum ActionText {
     /// What `target` does, as a short phrase starting with a capital.
-    static func title(_ target: AdminTarget) -> String {
+    package static func title(_ target: AdminTarget) -> String {
         switch target {
         case .sweep(let namespace): "Sweep expired entries of \(namespace ?? "all namespaces")"
         case .clear(let namespace): "Clear \(namespace)"
@@ -12,6 +12,14 @@ enum ActionText {
         case .expiry(let selector, let change):
             "\(String(change.description.prefix(1)).uppercased())\(change.description.dropFirst()) of " + what(selector)
         }
+    }
+
+    /// What a run did: `Removed 2,500 entries (1.2 MB).`, `Changed the expiry of 3 entries (420 B).`
+    package static func done(_ result: ActionResult) -> String {
+        let count = result.outcome.removed
+        let entries = "\(Formatting.count(count)) \(count == 1 ? "entry" : "entries")"
+        let verb = if case .expiry = result.target { "Changed the expiry of" } else { "Removed" }
+        return "\(verb) \(entries) (\(Formatting.bytes(result.outcome.bytes)))."
     }
 
     /// What `selector` selects: `2 keys in products`, `tag 'sale' in products`.

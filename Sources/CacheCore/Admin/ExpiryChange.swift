@@ -8,6 +8,27 @@ public enum ExpiryChange: Sendable, Hashable, Codable {
     /// Expire this much later (earlier when negative); entries that never expire keep never.
     case extend(milliseconds: Int64)
 
+    /// Parses `now`, `never`, a TTL (`90s`, `1h`, `7d`) or an extension (`+30m`, `-5m`).
+    ///
+    /// - Throws: ``EntryFilterError`` naming the text and the units.
+    public init(parsing text: String) throws(EntryFilterError) {
+        switch text.lowercased() {
+        case "now": self = .expireNow
+        case "never": self = .set(milliseconds: nil)
+        default:
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                let milliseconds = try FilterNumber.duration(String(text.dropFirst()))
+                self = .extend(milliseconds: text.hasPrefix("-") ? -milliseconds : milliseconds)
+            } else {
+                let milliseconds = try FilterNumber.duration(text)
+                guard milliseconds > 0 else {
+                    throw EntryFilterError("a TTL must be longer than 0 ('now' expires at once)")
+                }
+                self = .set(milliseconds: milliseconds)
+            }
+        }
+    }
+
     /// The new `expires_at` and `stale_until` as SQL on a row of `entries`, with `?1` the
     /// current time and `?2` the change's milliseconds.
     var assignments: String {
@@ -42,17 +63,8 @@ extension ExpiryChange: CustomStringConvertible {
         switch self {
         case .expireNow: "expire now"
         case .set(nil): "set TTL never"
-        case .set(let milliseconds?): "set TTL \(Self.text(milliseconds))"
-        case .extend(let milliseconds): "extend TTL by \(Self.text(milliseconds))"
+        case .set(let milliseconds?): "set TTL \(FilterText.duration(milliseconds))"
+        case .extend(let milliseconds): "extend TTL by \(FilterText.duration(milliseconds))"
         }
-    }
-
-    /// `90s`, `30m`, `2h`, `7d`, `1500ms`: the largest unit that divides it exactly.
-    static func text(_ milliseconds: Int64) -> String {
-        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
-        where milliseconds != 0 && milliseconds % size == 0 {
-            return "\(milliseconds / size)\(unit)"
-        }
-        return "\(milliseconds)ms"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheConsole
 import CacheCore
 
 /// `cachedeck sweep FILE [NAMESPACE]`
@@ -46,32 +47,90 @@ struct InvalidateCommand: ParsableCommand {
 
     @OptionGroup var store: StoreArguments
     @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
-    @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
-    var key: [String] = []
-    @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
-    @Option(name: .shortAndLong, help: "Every entry carrying this tag.") var tag: String?
+    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var confirmation: ConfirmationArguments
+    @OptionGroup var output: OutputArguments
+
+    func validate() throws { try selection.validate(namespace: namespace) }
+
+    func run() throws {
+        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+            .run(.invalidate(try selection.selector(namespace: namespace)))
+    }
+}
+
+/// `cachedeck ttl FILE NAMESPACE (now | never | 1h | +30m) (--key K… | --prefix P | --tag T)`
+struct TTLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ttl",
+        abstract: "Change when entries expire: now, never, a new TTL or an extension. Undoable.",
+        discussion: """
+            CHANGE is `now`, `never`, a TTL from now (`90s`, `1h`, `7d`) or an extension (`+30m`, \
+            `-5m`). Each entry keeps its stale window's length; entries that never expire stay so \
+            when extended. Running apps drop their memory copies.
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
+    @Argument(help: "now, never, a TTL (1h) or an extension (+30m).") var change: String
+    @OptionGroup var selection: SelectorArguments
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
     func validate() throws {
+        try selection.validate(namespace: namespace)
+        do {
+            _ = try ExpiryChange(parsing: change)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let target = AdminTarget.expiry(try selection.selector(namespace: namespace), try ExpiryChange(parsing: change))
+        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json).run(target)
+    }
+}
+
+/// `cachedeck expire FILE NAMESPACE (--key K… | --prefix P | --tag T)`: `ttl … now`.
+struct ExpireCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expire",
+        abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.")
+
+    @OptionGroup var store: StoreArguments
+    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
+    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var confirmation: ConfirmationArguments
+    @OptionGroup var output: OutputArguments
+
+    func validate() throws { try selection.validate(namespace: namespace) }
+
+    func run() throws {
+        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+            .run(.expiry(try selection.selector(namespace: namespace), .expireNow))
+    }
+}
+
+/// The entries an action selects: keys, a key prefix or a tag.
+struct SelectorArguments: ParsableArguments {
+    @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
+    var key: [String] = []
+    @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
+    @Option(name: .shortAndLong, help: "Every entry carrying this tag.") var tag: String?
+
+    func validate(namespace: String?) throws {
         let given = [!key.isEmpty, prefix != nil, tag != nil].filter { $0 }.count
         if given != 1 { throw ValidationError("give exactly one of --key, --prefix or --tag") }
         if tag == nil && namespace == nil { throw ValidationError("--key and --prefix need a namespace") }
     }
 
-    func run() throws {
-        let selector: InvalidationSelector
-        if let tag {
-            selector = .tag(tag, namespace: namespace)
-        } else if let prefix, let namespace {
-            selector = .prefix(namespace: namespace, prefix: prefix)
-        } else if let namespace {
-            selector = key.count == 1 ? .key(namespace: namespace, key: key[0]) : .keys(namespace: namespace, keys: key)
-        } else {
-            throw ValidationError("--key and --prefix need a namespace")
-        }
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
-            .run(.invalidate(selector))
+    /// The selector, in `namespace` (every namespace for a tag without one).
+    func selector(namespace: String?) throws -> InvalidationSelector {
+        if let tag { return .tag(tag, namespace: namespace) }
+        guard let namespace else { throw ValidationError("--key and --prefix need a namespace") }
+        if let prefix { return .prefix(namespace: namespace, prefix: prefix) }
+        return key.count == 1 ? .key(namespace: namespace, key: key[0]) : .keys(namespace: namespace, keys: key)
     }
 }
 
@@ -89,7 +148,7 @@ struct RestoreCommand: ParsableCommand {
         if output.json {
             try JSONOutput.print(["restored": restored])
         } else {
-            print("Restored \(restored) entries removed by action #\(auditID).")
+            print("Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
         }
     }
 }

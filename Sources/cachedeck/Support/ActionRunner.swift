@@ -43,7 +43,7 @@ struct ActionRunner {
         } else {
             var line =
                 (result.outcome.isCancelled ? "Stopped by Ctrl-C. " : "")
-                + "Removed \(Formatting.count(result.outcome.removed)) entries (\(Formatting.bytes(result.outcome.bytes)))."
+                + ActionText.done(result)
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
             } else if result.outcome.removed > 0 && result.target.isUndoable {
