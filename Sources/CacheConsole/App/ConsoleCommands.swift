@@ -86,6 +86,19 @@ enum ConsoleCommands {
             ], completion: .selectors
         ) { console, arguments in console.invalidateCommand(arguments) },
         ConsoleCommand(
+            name: "ttl",
+            usage: [
+                .init(text: "ttl now|never|1h|+30m", summary: "New expiry: selected, marked or matching"),
+                .init(text: "ttl CHANGE tag=T [ns=N]", summary: "New expiry for a tag (or prefix=, key=)"),
+            ], completion: .selectors
+        ) { console, arguments in console.expiryCommand(arguments) },
+        ConsoleCommand(
+            name: "expire",
+            usage: [
+                .init(text: "expire [tag=T] [ns=N]", summary: "Expire now: selected, marked or matching")
+            ], completion: .selectors
+        ) { console, arguments in console.expiryCommand(["now"] + arguments) },
+        ConsoleCommand(
             name: "export",
             usage: [
                 .init(text: "export FILE", summary: "Marked, filtered or all entries as JSON Lines"),
@@ -217,26 +230,62 @@ extension ConsoleController {
     }
 
     fileprivate mutating func invalidateCommand(_ arguments: [String]) -> [ConsoleEffect] {
+        let usageText = "invalidate tag=T|prefix=P|key=K [ns=NAME]"
+        guard let selector = parseSelector(arguments, usage: usageText) else { return [] }
+        return startAction(.target(.invalidate(selector)), title: "invalidate \(selector)")
+    }
+
+    /// `:ttl CHANGE [selector]` (and `:expire`, which is `:ttl now`): without a selector, on the
+    /// marked entries of the Entries view in view (all matching when `*` marked them), else on
+    /// its selected row.
+    fileprivate mutating func expiryCommand(_ arguments: [String]) -> [ConsoleEffect] {
+        let usageText = "ttl now|never|1h|+30m [tag=T|prefix=P|key=K] [ns=NAME]"
+        guard let text = arguments.first else { return usage(usageText) }
+        let change: ExpiryChange
+        do {
+            change = try ExpiryChange(parsing: text)
+        } catch {
+            report("\(error.description) (\(usageText))", isError: true)
+            return []
+        }
+        let rest = Array(arguments.dropFirst())
+        if !rest.isEmpty {
+            guard let selector = parseSelector(rest, usage: usageText) else { return [] }
+            return startAction(.target(.expiry(selector, change)), title: "\(change) of \(selector)")
+        }
+        guard let entries = model.current.entries else {
+            return usage("\(usageText) (or open a namespace and select entries)")
+        }
+        if entries.marksAllMatching {
+            return startAction(
+                .matching(namespace: entries.namespace, filter: entries.filter, expiry: change),
+                title: "\(change) of the matching entries")
+        }
+        let keys = entries.marks.isEmpty ? entries.window.selectedRow.map { [$0.key] } ?? [] : entries.marks.values.sorted()
+        guard !keys.isEmpty else { return usage(usageText) }
+        let selector: InvalidationSelector =
+            keys.count == 1 ? .key(namespace: entries.namespace, key: keys[0]) : .keys(namespace: entries.namespace, keys: keys)
+        return startAction(.target(.expiry(selector, change)), title: "\(change) of \(selector)")
+    }
+
+    /// `tag=T`, `prefix=P` or `key=K` with an optional `ns=N` (default: the namespace in view);
+    /// `nil` after reporting what is wrong.
+    private mutating func parseSelector(_ arguments: [String], usage usageText: String) -> InvalidationSelector? {
         var values: [String: String] = [:]
         for argument in arguments {
             guard let equals = argument.firstIndex(of: "="), argument[..<equals] != "" else {
-                return usage("invalidate tag=T|prefix=P|key=K [ns=NAME]")
+                _ = usage(usageText)
+                return nil
             }
             values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
         }
         let namespace = values["ns"] ?? model.current.view.subjectNamespace
-        if let namespace, !isKnownNamespace(namespace) { return [] }
-        let selector: InvalidationSelector
-        if let tag = values["tag"], !tag.isEmpty {
-            selector = .tag(tag, namespace: namespace)
-        } else if let prefix = values["prefix"], let namespace {
-            selector = .prefix(namespace: namespace, prefix: prefix)
-        } else if let key = values["key"], let namespace {
-            selector = .key(namespace: namespace, key: key)
-        } else {
-            return usage("invalidate tag=T|prefix=P|key=K [ns=NAME] (prefix and key need a namespace)")
-        }
-        return startAction(.target(.invalidate(selector)), title: "invalidate \(selector)")
+        if let namespace, !isKnownNamespace(namespace) { return nil }
+        if let tag = values["tag"], !tag.isEmpty { return .tag(tag, namespace: namespace) }
+        if let prefix = values["prefix"], let namespace { return .prefix(namespace: namespace, prefix: prefix) }
+        if let key = values["key"], let namespace { return .key(namespace: namespace, key: key) }
+        _ = usage("\(usageText) (prefix and key need a namespace)")
+        return nil
     }
 
     /// `:export FILE [ns=N] [filter]`: the marked entries of the Entries view in view, else

@@ -40,7 +40,8 @@ package protocol ConsoleDataSource: Sendable {
 package enum ActionRequest: Sendable, Hashable {
     /// A target the action controller knows as it is.
     case target(AdminTarget)
-    /// Every entry of `namespace` that matches `filter` (filter text): invalidated by prefix
-    /// or tag when the filter is just that, else by the keys it matches (a bounded number).
-    case matching(namespace: String, filter: String)
+    /// Every entry of `namespace` that matches `filter` (filter text): invalidated (or, with
+    /// `expiry`, given a new expiry) by prefix or tag when the filter is just that, else by
+    /// the keys it matches (a bounded number).
+    case matching(namespace: String, filter: String, expiry: ExpiryChange? = nil)
 }

@@ -167,8 +167,9 @@ package struct StoreDataSource: ConsoleDataSource {
         switch request {
         case .target(let target):
             return try actions.prepare(target)
-        case .matching(let namespace, let text):
-            return try actions.prepare(.invalidate(try selector(namespace: namespace, filter: text)))
+        case .matching(let namespace, let text, let expiry):
+            let selector = try selector(namespace: namespace, filter: text)
+            return try actions.prepare(expiry.map { .expiry(selector, $0) } ?? .invalidate(selector))
         }
     }
 

@@ -58,21 +58,21 @@ import Testing
               Backspace     Previous view                                 :invalidate tag=T [ns=N]     Invalidate a tag
               1             Overview                                      :invalidate prefix=P [ns=N]  Invalidate by key prefix
               2, t          Expiry timeline (of the namespace in view)    :invalidate key=K [ns=N]     Invalidate one key
-              3             Statistics (of the namespace in view)         :export FILE                 Marked, filtered or all entr…
-              4             Audit log                                     :export FILE ns=N [filter]   A namespace's (matching) ent…
-              p             Pause / resume live updates                   :undo                        Undo the last action
-              +, =          Refresh faster                                :theme NAME                  Switch the colour theme
-              -, _          Refresh slower                                :refresh SECONDS             Set the refresh interval
-              u             Undo the last action                          :overview                    Go to the Overview
-              m             Mouse on / off                                :timeline                    Show the expiry timeline
-              Ctrl-L        Redraw the screen                             :stats                       Show the statistics graphs
-              Ctrl-Q        Quit (closes the help first)                  :audit                       Show the audit log
-             In lists                                                     :mouse                       Mouse on / off
-              ↑, k          Move up                                       :help                        Show keys and commands
-              ↓, j          Move down                                     :q                           Quit
-              PgUp, Ctrl-B  Page up
-              PgDn, Ctrl-F  Page down
-              g, Home       First row
+              3             Statistics (of the namespace in view)         :ttl now|never|1h|+30m       New expiry: selected, marked…
+              4             Audit log                                     :ttl CHANGE tag=T [ns=N]     New expiry for a tag (or pre…
+              p             Pause / resume live updates                   :expire [tag=T] [ns=N]       Expire now: selected, marked…
+              +, =          Refresh faster                                :export FILE                 Marked, filtered or all entr…
+              -, _          Refresh slower                                :export FILE ns=N [filter]   A namespace's (matching) ent…
+              u             Undo the last action                          :undo                        Undo the last action
+              m             Mouse on / off                                :theme NAME                  Switch the colour theme
+              Ctrl-L        Redraw the screen                             :refresh SECONDS             Set the refresh interval
+              Ctrl-Q        Quit (closes the help first)                  :overview                    Go to the Overview
+             In lists                                                     :timeline                    Show the expiry timeline
+              ↑, k          Move up                                       :stats                       Show the statistics graphs
+              ↓, j          Move down                                     :audit                       Show the audit log
+              PgUp, Ctrl-B  Page up                                       :mouse                       Mouse on / off
+              PgDn, Ctrl-F  Page down                                     :help                        Show keys and commands
+              g, Home       First row                                     :q                           Quit
               G, End        Last row
              Overview
               Enter, →, l   Open the selected namespace

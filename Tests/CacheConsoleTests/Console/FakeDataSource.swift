@@ -227,10 +227,10 @@ final class FakeDataSource: ConsoleDataSource {
         let target: AdminTarget
         switch request {
         case .target(let given): target = given
-        case .matching(let namespace, let filter):
-            target =
-                filter.isEmpty
-                ? .invalidate(.namespace(namespace)) : .invalidate(.prefix(namespace: namespace, prefix: filter))
+        case .matching(let namespace, let filter, let expiry):
+            let selector: InvalidationSelector =
+                filter.isEmpty ? .namespace(namespace) : .prefix(namespace: namespace, prefix: filter)
+            target = expiry.map { .expiry(selector, $0) } ?? .invalidate(selector)
         }
         let doomed = state.withLock { Self.selected(by: target, in: $0.namespaces) }
         let entries = doomed.values.reduce(0) { $0 + $1.count }

@@ -21,6 +21,26 @@ import Testing
         harness.screen().split(separator: "\n").last.map(String.init) ?? ""
     }
 
+    @Test func ttlAndExpireChangeTheSelectedOrMarkedEntriesWithAPreviewAndUndo() {
+        var harness = products()
+        harness.press(.character(":"))
+        harness.type("ttl +1h")
+        harness.press(.enter)
+        #expect(harness.screen().contains("Extend TTL by 1h of products/product-0000"))
+        harness.press(.character("y"))
+        #expect(harness.screen().contains("changed the expiry of 1 entry"))
+        harness.press(.character(" "), .character(" "), .character(":"))
+        harness.type("expire")
+        harness.press(.enter)
+        #expect(harness.screen().contains("Expire now of 2 keys in products"))
+        harness.press(.character("y"))
+        #expect(harness.screen().contains("changed the expiry of 2 entries"))
+        harness.press(.character(":"))
+        harness.type("ttl soon")
+        harness.press(.enter)
+        #expect(harness.texts(styled: .statusError).first?.hasPrefix("bad duration 'soon'") == true)
+    }
+
     @Test func aFilterMatchingMoreThanALoadedPageSaysExactlyHowMany() {
         var harness = products()
         harness.press(.character("/"))
@@ -85,7 +105,8 @@ import Testing
         #expect(ConsoleCommands.complete("ns pro", context: context).text == "ns products ")
         #expect(ConsoleCommands.complete("theme l", context: context).text == "theme light ")
         #expect(ConsoleCommands.complete("invalidate tag=s", context: context).text == "invalidate tag=sale ")
-        #expect(ConsoleCommands.complete("exp", context: context).text == "export ")
+        #expect(ConsoleCommands.complete("expo", context: context).text == "export ")
+        #expect(ConsoleCommands.complete("exp", context: context).candidates == ["expire", "export"])
         #expect(ConsoleCommands.named("statistics")?.name == "stats")
     }
 
