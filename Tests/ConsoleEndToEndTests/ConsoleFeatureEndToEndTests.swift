@@ -78,4 +78,28 @@ struct ConsoleFeatureEndToEndTests {
         try tmux.keys("q")
         try tmux.waitFor("exit=0")
     }
+
+    @Test func ttlActionsChangeTheMarkedEntriesAndUndoFromTheConsole() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 120, rows: 40)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.type(":ns parts", enter: true)
+        try tmux.waitFor("parts · 600 entries")
+        try tmux.keys("Space", "Space")
+        try tmux.waitFor("2 marked")
+        try tmux.type(":ttl never", enter: true)
+        try tmux.waitFor("Set TTL never of 2 keys in parts")
+        try tmux.keys("y")
+        try tmux.waitFor("changed the expiry of 2 entries")
+        try tmux.keys("u")
+        try tmux.waitFor("Restored 2 entries")
+        try tmux.type(":expire prefix=31", enter: true)
+        try tmux.waitFor("Expire now of keys starting '31' in parts")
+        try tmux.keys("y")
+        try tmux.waitFor("changed the expiry of 100 entries")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
 }
