@@ -18,7 +18,7 @@ import Testing
     @Test func expireNowHidesWhatItSelectsAndItsUndoBringsItBack() throws {
         let (fixture, tiles) = try fixture()
         let admin = fixture.store.admin
-        let target = AdminTarget.expiry(.prefix(namespace: "tiles", prefix: "t1"), .expireNow)
+        let target = AdminTarget.expiry(selector: .prefix(namespace: "tiles", prefix: "t1"), change: .expireNow)
         #expect(try admin.preview(target).entries == 1111)
         let outcome = try admin.run(target)
         #expect(outcome.removed == 1111 && outcome.isUndoable && target.description == "expire now of prefix tiles/t1")
@@ -36,9 +36,9 @@ import Testing
         let (fixture, tiles) = try fixture()
         let admin = fixture.store.admin
         let now = fixture.clock.nowMilliseconds()
-        _ = try admin.run(.expiry(.keys(namespace: "tiles", keys: ["t1", "t2"]), .set(milliseconds: 60_000)))
-        _ = try admin.run(.expiry(.key(namespace: "tiles", key: "never"), .extend(milliseconds: 60_000)))
-        _ = try admin.run(.expiry(.key(namespace: "tiles", key: "t3"), .set(milliseconds: nil)))
+        _ = try admin.run(.expiry(selector: .keys(namespace: "tiles", keys: ["t1", "t2"]), change: .set(milliseconds: 60_000)))
+        _ = try admin.run(.expiry(selector: .key(namespace: "tiles", key: "never"), change: .extend(milliseconds: 60_000)))
+        _ = try admin.run(.expiry(selector: .key(namespace: "tiles", key: "t3"), change: .set(milliseconds: nil)))
         func expiry(_ key: String) throws -> Int64? {
             try fixture.scalar("SELECT coalesce(expires_at, -1) FROM entries WHERE key = '\(key)'")
         }
@@ -58,7 +58,7 @@ import Testing
         let hot = try app.cache("hot", key: String.self, value: Int.self, policy: .hybrid)
         try hot.set(1, for: "a")
         #expect(try hot.get("a") == 1)
-        _ = try fixture.store.admin.run(.expiry(.key(namespace: "hot", key: "a"), .expireNow))
+        _ = try fixture.store.admin.run(.expiry(selector: .key(namespace: "hot", key: "a"), change: .expireNow))
         try app.synchronize()
         #expect(try hot.get("a") == nil)
     }

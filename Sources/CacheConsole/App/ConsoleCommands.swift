@@ -251,7 +251,7 @@ extension ConsoleController {
         let rest = Array(arguments.dropFirst())
         if !rest.isEmpty {
             guard let selector = parseSelector(rest, usage: usageText) else { return [] }
-            return startAction(.target(.expiry(selector, change)), title: "\(change) of \(selector)")
+            return startAction(.target(.expiry(selector: selector, change: change)), title: "\(change) of \(selector)")
         }
         guard let entries = model.current.entries else {
             return usage("\(usageText) (or open a namespace and select entries)")
@@ -265,7 +265,7 @@ extension ConsoleController {
         guard !keys.isEmpty else { return usage(usageText) }
         let selector: InvalidationSelector =
             keys.count == 1 ? .key(namespace: entries.namespace, key: keys[0]) : .keys(namespace: entries.namespace, keys: keys)
-        return startAction(.target(.expiry(selector, change)), title: "\(change) of \(selector)")
+        return startAction(.target(.expiry(selector: selector, change: change)), title: "\(change) of \(selector)")
     }
 
     /// `tag=T`, `prefix=P` or `key=K` with an optional `ns=N` (default: the namespace in view);

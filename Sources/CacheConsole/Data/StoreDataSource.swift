@@ -169,7 +169,7 @@ package struct StoreDataSource: ConsoleDataSource {
             return try actions.prepare(target)
         case .matching(let namespace, let text, let expiry):
             let selector = try selector(namespace: namespace, filter: text)
-            return try actions.prepare(expiry.map { .expiry(selector, $0) } ?? .invalidate(selector))
+            return try actions.prepare(expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector))
         }
     }
 

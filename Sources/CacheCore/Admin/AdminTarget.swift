@@ -11,7 +11,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
     case invalidate(InvalidationSelector)
     /// Changes when what the selector selects expires (nothing is removed; the old times go
     /// to the trash, so it can be undone).
-    case expiry(InvalidationSelector, ExpiryChange)
+    case expiry(selector: InvalidationSelector, change: ExpiryChange)
 
     /// Whether the removed rows are kept in the trash for ``Admin/restore(_:)``. A sweep
     /// removes only entries that no read may return any more, so it keeps nothing.

@@ -87,7 +87,8 @@ struct TTLCommand: ParsableCommand {
     }
 
     func run() throws {
-        let target = AdminTarget.expiry(try selection.selector(namespace: namespace), try ExpiryChange(parsing: change))
+        let target = AdminTarget.expiry(
+            selector: try selection.selector(namespace: namespace), change: try ExpiryChange(parsing: change))
         try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json).run(target)
     }
 }
@@ -108,7 +109,7 @@ struct ExpireCommand: ParsableCommand {
 
     func run() throws {
         try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
-            .run(.expiry(try selection.selector(namespace: namespace), .expireNow))
+            .run(.expiry(selector: try selection.selector(namespace: namespace), change: .expireNow))
     }
 }
 

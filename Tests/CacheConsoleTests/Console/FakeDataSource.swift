@@ -230,7 +230,7 @@ final class FakeDataSource: ConsoleDataSource {
         case .matching(let namespace, let filter, let expiry):
             let selector: InvalidationSelector =
                 filter.isEmpty ? .namespace(namespace) : .prefix(namespace: namespace, prefix: filter)
-            target = expiry.map { .expiry(selector, $0) } ?? .invalidate(selector)
+            target = expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector)
         }
         let doomed = state.withLock { Self.selected(by: target, in: $0.namespaces) }
         let entries = doomed.values.reduce(0) { $0 + $1.count }
