@@ -115,10 +115,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheConsoleTests",
-            dependencies: ["CacheConsole", "CacheCore"]
+            dependencies: ["CacheConsole", "CacheCore", "CacheDeckTestSupport"]
         ),
         .testTarget(
-            name: "CursesTerminalTests"
+            name: "CursesTerminalTests",
+            dependencies: ["CacheDeckTestSupport"]
         ),
         // Runs the built `cachedeck` binary on small files (build every product first, as
         // `swift test` does).
@@ -132,7 +133,7 @@ let package = Package(
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(
             name: "ConsoleEndToEndTests",
-            dependencies: ["CacheCore"]
+            dependencies: ["CacheCore", "CacheDeckTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -87,7 +87,7 @@ final class HelperProcess {
         process.standardError = errors
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ProcessLauncher.run(process)
         stdout.start(reading: output.fileHandleForReading)
         stderr.start(reading: errors.fileHandleForReading)
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import CacheDeckTestSupport
 
 @testable import CacheCore
 
@@ -183,7 +184,7 @@ import Testing
         _ = try fixture.store.cache("hot", key: Int.self, value: Int.self, policy: .hybrid)
         let ended = Process()
         ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
+        try ProcessLauncher.run(ended)
         ended.waitUntilExit()
         let host = ProcessInfo.processInfo.hostName
         try fixture.store.database.write {

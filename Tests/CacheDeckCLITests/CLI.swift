@@ -99,7 +99,7 @@ final class CLIProcess {
         process.standardError = err
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ProcessLauncher.run(process)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CacheDeckTestSupport
 
 /// A temporary folder for one end-to-end test, and the small demo cache (about 2,000
 /// entries) the real binary builds in it.
@@ -17,7 +18,7 @@ struct DemoFolder {
         process.executableURL = URL(fileURLWithPath: ConsoleEndToEndTests.binary)
         process.arguments = ["demo", file, "--scale", "0.02"]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.run(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return file

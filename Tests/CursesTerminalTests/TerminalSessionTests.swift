@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CacheDeckTestSupport
 
 /// End-to-end tests of CursesTerminal: the probe fixture in a real terminal (a tmux pane),
 /// driven with `send-keys` and read with `capture-pane`. Every wait polls the pane with a
@@ -179,7 +180,7 @@ struct TerminalSessionTests {
         process.standardError = errors
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ProcessLauncher.run(process)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(exited.wait(timeout: .now() + 30) == .success)
         #expect(process.terminationStatus == 1)

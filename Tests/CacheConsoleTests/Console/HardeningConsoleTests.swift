@@ -1,6 +1,7 @@
 import CacheCore
 import Foundation
 import Testing
+import CacheDeckTestSupport
 
 @testable import CacheConsole
 
@@ -23,7 +24,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [path, sql]
-        try process.run()
+        try ProcessLauncher.run(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }
