@@ -16,9 +16,12 @@ struct TrashPurgeJob: MaintenanceJob {
                 if purged < CacheStore.batchSize { break }
             }
         }
-        while try context.database.write({ try $0.purgeExpiryTrash(before: trashCutoff, limit: CacheStore.batchSize) })
-            == CacheStore.batchSize
-        {}
+        while true {
+            let purged = try context.database.write {
+                try $0.purgeExpiryTrash(before: trashCutoff, limit: CacheStore.batchSize)
+            }
+            if purged < CacheStore.batchSize { break }
+        }
         report.auditRowsPurged += try context.database.write { try $0.purgeAudit(before: auditCutoff) }
     }
 }
