@@ -37,7 +37,7 @@ extension Cache {
             return StaleRead(value: try await loader(key), isStale: false, expiresAt: nil)
         }
         let canonical = try canonicalKey(key)
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         var cached = liveInMemory(canonical, now: now)
         if cached == nil { cached = try await io(pool) { [self] in try find(canonical, now: now, allowStale: false) } }
         if let found = cached {
@@ -124,7 +124,7 @@ extension Cache {
             } catch {
                 counters.loadFailed(milliseconds: Self.milliseconds(since: started))
                 runtime.backoff.recordFailure(
-                    canonical, error: error, now: store.now(), backoff: store.options.loadBackoff)
+                    canonical, error: error, now: clock.nowMilliseconds(), backoff: backend.options.loadBackoff)
                 throw error
             }
             counters.loadSucceeded(milliseconds: Self.milliseconds(since: started))
@@ -132,7 +132,7 @@ extension Cache {
             do {
                 try await io(pool) { [self] in try set(value, for: key) }
             } catch {
-                store.options.logger.warning(
+                backend.options.logger.warning(
                     "a loaded value could not be cached",
                     metadata: ["namespace": "\(namespace)", "key": "\(canonical)", "error": "\(error)"])
             }
@@ -166,7 +166,7 @@ extension Cache {
     private func staleOrThrow(_ canonical: String, _ error: any Error, on pool: BlockingIOPool?) async throws
         -> StaleRead<Value>
     {
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         guard let found = try await io(pool, { [self] in try find(canonical, now: now, allowStale: true) }) else {
             counters.miss()
             throw error

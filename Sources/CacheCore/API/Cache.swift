@@ -1,6 +1,7 @@
 import Foundation
 
-/// A typed handle on one namespace of a ``CacheStore``.
+/// A typed handle on one namespace of a ``CacheStore`` (a SQLite file) or a ``RedisStore``
+/// (a Redis server): the same calls behave the same on both.
 ///
 /// Keys are stored as canonical text (strings verbatim, integers in decimal, other `Codable`
 /// keys as sorted-key JSON), so every process and launch finds the same entry. Reads never
@@ -11,32 +12,40 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// The policy this handle writes with.
     public var policy: NamespacePolicy { record.policy }
 
-    @usableFromInline let store: CacheStore
+    /// The store behind the handle.
+    let backend: any CacheBackend
+    /// The store's clock, kept here so a memory hit calls nothing through ``backend``.
+    @usableFromInline let clock: any CacheClock
     @usableFromInline let record: NamespaceRecord
     @usableFromInline let runtime: NamespaceRuntime
     private let coder: any CacheValueCoder<Value>
     @usableFromInline let counters: NamespaceCounters
 
-    init(store: CacheStore, namespace: NamespaceRecord, runtime: NamespaceRuntime, coder: any CacheValueCoder<Value>) {
-        self.store = store
+    init(
+        backend: any CacheBackend, namespace: NamespaceRecord, runtime: NamespaceRuntime,
+        coder: any CacheValueCoder<Value>
+    ) {
+        self.backend = backend
+        self.clock = backend.options.clock
         self.record = namespace
         self.runtime = runtime
         self.coder = coder
-        self.counters = store.services.statistics.counters(for: namespace)
+        self.counters = backend.counters(for: namespace)
     }
 
     /// The live value for `key`, or `nil` when it is missing, expired, of another namespace
     /// version, at least `maxAge` old, or no longer decodes (logged and counted, never thrown).
     /// Like expiry (`now >= expiresAt`), `maxAge` is exclusive: an entry written exactly
     /// `maxAge` ago is too old; one written a millisecond later is returned.
-    /// Reads try memory, then the file; a file hit is copied into memory with its expiry.
+    /// Reads try memory, then the store (file or server); a store hit is copied into memory
+    /// with its expiry.
     ///
     /// A memory hit is inlined into the caller and specialized for its types (no run-time
     /// generic lookups), which keeps it near a dictionary lookup behind a lock.
     @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         let canonical = try canonicalKey(key)
         if let hit = runtime.memory?.liveEntry(canonical, now: now) as? TypedMemoryEntry<Value>,
             maxAge.map({ now.subtractingClamped(hit.writtenAt) < $0.milliseconds }) ?? true
@@ -63,7 +72,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// stale with its expiry. Entries past their stale window are not returned. Deletes nothing.
     public func getStale(_ key: Key) throws -> StaleRead<Value>? {
         guard record.policy.isEnabled else { return nil }
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         guard let found = try find(try canonicalKey(key), now: now, allowStale: true) else {
             counters.miss()
             return nil
@@ -76,13 +85,13 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func contains(_ key: Key) throws -> Bool {
         guard record.policy.isEnabled else { return false }
         let canonical = try canonicalKey(key)
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         if let entry = runtime.memory?.get(canonical, now: now), !entry.isExpired(at: now) { return true }
         if writesBehind, let write = runtime.pending.value(for: canonical) {
             return !write.attributes.isExpired(at: now)
         }
         guard record.policy.tiers.usesDisk else { return false }
-        let entry = try store.lookup(canonical, in: runtime)
+        let entry = try backend.lookup(canonical, in: runtime)
         guard let entry, entry.version == record.policy.version else { return false }
         return !entry.isExpired(at: now)
     }
@@ -97,7 +106,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func set(_ items: [(key: Key, value: Value)], expiration: Expiration? = nil, tags: [String] = []) throws {
         let policy = record.policy
         guard policy.isEnabled, !items.isEmpty else { return }
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         let attributes = WriteAttributes(
             expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
         let measured = policy.tiers.usesDisk || policy.memoryMaxBytes != nil
@@ -123,7 +132,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             remember()
             for write in writes { runtime.pending.add(write) }
         } else {
-            try store.write(writes, in: runtime, committed: remember)
+            try backend.write(writes, in: runtime, committed: remember)
         }
         counters.stored(count: writes.count)
     }
@@ -132,7 +141,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @discardableResult
     public func remove(_ key: Key) throws -> Bool {
         guard record.policy.isEnabled else { return false }
-        let result = try store.invalidate([.key(namespace: namespace, key: try canonicalKey(key))], countedAs: .removes)
+        let selector = InvalidationSelector.key(namespace: namespace, key: try canonicalKey(key))
+        let result = try backend.invalidate([selector], countedAs: .removes)
         return (result.removals.first?.removed ?? 0) > 0
     }
 
@@ -141,43 +151,33 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @discardableResult
     public func removeAll() throws -> Int {
         guard record.policy.isEnabled else { return 0 }
-        return try store.invalidate([.namespace(namespace)], countedAs: .removes).removals.first?.removed ?? 0
+        return try backend.invalidate([.namespace(namespace)], countedAs: .removes).removals.first?.removed ?? 0
     }
 
     /// Removes `keys` (and what dependency rules add).
     @discardableResult
     public func invalidate(_ keys: [Key]) throws -> InvalidationResult {
-        try store.invalidate(.keys(namespace: namespace, keys: try keys.map(canonicalKey)))
+        try backend.invalidate([.keys(namespace: namespace, keys: try keys.map(canonicalKey))], countedAs: .invalidations)
     }
 
     /// Removes every key starting with `prefix` (canonical key text).
     @discardableResult
     public func invalidate(prefix: String) throws -> InvalidationResult {
-        try store.invalidate(.prefix(namespace: namespace, prefix: prefix))
+        try backend.invalidate([.prefix(namespace: namespace, prefix: prefix)], countedAs: .invalidations)
     }
 
     /// Removes every entry of this namespace tagged `tag`.
     @discardableResult
     public func invalidate(tag: String) throws -> InvalidationResult {
-        try store.invalidate(.tag(tag, namespace: namespace))
+        try backend.invalidate([.tag(tag, namespace: namespace)], countedAs: .invalidations)
     }
 
     /// The number of live (unexpired) entries.
     public func count() throws -> Int {
         guard record.policy.isEnabled else { return 0 }
-        let now = store.now()
-        guard record.policy.tiers.usesDisk, runtime.namespaceID != nil else {
-            return runtime.memory?.liveCount(at: now) ?? 0
-        }
-        try store.flushPendingWrites(force: true)
-        return try store.database.read { connection in
-            guard let row = try connection.namespaceRow(name: namespace), row.version == record.policy.version else {
-                return 0
-            }
-            let namespaceID = row.id
-            let totals = try connection.namespaceTotals(namespaceID: namespaceID)
-            return totals.entries - (try connection.countExpired(namespaceID: namespaceID, now: now))
-        }
+        let now = clock.nowMilliseconds()
+        guard record.policy.tiers.usesDisk else { return runtime.memory?.liveCount(at: now) ?? 0 }
+        return try backend.liveCount(of: record, runtime: runtime, now: now)
     }
 
     // MARK: Reading through the tiers
@@ -227,9 +227,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
         guard record.policy.tiers.usesDisk else { return allowStale ? stale : nil }
         let epoch = runtime.memory?.epoch ?? 0
-        let entry = try store.lookup(key, in: runtime)
+        let entry = try backend.lookup(key, in: runtime)
         guard let entry, entry.version == record.policy.version else { return allowStale ? stale : nil }
-        store.recordRead(entry, now: now)
+        backend.recordRead(entry, now: now)
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),
             let value = decoded(entry.value, key: key)
         else { return allowStale ? stale : nil }
@@ -265,7 +265,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         do {
             return try coder.decode(data)
         } catch {
-            store.noteDecodeFailure(namespace: namespace, key: key, error: error)
+            backend.noteDecodeFailure(namespace: namespace, key: key, error: error)
             return nil
         }
     }

@@ -15,30 +15,13 @@ extension CacheStore {
         try invalidate(selectors, countedAs: .invalidations)
     }
 
-    /// Which statistics counter an invalidation's removals go to.
-    enum RemovalCounter {
-        case invalidations, removes
-    }
-
     /// ``invalidate(_:)-([InvalidationSelector])`` counting what each named namespace lost as
     /// `counter` (what a rule adds is always an invalidation).
     func invalidate(_ selectors: [InvalidationSelector], countedAs counter: RemovalCounter) throws
         -> InvalidationResult
     {
         guard !isReadOnly else { throw CacheError.readOnly(path: path) }
-        let removals = try invalidationRules.expand(selectors).map { selector, cause in
-            let removal = InvalidationResult.Removal(selector: selector, removed: try apply(selector), cause: cause)
-            if let name = selector.namespace {
-                let counters = services.statistics.counters(for: NamespaceRecord(id: nil, name: name, policy: .default))
-                if counter == .removes && cause == nil {
-                    _ = counters.removed(count: removal.removed)
-                } else {
-                    counters.invalidated(count: removal.removed)
-                }
-            }
-            return removal
-        }
-        return InvalidationResult(removals: removals)
+        return try invalidationRules.apply(selectors, countedAs: counter, in: services.statistics, by: apply)
     }
 
     /// Runs the domain event `name` declared in ``StoreOptions/invalidationRules`` with its

@@ -14,7 +14,7 @@ import Synchronization
 /// try colors.set(red, for: 10)
 /// let color = try colors.get(10)
 /// ```
-public final class CacheStore: Sendable {
+public final class CacheStore: CacheBackend {
     /// The file's path.
     public let path: String
     /// The damaged file that opening moved aside, if it had to.
@@ -96,7 +96,7 @@ public final class CacheStore: Sendable {
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
         let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
         let record = try register(namespace, policy: resolved)
-        return Cache(store: self, namespace: record, runtime: try runtime(for: record), coder: coder)
+        return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
     }
 
     /// A handle on `namespace` that stores `Data` values as raw bytes.
@@ -146,7 +146,24 @@ public final class CacheStore: Sendable {
 
     // MARK: Internals shared by handles
 
-    @usableFromInline func now() -> Int64 { options.clock.nowMilliseconds() }
+    func now() -> Int64 { options.clock.nowMilliseconds() }
+
+    func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
+        services.statistics.counters(for: namespace)
+    }
+
+    /// The live entries of `namespace` in the file (after writing the sets
+    /// waiting in write-behind namespaces).
+    func liveCount(of namespace: NamespaceRecord, runtime: NamespaceRuntime, now: Int64) throws -> Int {
+        guard runtime.namespaceID != nil else { return runtime.memory?.liveCount(at: now) ?? 0 }
+        try flushPendingWrites(force: true)
+        let (name, version) = (namespace.name, namespace.policy.version)
+        return try database.read { connection in
+            guard let row = try connection.namespaceRow(name: name), row.version == version else { return 0 }
+            let totals = try connection.namespaceTotals(namespaceID: row.id)
+            return totals.entries - (try connection.countExpired(namespaceID: row.id, now: now))
+        }
+    }
 
     func noteDecodeFailure(namespace: String, key: String, error: any Error) {
         decodeFailures.add(1, ordering: .relaxed)

@@ -152,7 +152,7 @@ extension Cache {
     @inlinable
     func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
         guard record.policy.isEnabled, let memory = runtime.memory else { return nil }
-        let now = store.now()
+        let now = clock.nowMilliseconds()
         guard let hit = memory.liveEntry(try canonicalKey(key), now: now) as? TypedMemoryEntry<Value>,
             maxAge.map({ now - hit.writtenAt < $0.milliseconds }) ?? true
         else { return nil }

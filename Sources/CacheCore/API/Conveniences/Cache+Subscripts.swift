@@ -10,7 +10,7 @@ extension Cache {
             do {
                 return try get(key)
             } catch {
-                store.logFailure("cache subscript read failed; treated as a miss", namespace: namespace, error: error)
+                backend.logFailure("cache subscript read failed; treated as a miss", namespace: namespace, error: error)
                 return nil
             }
         }
@@ -22,7 +22,7 @@ extension Cache {
                     try remove(key)
                 }
             } catch {
-                store.logFailure("cache subscript write failed; nothing stored", namespace: namespace, error: error)
+                backend.logFailure("cache subscript write failed; nothing stored", namespace: namespace, error: error)
             }
         }
     }
@@ -37,9 +37,4 @@ extension CacheStore {
     /// copies too). Returns how many entries were removed.
     @discardableResult
     public func clear() throws -> Int { try invalidate(.all).totalRemoved }
-
-    func logFailure(_ message: String, namespace: String, error: any Error) {
-        options.logger.warning(
-            "\(message)", metadata: ["namespace": "\(namespace)", "error": "\(error)"])
-    }
 }

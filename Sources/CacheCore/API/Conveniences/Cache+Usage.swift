@@ -23,25 +23,29 @@ extension Cache {
     /// counted (see ``CacheStatistics/memoryHits``).
     public func hitCount(for key: Key) throws -> Int? {
         guard record.policy.isEnabled, record.policy.tiers.usesDisk else { return nil }
-        let canonical = try canonicalKey(key)
-        let (name, version) = (namespace, record.policy.version)
-        let found = try store.database.read { connection in
+        return try backend.hitCount(of: try canonicalKey(key), in: record)
+    }
+}
+
+extension CacheStore {
+    /// ``Cache/hitCount(for:)`` of the file: the entry's hits plus this store's unwritten ones.
+    func hitCount(of key: String, in namespace: NamespaceRecord) throws -> Int? {
+        let (name, version) = (namespace.name, namespace.policy.version)
+        let found = try database.read { connection in
             try connection.withStatement(
                 """
                 SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
                 WHERE n.name = ?1 AND e.version = ?3
                 """
             ) { statement in
-                statement.bind(name, canonical, version)
+                statement.bind(name, key, version)
                 return try statement.firstRow { (id: $0.int64(0), hits: $0.int64(1)) }
             }
         }
         guard let found else { return nil }
-        return Int(found.hits + store.accessLog.pendingHits(found.id))
+        return Int(found.hits + accessLog.pendingHits(found.id))
     }
-}
 
-extension CacheStore {
     /// What each namespace's memory tier holds in this process, by namespace name (only
     /// namespaces with a memory tier).
     public func memoryUsage() -> [String: MemoryUsage] {
