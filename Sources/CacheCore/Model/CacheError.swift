@@ -41,6 +41,17 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRule(reason: String)
     /// A restore was asked for an action that cannot be undone.
     case nothingToRestore(reason: String)
+    /// The store cannot do this the way a ``CacheStore`` would (a ``RedisStore`` refusing a
+    /// file-only feature); nothing was changed. See docs/REDIS.md for the list.
+    case unsupported(feature: String, reason: String)
+    /// The cache server could not be reached, stopped answering, or the connection dropped.
+    case unreachable(endpoint: String, reason: String)
+    /// The cache server refused the user name or password.
+    case authenticationFailed(endpoint: String, reason: String)
+    /// The cache server is out of memory (`maxmemory` with `noeviction`); nothing was stored.
+    case serverOutOfMemory(endpoint: String, reason: String)
+    /// The cache server answered a command with an error.
+    case serverError(endpoint: String, message: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -58,6 +69,12 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
         case .invalidRule(let reason): "invalid invalidation rule: \(reason)"
         case .nothingToRestore(let reason): "cannot restore: \(reason)"
+        case .unsupported(let feature, let reason): "\(feature) is not supported: \(reason)"
+        case .unreachable(let endpoint, let reason): "cannot reach \(endpoint): \(reason)"
+        case .authenticationFailed(let endpoint, let reason): "\(endpoint) refused the credentials: \(reason)"
+        case .serverOutOfMemory(let endpoint, let reason):
+            "\(endpoint) is out of memory (maxmemory); nothing was stored: \(reason)"
+        case .serverError(let endpoint, let message): "\(endpoint) answered with an error: \(message)"
         }
     }
 }
