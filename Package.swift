@@ -25,10 +25,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // hiredis, Redis' C client: only Sources/CacheCore/Redis/Client calls it. Linked by its
+        // module map: hiredis.pc's cflags carry -D_FILE_OFFSET_BITS=64, a flag SwiftPM refuses.
+        .systemLibrary(
+            name: "CHiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
         .target(
             name: "CacheCore",
             dependencies: [
                 "CSQLite",
+                "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
