@@ -1,0 +1,115 @@
+import Foundation
+
+/// Reading and writing entries: the ``CacheBackend`` calls a handle makes past its memory tier.
+extension RedisStore {
+    /// Entries per write script call, so one big `set` does not hold the server for long.
+    static let writeBatch = 500
+
+    func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
+        let version = runtime.record.policy.version
+        let reply = try run(
+            .read, keys: [keys.namespace(runtime.name)],
+            arguments: [RedisArgument(keys.entries(runtime.name)), RedisArgument(version), RedisArgument(key)])
+        guard let fields = reply.array, fields.count == 5, let value = fields[0].data,
+            let created = fields[1].integer
+        else { return nil }
+        return StoredEntry(
+            id: 0, value: value, createdAt: created, expiresAt: fields[2].integer, staleUntil: fields[3].integer,
+            version: version, tagsJSON: fields[4].string)
+    }
+
+    /// Nothing to record: Redis expires entries itself, and per-key hit counts are not kept.
+    func recordRead(_ entry: StoredEntry, now: Int64) {}
+
+    func write(_ rows: [EntryWrite], in runtime: NamespaceRuntime, committed: () -> Void) throws {
+        guard !options.readOnly else { throw CacheError.readOnly(path: endpoint) }
+        let policy = runtime.record.policy
+        let fixed: [RedisArgument] = [
+            RedisArgument(keys.entries(runtime.name)), RedisArgument(keys.tags(runtime.name)),
+            RedisArgument(policy.version), RedisArgument(telemetry?.clientID ?? 0),
+            RedisArgument(Self.policyJSON(policy)), RedisArgument(runtime.name),
+        ]
+        let now = now()
+        for start in stride(from: 0, to: rows.count, by: Self.writeBatch) {
+            var arguments = fixed
+            for row in rows[start..<min(start + Self.writeBatch, rows.count)] {
+                let attributes = row.attributes
+                // Redis deletes the key when its stale window ends; an entry written already
+                // past it still replaces the old value, for a millisecond.
+                let ttl = attributes.staleUntil.map { max(1, $0.subtractingClamped(now)) }
+                arguments += [
+                    RedisArgument(row.key), RedisArgument(row.value), RedisArgument(row.writtenAt),
+                    attributes.expiresAt.map { RedisArgument($0) } ?? "",
+                    attributes.staleUntil.map { RedisArgument($0) } ?? "", ttl.map { RedisArgument($0) } ?? "",
+                    RedisArgument(attributes.tagsJSON ?? ""),
+                ]
+            }
+            let reply = try run(
+                .write, keys: [keys.namespace(runtime.name), keys.namespaces], arguments: arguments)
+            guard let values = reply.array, values.first?.integer == 1 else {
+                warnTakenOver(runtime, by: reply.array?.dropFirst().first?.string ?? "?")
+                return
+            }
+        }
+        committed()
+    }
+
+    /// Live entries of the namespace's current generation: a `SCAN` of its keys (the whole
+    /// keyspace is walked, 1,000 keys a call) reading each entry's expiry.
+    func liveCount(of namespace: NamespaceRecord, runtime: NamespaceRuntime, now: Int64) throws -> Int {
+        guard let generation = try currentGeneration(of: namespace.name, version: namespace.policy.version) else {
+            return 0
+        }
+        var live = 0
+        try scan(matching: keys.entries(namespace.name) + "\(generation):", suffix: "*") { batch in
+            let replies = try redis { connection in
+                try connection.pipeline(batch.map { ["HGET", RedisArgument($0), "x"] })
+            }
+            for reply in replies {
+                if case .error = reply { continue }
+                if let expires = reply.integer, now >= expires { continue }
+                live += 1
+            }
+            return 0
+        }
+        return live
+    }
+
+    /// Refused: counting reads per key would write on every read (and push an invalidation
+    /// to every host's near cache).
+    func hitCount(of key: String, in namespace: NamespaceRecord) throws -> Int? {
+        throw CacheError.unsupported(
+            feature: "hitCount(for:) on Redis",
+            reason: "reads are not written back per key; see statistics() and sharedStatistics() for hit rates")
+    }
+
+    /// The namespace's generation when it is at `version` (`nil` when absent or another version owns it).
+    func currentGeneration(of name: String, version: String) throws -> Int64? {
+        let reply = try redis { connection in
+            try connection.command(["HMGET", RedisArgument(keys.namespace(name)), "version", "generation"])
+        }
+        guard let fields = reply.array, fields.count == 2, fields[0].string == version else { return nil }
+        return fields[1].integer
+    }
+
+    /// `SCAN`s the keys starting with `start` (matched literally) followed by the glob
+    /// `suffix`, calling `body` with each non-empty batch; returns the sum of what it returned.
+    @discardableResult
+    func scan(matching start: String, suffix: String, _ body: ([String]) throws -> Int) throws -> Int {
+        let pattern = RedisKeys.glob(start) + suffix
+        var cursor = "0"
+        var total = 0
+        repeat {
+            let reply = try redis { connection in
+                try connection.command(["SCAN", RedisArgument(cursor), "MATCH", RedisArgument(pattern), "COUNT", 1000])
+            }
+            guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
+                throw CacheError.serverError(endpoint: endpoint, message: "SCAN answered \(reply)")
+            }
+            cursor = next
+            let found = (parts[1].array ?? []).compactMap(\.string)
+            if !found.isEmpty { total += try body(found) }
+        } while cursor != "0"
+        return total
+    }
+}
