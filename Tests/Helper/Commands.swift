@@ -103,6 +103,29 @@ struct SetCommand {
     }
 }
 
+/// `redis-set URL NAMESPACE KEY VALUE`: the same on a Redis store (hybrid, never expires).
+struct RedisSetCommand {
+    let url: String
+    let namespace: String
+    let key: String
+    let value: String
+
+    init(_ arguments: inout Arguments) throws {
+        url = try arguments.next("URL")
+        namespace = try arguments.next("NAMESPACE")
+        key = try arguments.next("KEY")
+        value = try arguments.next("VALUE")
+    }
+
+    func run() throws {
+        let store = try RedisStore(url: url)
+        let cache = try store.cache(namespace, key: String.self, value: String.self, policy: .hybrid.expiring(.never))
+        try cache.set(value, for: key)
+        store.close()
+        Output.say("ok")
+    }
+}
+
 /// `invalidate PATH NAMESPACE KEY`
 struct InvalidateCommand {
     let path: String

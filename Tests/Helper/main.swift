@@ -11,6 +11,8 @@
 //       Opens (or creates) the store, sets and gets `open-ID` in namespace "open", prints `ok`.
 //   set PATH NAMESPACE KEY VALUE
 //       Sets one string value (never expires) and prints `ok`.
+//   redis-set URL NAMESPACE KEY VALUE
+//       The same on a RedisStore at URL (default prefix), then closes it.
 //   invalidate PATH NAMESPACE KEY
 //       Invalidates one key and prints `removed N`.
 //   telemetry PATH NAMESPACE COUNT [--hold]
@@ -35,6 +37,7 @@ do {
     case "open": try OpenCommand(&arguments).run()
     case "app": try AppCommand(&arguments).run()
     case "set": try SetCommand(&arguments).run()
+    case "redis-set": try RedisSetCommand(&arguments).run()
     case "invalidate": try InvalidateCommand(&arguments).run()
     case "telemetry": try TelemetryCommand(&arguments).run()
     case "probe": try ProbeCommand(&arguments).run()

@@ -32,6 +32,8 @@ final class RedisInvalidationListener: Sendable {
     private let state: Mutex<State>
     private let worker = Mutex<BackgroundWorker?>(nil)
     private let flushes = Atomic(0)
+    /// Tokens of ``RedisStore/synchronize()`` markers whose push was applied, until taken.
+    private let markers = Mutex<Set<String>>([])
 
     /// Subscribes now (so no invalidation after this returns is missed) and starts the thread.
     init(store: RedisStore) throws(RedisError) {
@@ -111,7 +113,22 @@ final class RedisInvalidationListener: Sendable {
 
     private func flushAll() {
         flushes.add(1, ordering: .relaxed)
-        for runtime in store?.allRuntimes ?? [] { runtime.memory?.removeAll { _ in true } }
+        guard let store else { return }
+        store.coherence.withLock { pushes in
+            pushes &+= 1
+            for runtime in store.allRuntimes { runtime.memory?.removeAll { _ in true } }
+        }
+    }
+
+    /// Waits until the push of marker `token` was applied (so was every earlier push: Redis
+    /// sends them in order); `false` after `timeout`.
+    func waitForMarker(_ token: String, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if markers.withLock({ $0.remove(token) != nil }) { return true }
+            usleep(200)
+        }
+        return false
     }
 
     /// Applies one pushed message: `["message", "__redis__:invalidate", keys or null]`.
@@ -122,11 +139,15 @@ final class RedisInvalidationListener: Sendable {
             if parts[2] == .null { flushAll() }  // FLUSHDB / FLUSHALL
             return
         }
-        for key in pushed.compactMap(\.string) {
-            switch keys.parse(key) {
-            case .entry(let namespace, let key): store.runtime(named: namespace)?.memory?.remove(key)
-            case .namespace(let namespace): store.runtime(named: namespace)?.memory?.removeAll { _ in true }
-            case nil: break
+        store.coherence.withLock { pushes in
+            pushes &+= 1
+            for key in pushed.compactMap(\.string) {
+                switch keys.parse(key) {
+                case .entry(let namespace, let key): store.runtime(named: namespace)?.memory?.remove(key)
+                case .namespace(let namespace): store.runtime(named: namespace)?.memory?.removeAll { _ in true }
+                case .synchronization(let token): _ = markers.withLock { $0.insert(token) }
+                case nil: break
+                }
             }
         }
     }

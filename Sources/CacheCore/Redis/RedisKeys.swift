@@ -20,6 +20,10 @@ struct RedisKeys: Sendable {
     /// What every namespace hash starts with (tracked too: a clear changes it).
     var namespacePrefix: String { prefix + "n:" }
 
+    /// What the markers of ``RedisStore/synchronize()`` start with: under the tracked entry
+    /// prefix, with a namespace part (`%sync`) no escaped name can be.
+    var synchronizationPrefix: String { entryPrefix + "%sync:" }
+
     /// The hash of namespace `name`: version, generation, policy.
     func namespace(_ name: String) -> String { namespacePrefix + Self.escape(name) }
     /// What the entry keys of `name` start with; the generation, `:` and the key follow.
@@ -39,10 +43,13 @@ struct RedisKeys: Sendable {
         case entry(namespace: String, key: String)
         /// A namespace's hash changed: cleared, or taken over by another version.
         case namespace(String)
+        /// A marker of ``RedisStore/synchronize()`` with its token.
+        case synchronization(String)
     }
 
     /// The entry or namespace a pushed key names; `nil` for other keys.
     func parse(_ key: String) -> Pushed? {
+        if key.hasPrefix(synchronizationPrefix) { return .synchronization(String(key.dropFirst(synchronizationPrefix.count))) }
         if key.hasPrefix(entryPrefix) {
             let rest = key.dropFirst(entryPrefix.count)
             guard let nameEnd = rest.firstIndex(of: ":") else { return nil }

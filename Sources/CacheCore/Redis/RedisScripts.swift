@@ -28,7 +28,9 @@ enum RedisScript: CaseIterable, Sendable {
     /// new generation; returns the old one (0 when the namespace does not exist).
     case clear
 
-    /// The script's source. Reads run under `maxmemory` (`no-writes`); removals too (`allow-oom`).
+    /// The script's source. Every script has a shebang, so Redis checks `maxmemory` before it
+    /// starts (a write is refused whole, never half done); reads (`no-writes`) and removals
+    /// (`allow-oom`) run under it too.
     var source: String {
         switch self {
         case .read:
@@ -40,6 +42,7 @@ enum RedisScript: CaseIterable, Sendable {
             """
         case .write:
             """
+            #!lua
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation')
             if not meta[2] then
               redis.call('HSET', KEYS[1], 'version', ARGV[3], 'generation', 1, 'policy', ARGV[5])
@@ -118,6 +121,7 @@ enum RedisScript: CaseIterable, Sendable {
             """
         case .register:
             """
+            #!lua
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation', 'policy')
             if not meta[2] then
               redis.call('HSET', KEYS[1], 'version', ARGV[1], 'generation', 1, 'policy', ARGV[2], 'updated', ARGV[3])

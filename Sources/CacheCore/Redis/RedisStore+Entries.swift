@@ -30,6 +30,7 @@ extension RedisStore {
             RedisArgument(Self.policyJSON(policy)), RedisArgument(runtime.name),
         ]
         let now = now()
+        let pushesBefore = coherence.withLock { $0 }
         for start in stride(from: 0, to: rows.count, by: Self.writeBatch) {
             var arguments = fixed
             for row in rows[start..<min(start + Self.writeBatch, rows.count)] {
@@ -51,7 +52,17 @@ extension RedisStore {
                 return
             }
         }
-        committed()
+        // A push that arrived while the write was on the wire may be another host's later
+        // write of the same key (applied before this one's memory copy would be): then the
+        // copy is not kept, and any older one goes. The store's own write comes back as a
+        // push too, so a kept copy lasts until that push arrives (never stale, at worst a miss).
+        coherence.withLock { pushes in
+            if pushes == pushesBefore || runtime.memory == nil {
+                committed()
+            } else {
+                for row in rows { runtime.memory?.remove(row.key) }
+            }
+        }
     }
 
     /// Live entries of the namespace's current generation: a `SCAN` of its keys (the whole

@@ -34,6 +34,9 @@ public final class RedisStore: CacheBackend {
     let telemetry: RedisTelemetry?
     /// Listens for Redis' invalidations once a namespace keeps a memory tier.
     let listener = Mutex<RedisInvalidationListener?>(nil)
+    /// How many pushed invalidations were applied; held while one is applied, so a write can
+    /// keep its memory copy only if no push arrived while it was on the wire (see ``write(_:in:committed:)``).
+    let coherence = Mutex<UInt64>(0)
     private let versionWarnings = Mutex<Set<String>>([])
     private let decodeFailures = Atomic(0)
     private let closed = Atomic(false)
@@ -139,6 +142,20 @@ public final class RedisStore: CacheBackend {
         listener.withLock { $0?.stop() }
         telemetry?.finish()
         pool.drain()
+    }
+
+    /// Waits until every invalidation Redis pushed before this call (every change any host
+    /// made before it) has been applied to this store's memory tiers. It happens on its own
+    /// within a round trip; tests and benchmarks call this to know it happened. Throws
+    /// ``CacheError/unreachable(endpoint:reason:)`` when the push does not come within the timeout.
+    public func synchronize() throws {
+        guard let listener = listener.withLock({ $0 }) else { return }
+        let token = UUID().uuidString
+        let marker = keys.synchronizationPrefix + token
+        _ = try redis { connection in try connection.command(["SET", RedisArgument(marker), "1", "PX", 1000]) }
+        guard listener.waitForMarker(token, timeout: redisOptions.timeout) else {
+            throw CacheError.unreachable(endpoint: endpoint, reason: "no invalidation push within the timeout")
+        }
     }
 
     /// Whether the near-cache listener is subscribed (it reconnects with back-off after a loss).

@@ -1,0 +1,56 @@
+import CacheDeckTestSupport
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+/// A private server and what tests open on it.
+struct RedisFixture {
+    let server: RedisServer
+    let clock = ManualClock()
+
+    init(password: String? = nil, maxMemory: String? = nil) throws {
+        server = try RedisServer(password: password, maxMemory: maxMemory)
+    }
+
+    /// Store options with the fixture's clock, quiet telemetry (written on demand) and no
+    /// swift-metrics.
+    func options(clock: (any CacheClock)? = nil, rules: InvalidationRules = InvalidationRules()) -> StoreOptions {
+        var options = StoreOptions(clock: clock ?? self.clock, invalidationRules: rules)
+        options.statistics.telemetryInterval = .seconds(3600)
+        options.statistics.metrics = .off
+        return options
+    }
+
+    func open(
+        clock: (any CacheClock)? = nil, rules: InvalidationRules = InvalidationRules(),
+        redis: RedisStoreOptions = RedisStoreOptions(environment: [:])
+    ) throws -> RedisStore {
+        try RedisStore(url: server.url, options: options(clock: clock, rules: rules), redis: redis)
+    }
+
+    /// A raw connection to the server (as another tool would use it).
+    func connection() throws -> RedisConnection {
+        try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(2))
+    }
+}
+
+/// Polls `condition` every millisecond until it holds or `limit` passes; returns how long it took.
+@discardableResult
+func eventually(
+    within limit: Duration = .seconds(2), _ condition: () throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) rethrows -> Duration? {
+    let start = ContinuousClock.now
+    while ContinuousClock.now - start < limit {
+        if try condition() { return ContinuousClock.now - start }
+        usleep(500)
+    }
+    Issue.record("condition did not hold within \(limit)", sourceLocation: sourceLocation)
+    return nil
+}
+
+/// Whether `error` is the ``CacheError`` `matches` accepts and reads as one line.
+func isOneLine(_ error: any Error, _ matches: (CacheError) -> Bool) -> Bool {
+    guard let error = error as? CacheError else { return false }
+    return matches(error) && !"\(error)".contains("\n")
+}
