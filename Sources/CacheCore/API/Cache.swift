@@ -157,7 +157,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// Removes `keys` (and what dependency rules add).
     @discardableResult
     public func invalidate(_ keys: [Key]) throws -> InvalidationResult {
-        try backend.invalidate([.keys(namespace: namespace, keys: try keys.map(canonicalKey))], countedAs: .invalidations)
+        try backend.invalidate(
+            [.keys(namespace: namespace, keys: try keys.map(canonicalKey))], countedAs: .invalidations)
     }
 
     /// Removes every key starting with `prefix` (canonical key text).

@@ -49,7 +49,9 @@ struct RedisKeys: Sendable {
 
     /// The entry or namespace a pushed key names; `nil` for other keys.
     func parse(_ key: String) -> Pushed? {
-        if key.hasPrefix(synchronizationPrefix) { return .synchronization(String(key.dropFirst(synchronizationPrefix.count))) }
+        if key.hasPrefix(synchronizationPrefix) {
+            return .synchronization(String(key.dropFirst(synchronizationPrefix.count)))
+        }
         if key.hasPrefix(entryPrefix) {
             let rest = key.dropFirst(entryPrefix.count)
             guard let nameEnd = rest.firstIndex(of: ":") else { return nil }

@@ -94,7 +94,9 @@ enum RedisScript: CaseIterable, Sendable {
               local entry = ARGV[1] .. gen .. ':' .. ARGV[i]
               local tags = redis.call('HGET', entry, 't')
               if tags then
-                for _, tag in ipairs(cjson.decode(tags)) do redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i]) end
+                for _, tag in ipairs(cjson.decode(tags)) do
+                  redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i])
+                end
               end
               removed = removed + redis.call('DEL', entry)
             end
@@ -112,7 +114,9 @@ enum RedisScript: CaseIterable, Sendable {
                 local carries = false
                 for _, tag in ipairs(cjson.decode(tags)) do if tag == ARGV[3] then carries = true end end
                 if carries then
-                  for _, tag in ipairs(cjson.decode(tags)) do redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i]) end
+                  for _, tag in ipairs(cjson.decode(tags)) do
+                    redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i])
+                  end
                   removed = removed + redis.call('DEL', entry)
                 end
               end

@@ -143,7 +143,9 @@ extension RedisStore {
         let removed = try scan(matching: keys.entries(namespace) + "\(generation):", suffix: "*") { try unlink($0) }
         try scan(matching: keys.tags(namespace) + "\(generation):", suffix: "*") { try unlink($0) }
         let member = RedisKeys.escape(namespace) + ":\(generation)"
-        _ = try redis { connection in try connection.command(["SREM", RedisArgument(keys.retired), RedisArgument(member)]) }
+        _ = try redis { connection in
+            try connection.command(["SREM", RedisArgument(keys.retired), RedisArgument(member)])
+        }
         return removed
     }
 

@@ -12,7 +12,10 @@ struct RedisCoherenceTests {
     @Test func anotherStoresSetDropsTheCopyByPush() throws {
         let a = try fixture.open(clock: SystemClock())
         let b = try fixture.open(clock: SystemClock())
-        defer { a.close(); b.close() }
+        defer {
+            a.close()
+            b.close()
+        }
         let onA = try a.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
         let onB = try b.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
         try onA.set("red", for: 1)
@@ -29,7 +32,10 @@ struct RedisCoherenceTests {
     @Test func removalsClearsAndOutsideChangesReachEveryNearCache() throws {
         let a = try fixture.open(clock: SystemClock())
         let b = try fixture.open(clock: SystemClock())
-        defer { a.close(); b.close() }
+        defer {
+            a.close()
+            b.close()
+        }
         let onA = try a.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
         let onB = try b.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
         for index in 0..<10 { try onA.set(index, for: "p\(index)", tags: index < 3 ? ["t"] : []) }
@@ -98,7 +104,8 @@ struct RedisCoherenceTests {
 struct RedisFaultTests {
     @Test func aServerKilledMidWayLeavesTheMemoryTierAndOneLineErrors() throws {
         let fixture = try RedisFixture()
-        let store = try fixture.open(clock: SystemClock(), redis: RedisStoreOptions(timeout: .milliseconds(300), environment: [:]))
+        let store = try fixture.open(
+            clock: SystemClock(), redis: RedisStoreOptions(timeout: .milliseconds(300), environment: [:]))
         defer { store.close() }
         let cache = try store.cache("c", key: Int.self, value: String.self, policy: .hybrid)
         try cache.set("one", for: 1)

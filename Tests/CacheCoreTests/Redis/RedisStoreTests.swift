@@ -31,7 +31,10 @@ struct RedisStoreTests {
     @Test func everyValueTypeRoundTripsThroughTheServer() throws {
         let writer = try fixture.open()
         let reader = try fixture.open()
-        defer { writer.close(); reader.close() }
+        defer {
+            writer.close()
+            reader.close()
+        }
         let brick = Brick(id: 3001, name: "Brick 2 × 4", colors: ["red", "ünïcode"])
         try writer.cache("bricks", key: Int.self, value: Brick.self).set(brick, for: 3001)
         try writer.cache("names", key: String.self, value: String.self).set("Ada", for: "a:b c")
@@ -97,7 +100,10 @@ struct RedisStoreTests {
     @Test func aNewVersionTakesTheNamespaceOverAndUnlinksTheOldEntries() throws {
         let old = try fixture.open()
         let new = try fixture.open()
-        defer { old.close(); new.close() }
+        defer {
+            old.close()
+            new.close()
+        }
         let v1 = try old.cache("sets", key: Int.self, value: String.self, policy: NamespacePolicy().version("1"))
         for index in 0..<50 { try v1.set("v1-\(index)", for: index) }
         let v2 = try new.cache("sets", key: Int.self, value: String.self, policy: NamespacePolicy().version("2"))
@@ -218,7 +224,10 @@ struct RedisStoreTests {
     @Test func countersAndClientsAreReadableByOtherProcesses() throws {
         let app = try fixture.open()
         let console = try fixture.open()
-        defer { app.close(); console.close() }
+        defer {
+            app.close()
+            console.close()
+        }
         let cache = try app.cache("hits", key: Int.self, value: Int.self, policy: .hybrid)
         try cache.set(1, for: 1)
         try app.synchronize()  // its own write's push dropped its copy

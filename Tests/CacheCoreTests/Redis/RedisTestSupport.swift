@@ -38,7 +38,8 @@ struct RedisFixture {
 /// Polls `condition` every millisecond until it holds or `limit` passes; returns how long it took.
 @discardableResult
 func eventually(
-    within limit: Duration = .seconds(2), _ condition: () throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    within limit: Duration = .seconds(2), _ condition: () throws -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) rethrows -> Duration? {
     let start = ContinuousClock.now
     while ContinuousClock.now - start < limit {
