@@ -63,6 +63,8 @@ let package = Package(
                 "CacheCore",
                 "CacheConsole",
                 "CSQLite",
+                // RedisServer: `cachedeck-bench redis` starts a private redis-server.
+                "CacheDeckTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
