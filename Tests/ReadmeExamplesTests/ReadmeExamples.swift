@@ -128,6 +128,21 @@ let group = ServiceGroup(configuration: ServiceGroupConfiguration(
 try await group.run()
 }
 
+// MARK: Redis
+
+func redis() throws {
+
+// The same Cache API on a Redis (or Valkey) server that many hosts share. The password may
+// also come from REDISCLI_AUTH, as for redis-cli.
+let shared = try RedisStore(url: "redis://cache.internal:6379/0")
+let prices = try shared.cache("prices", key: String.self, value: Int.self, policy: .hybrid)
+try prices.set(1299, for: "10294-1", tags: ["tenant:acme"])
+let price = try prices.get("10294-1")           // near cache in front, kept coherent by push
+try shared.invalidate(.tag("tenant:acme"))      // every host drops its copies
+let everyHost = try shared.sharedStatistics()   // every client's counters, per namespace
+shared.close()
+}
+
 // MARK: Admin actions
 
 func adminActions(store: CacheStore) throws {
