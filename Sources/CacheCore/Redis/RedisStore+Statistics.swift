@@ -64,8 +64,20 @@ extension RedisStore {
         }
         let now = now()
         var clients: [CacheClient] = []
+        var gone: [Int64] = []
+        defer {
+            // Heartbeat hashes that expired: their clients are forgotten (best effort).
+            if !gone.isEmpty, !options.readOnly {
+                _ = try? redis { connection in
+                    try connection.command(["ZREM", RedisArgument(keys.clients)] + gone.map { RedisArgument($0) })
+                }
+            }
+        }
         for (id, reply) in zip(found, replies) {
-            guard let fields = reply.array, fields.count == 7, let seen = fields[4].integer else { continue }
+            guard let fields = reply.array, fields.count == 7, let seen = fields[4].integer else {
+                gone.append(id)
+                continue
+            }
             let heartbeat = fields[5].integer ?? 1000
             let stopped = fields[6].integer
             clients.append(
