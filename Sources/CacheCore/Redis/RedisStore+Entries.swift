@@ -6,10 +6,12 @@ extension RedisStore {
     static let writeBatch = 500
 
     func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
-        let version = runtime.record.policy.version
+        let policy = runtime.record.policy
+        let version = policy.version
+        let names = namespaceKeys.of(runtime.name, policy: policy)
         let reply = try run(
-            .read, keys: [keys.namespace(runtime.name)],
-            arguments: [RedisArgument(keys.entries(runtime.name)), RedisArgument(version), RedisArgument(key)])
+            .read, keys: [names.namespace],
+            arguments: [RedisArgument(names.entries), RedisArgument(version), RedisArgument(key)])
         guard let fields = reply.array, fields.count == 5, let value = fields[0].data,
             let created = fields[1].integer
         else { return nil }
@@ -24,10 +26,10 @@ extension RedisStore {
     func write(_ rows: [EntryWrite], in runtime: NamespaceRuntime, committed: () -> Void) throws {
         guard !options.readOnly else { throw CacheError.readOnly(path: endpoint) }
         let policy = runtime.record.policy
+        let names = namespaceKeys.of(runtime.name, policy: policy)
         let fixed: [RedisArgument] = [
-            RedisArgument(keys.entries(runtime.name)), RedisArgument(keys.tags(runtime.name)),
-            RedisArgument(policy.version), RedisArgument(telemetry?.clientID ?? 0),
-            RedisArgument(Self.policyJSON(policy)), RedisArgument(runtime.name),
+            RedisArgument(names.entries), RedisArgument(names.tags), RedisArgument(policy.version),
+            RedisArgument(telemetry?.clientID ?? 0), RedisArgument(names.policyJSON), RedisArgument(runtime.name),
         ]
         let now = now()
         let pushesBefore = coherence.withLock { $0 }
@@ -46,7 +48,7 @@ extension RedisStore {
                 ]
             }
             let reply = try run(
-                .write, keys: [keys.namespace(runtime.name), keys.namespaces], arguments: arguments)
+                .write, keys: [names.namespace, keys.namespaces], arguments: arguments)
             guard let values = reply.array, values.first?.integer == 1 else {
                 warnTakenOver(runtime, by: reply.array?.dropFirst().first?.string ?? "?")
                 return
@@ -107,7 +109,12 @@ extension RedisStore {
     /// `suffix`, calling `body` with each non-empty batch; returns the sum of what it returned.
     @discardableResult
     func scan(matching start: String, suffix: String, _ body: ([String]) throws -> Int) throws -> Int {
-        let pattern = RedisKeys.glob(start) + suffix
+        try scan(pattern: RedisKeys.glob(start) + suffix, body)
+    }
+
+    /// `SCAN`s the keys matching the glob `pattern`, as ``scan(matching:suffix:_:)``.
+    @discardableResult
+    func scan(pattern: String, _ body: ([String]) throws -> Int) throws -> Int {
         var cursor = "0"
         var total = 0
         repeat {

@@ -139,9 +139,17 @@ extension RedisStore {
 
     /// Unlinks every entry and tag set of `generation` of `namespace` in batches, then
     /// forgets it in the retired set. Returns how many entries it unlinked.
+    /// One `SCAN` finds both (`<prefix>[et]:<ns>:<generation>:*`).
     func unlinkGeneration(_ generation: Int64, of namespace: String) throws -> Int {
-        let removed = try scan(matching: keys.entries(namespace) + "\(generation):", suffix: "*") { try unlink($0) }
-        try scan(matching: keys.tags(namespace) + "\(generation):", suffix: "*") { try unlink($0) }
+        let pattern =
+            RedisKeys.glob(keys.prefix) + "[et]:" + RedisKeys.glob(RedisKeys.escape(namespace) + ":\(generation):")
+            + "*"
+        let entryPrefix = keys.entries(namespace)
+        let removed = try scan(pattern: pattern) { found in
+            let entries = found.filter { $0.hasPrefix(entryPrefix) }
+            if entries.count < found.count { _ = try unlink(found.filter { !$0.hasPrefix(entryPrefix) }) }
+            return entries.isEmpty ? 0 : try unlink(entries)
+        }
         let member = RedisKeys.escape(namespace) + ":\(generation)"
         _ = try redis { connection in
             try connection.command(["SREM", RedisArgument(keys.retired), RedisArgument(member)])

@@ -25,6 +25,7 @@ public final class RedisStore: CacheBackend {
     let options: StoreOptions
     let redisOptions: RedisStoreOptions
     let keys: RedisKeys
+    let namespaceKeys: RedisNamespaceKeyCache
     let pool: RedisPool
     let scripts: RedisScripts
     let invalidationRules: CompiledInvalidationRules
@@ -67,6 +68,7 @@ public final class RedisStore: CacheBackend {
         self.redisOptions = redis
         let keys = RedisKeys(prefix: redis.prefix)
         self.keys = keys
+        self.namespaceKeys = RedisNamespaceKeyCache(keys: keys)
         self.invalidationRules = try CompiledInvalidationRules(options.invalidationRules)
         let registry = StatisticsRegistry(isEnabled: options.statistics.isEnabled)
         self.registry = registry
@@ -240,7 +242,8 @@ public final class RedisStore: CacheBackend {
         let reply = try run(
             .register, keys: [keys.namespace(name), keys.namespaces, keys.retired],
             arguments: [
-                RedisArgument(policy.version), RedisArgument(Self.policyJSON(policy)), RedisArgument(now()),
+                RedisArgument(policy.version), RedisArgument(namespaceKeys.of(name, policy: policy).policyJSON),
+                RedisArgument(now()),
                 RedisArgument(RedisKeys.escape(name)), RedisArgument(name),
             ])
         let values = reply.array ?? []
@@ -252,12 +255,6 @@ public final class RedisStore: CacheBackend {
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
         }
         return NamespaceRecord(id: generation, name: name, policy: policy)
-    }
-
-    static func policyJSON(_ policy: NamespacePolicy) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(policy)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// Throws for what a server cannot do as a file does.
