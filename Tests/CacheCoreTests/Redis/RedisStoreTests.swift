@@ -202,6 +202,46 @@ struct RedisStoreTests {
         #expect(store.statistics().namespaces["profiles"]?.loadFailures == 2)
     }
 
+    @Test func asyncHandlesMemoryOnlyNamespacesAndReadOnlyStores() async throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let parts = try store.cache("parts", key: String.self, value: String.self).async
+        try await parts.set("brick", for: "3001")
+        #expect(try await parts.get("3001") == "brick")
+        #expect(try await parts.remove("3001"))
+        let local = try store.cache("local", key: Int.self, value: Int.self, policy: .memoryOnly)
+        try local.set(1, for: 1)
+        #expect(try local.get(1) == 1)
+        #expect(try fixture.connection().command(["EXISTS", "cachedeck:e:local:1:1"]).integer == 0)  // never on the server
+        #expect(try store.invalidate(.namespace("local")).totalRemoved == 1)
+
+        try store.cache("shared", key: Int.self, value: Int.self).set(7, for: 7)
+        var readOnly = fixture.options()
+        readOnly.readOnly = true
+        let reader = try RedisStore(url: fixture.server.url, options: readOnly)
+        defer { reader.close() }
+        let shared = try reader.cache("shared", key: Int.self, value: Int.self)
+        #expect(try shared.get(7) == 7)
+        #expect {
+            try shared.set(8, for: 8)
+        } throws: { isOneLine($0) { if case .readOnly = $0 { true } else { false } } }
+    }
+
+    @Test func anInterruptedClearIsFinishedBySweepRetired() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try store.cache("mail", key: Int.self, value: String.self)
+        for index in 0..<30 { try cache.set("m\(index)", for: index, tags: ["inbox"]) }
+        // What a process that stopped right after moving the generation leaves behind.
+        let raw = try fixture.connection()
+        _ = try raw.command(["HINCRBY", "cachedeck:n:mail", "generation", "1"])
+        _ = try raw.command(["SADD", "cachedeck:retired", "mail:1"])
+        #expect(try cache.get(1) == nil)
+        #expect(try store.sweepRetired() == 30)
+        #expect(try raw.command(["DBSIZE"]).integer ?? 0 < 10)
+        #expect(try raw.command(["SCARD", "cachedeck:retired"]).integer == 0)
+    }
+
     @Test func whatAServerCannotDoIsRefusedClearly() throws {
         let store = try fixture.open()
         defer { store.close() }
