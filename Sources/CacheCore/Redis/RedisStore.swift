@@ -138,7 +138,8 @@ public final class RedisStore: CacheBackend {
     // MARK: Lifecycle
 
     /// Stops listening for invalidations, writes the last counters and marks this client
-    /// stopped, and closes the connections. Closing twice does nothing.
+    /// stopped, and closes the connections. Later calls that need the server throw
+    /// ``CacheError/cannotOpen(path:reason:)``; closing twice does nothing.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listener.withLock { $0?.stop() }
@@ -178,7 +179,10 @@ public final class RedisStore: CacheBackend {
 
     /// Runs `body` on a pooled connection, turning Redis failures into ``CacheError``s.
     func redis<T>(_ body: (RedisConnection) throws -> T) throws -> T {
-        try Self.mapping(endpoint) { try pool.withConnection(body) }
+        guard !closed.load(ordering: .acquiring) else {
+            throw CacheError.cannotOpen(path: endpoint, reason: "the store is closed")
+        }
+        return try Self.mapping(endpoint) { try pool.withConnection(body) }
     }
 
     /// Runs `script` on a pooled connection.

@@ -284,6 +284,9 @@ struct RedisStoreTests {
         #expect(appClient?.pid == getpid() && appClient?.isLive == true)
         app.close()
         #expect(try console.clients().first { $0.id == app.clientID }?.stoppedAt != nil)
+        #expect {
+            try cache.get(2)
+        } throws: { isOneLine($0) { if case .cannotOpen = $0 { true } else { false } } }
     }
 }
 
