@@ -9,6 +9,9 @@ public struct KeyspaceScanProgress: Sendable, Hashable, Codable {
     public var keysInDatabase: Int
     /// `SCAN` calls made so far.
     public var batches: Int
+    /// Whether the scan is limited to a prefix (`MATCH`): then ``keysInDatabase`` is what it
+    /// walks, not what it will find.
+    public var isMatchScan: Bool
     /// Whether the cursor came back to 0: every key that existed for the whole scan was seen.
     public var isComplete: Bool
 }

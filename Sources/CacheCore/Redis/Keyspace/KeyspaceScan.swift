@@ -101,7 +101,7 @@ public final class KeyspaceScan: Sendable {
     private static func progress(_ state: State) -> KeyspaceScanProgress {
         KeyspaceScanProgress(
             keysFound: state.tree.prefixes[state.tree.root]?.keys ?? 0, keysInDatabase: state.keysInDatabase,
-            batches: state.batches, isComplete: state.isComplete)
+            batches: state.batches, isMatchScan: !state.tree.root.isEmpty, isComplete: state.isComplete)
     }
 
     /// A `MATCH` pattern for the keys starting with `prefix`: its glob characters escaped,

@@ -38,6 +38,12 @@ public final class RedisKeyspace: Sendable {
         return lowered.hasPrefix("redis://") || lowered.hasPrefix("rediss://")
     }
 
+    /// The bytes of a key or prefix typed as text: ``PrintableKey`` escapes (`\xff`, `\\`)
+    /// stand for their bytes, as the tree shows names that are not UTF-8.
+    public static func bytes(ofTyped text: String) -> Data {
+        PrintableKey.bytes(text) ?? Data(text.utf8)
+    }
+
     /// The server's version, role, memory and exact key count (`DBSIZE`).
     public func server() throws -> RedisServerInfo {
         try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
