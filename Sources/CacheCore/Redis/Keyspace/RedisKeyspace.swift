@@ -44,6 +44,12 @@ public final class RedisKeyspace: Sendable {
         PrintableKey.bytes(text) ?? Data(text.utf8)
     }
 
+    /// A key or prefix as printable text: UTF-8 as it is, other bytes as ``PrintableKey``
+    /// escapes (which ``bytes(ofTyped:)`` reads back).
+    public static func text(of bytes: Data) -> String {
+        PrintableKey.text(bytes)
+    }
+
     /// The server's version, role, memory and exact key count (`DBSIZE`).
     public func server() throws -> RedisServerInfo {
         try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
