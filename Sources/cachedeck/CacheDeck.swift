@@ -10,10 +10,12 @@ struct CacheDeck: AsyncParsableCommand {
         abstract: "Inspect, watch and safely purge CacheDeck cache files.",
         usage: """
             cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]
+            cachedeck redis://[user:password@]host:port/db
             cachedeck <subcommand>
             """,
         discussion: """
-            `cachedeck FILE` opens the full-screen console. Read commands print a table, or JSON with --json. Destructive commands show what they \
+            `cachedeck FILE` opens the full-screen console; `cachedeck redis://host:port/0` browses any Redis keyspace \
+            read-only (also `keys`, `key` and `info URL`). Read commands print a table, or JSON with --json. Destructive commands show what they \
             would remove, ask on a terminal, and need --yes otherwise; --dry-run only shows it. \
             Exit codes: 0 success, 1 failure, 2 usage.
             """,
@@ -21,7 +23,7 @@ struct CacheDeck: AsyncParsableCommand {
             ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
             InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self, ExportCommand.self,
-            DemoCommand.self,
+            KeysCommand.self, KeyCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self
     )

@@ -136,8 +136,13 @@ import Testing
         #expect(lines.contains { $0.keys == "q, Ctrl-C" && $0.text.hasPrefix("Quit") })
         #expect(lines.contains { $0.keys == "(unbound)" && $0.text.hasPrefix("Help") })
         let bound = Set(
-            (ConsoleController.globalBindings + ConsoleViews.all.flatMap { $0.bindings }).map(\.action))
+            (ConsoleController.globalBindings + (ConsoleViews.all + ConsoleViews.keyspace).flatMap { $0.bindings })
+                .map(\.action))
         #expect(bound == Set(KeyAction.allCases), "every action is bound somewhere, so it shows in the help")
+        // A Redis keyspace console's help lists its own views and leaves out the file's.
+        let keyspace = HelpScreen.lines(map, isReadOnly: true, isKeyspace: true).map(\.text)
+        #expect(keyspace.contains("Scan the keyspace again") && keyspace.contains("Open the prefix or key"))
+        #expect(!keyspace.contains("Audit log") && !keyspace.contains { $0.hasPrefix("Invalidate") })
     }
 }
 

@@ -161,6 +161,14 @@ enum ConsoleCommands {
         },
     ]
 
+    /// The commands a Redis keyspace console offers (the others work on cache files).
+    static let keyspaceNames: Set<String> = ["theme", "refresh", "mouse", "help", "q"]
+
+    /// The commands the console offers: all of them, or a keyspace console's.
+    static func available(isKeyspace: Bool) -> [ConsoleCommand] {
+        isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all
+    }
+
     /// The command called `name` (or one of its aliases).
     static func named(_ name: String) -> ConsoleCommand? {
         all.first { $0.name == name || $0.aliases.contains(name) }
@@ -208,6 +216,10 @@ extension ConsoleController {
         guard let name = words.first else { return [] }
         guard let command = ConsoleCommands.named(name) else {
             report("Unknown command '\(name)' (Tab completes; :help lists the commands).", isError: true)
+            return []
+        }
+        if model.isKeyspace && !ConsoleCommands.keyspaceNames.contains(command.name) {
+            report(":\(command.name) is for cache files; a Redis keyspace is browsed read-only.", isError: true)
             return []
         }
         return command.run(&self, Array(words.dropFirst()))

@@ -19,6 +19,9 @@ extension ConsoleController {
         KeyBinding(.quit, help: "Quit (closes the help first)"),
     ]
 
+    /// The global actions a Redis keyspace console has no use for.
+    static let fileOnlyActions: Set<KeyAction> = [.showTimeline, .showStatistics, .showAudit, .undo]
+
     /// A key: to the overlay when one is open, else to a view that waits for it, else
     /// through the key map to the view (when it binds the action) or to the console.
     mutating func handle(_ key: Key) -> [ConsoleEffect] {
@@ -66,6 +69,10 @@ extension ConsoleController {
 
     /// The actions that do what anywhere (`nil`: nothing).
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect] {
+        if model.isKeyspace && Self.fileOnlyActions.contains(action) {
+            report("\(label(action)) is for cache files; a Redis keyspace offers the tree, keys and help.")
+            return []
+        }
         switch action {
         case .quit:
             // `q` closes the help before it quits, like Esc.
@@ -117,7 +124,7 @@ extension ConsoleController {
         case .toggleMouse: return toggleMouse()
         case .redraw: return [.redrawAll]
         default:
-            if ConsoleViews.all.contains(where: { $0.bindings.contains { $0.action == action } }) {
+            if (ConsoleViews.all + ConsoleViews.keyspace).contains(where: { $0.bindings.contains { $0.action == action } }) {
                 report("\(label(action)) does nothing here (\(label(.help)) lists what each view offers).")
             }
             return []

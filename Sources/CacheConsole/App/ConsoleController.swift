@@ -1,4 +1,5 @@
 import CacheCore
+import Foundation
 
 /// The console's controller: takes each ``ConsoleMessage`` (a key, a tick, data that
 /// arrived), updates the ``ConsoleModel`` and answers with the ``ConsoleEffect``s to carry
@@ -31,12 +32,14 @@ package struct ConsoleController: Sendable {
     /// times and expiries move on).
     static let forcedReloadInterval: Int64 = 30_000
 
-    /// A controller for the file at `location`, drawing with theme `themeName`, at `size`.
+    /// A controller for the file (or, when `isKeyspace`, the Redis database) at `location`,
+    /// drawing with theme `themeName`, at `size`.
     package init(
-        location: String, isReadOnly: Bool, themeName: String, settings: ConsoleSettings, size: Size, now: Int64
+        location: String, isReadOnly: Bool, isKeyspace: Bool = false, themeName: String, settings: ConsoleSettings,
+        size: Size, now: Int64
     ) {
         model = ConsoleModel(
-            location: location, isReadOnly: isReadOnly, themeName: themeName,
+            location: location, isReadOnly: isReadOnly, isKeyspace: isKeyspace, themeName: themeName,
             refreshInterval: settings.refreshInterval, now: now)
         self.settings = settings
         self.size = size
@@ -47,7 +50,7 @@ package struct ConsoleController: Sendable {
     package mutating func start(notices: [String] = []) -> [ConsoleEffect] {
         if !notices.isEmpty { report(notices.joined(separator: " · "), isError: true) }
         model.live.refreshing = true
-        return [.refresh(loads: [.overview], force: true)]
+        return [.refresh(loads: model.isKeyspace ? refreshLoads() : [.overview], force: true)]
     }
 
     /// Notes how long the last frame took, for the status line.
@@ -130,7 +133,8 @@ package struct ConsoleController: Sendable {
 
     /// The reads that bring the Overview and the current view up to date.
     mutating func refreshLoads() -> [LoadRequest] {
-        [.overview] + withCurrentView { view, context in view.loads(in: context, refreshing: true) }
+        (model.isKeyspace ? [] : [.overview])
+            + withCurrentView { view, context in view.loads(in: context, refreshing: true) }
     }
 
     /// Reloads now (after an action or undo, and on request).
@@ -167,6 +171,7 @@ package struct ConsoleController: Sendable {
             case .show(let view): effects += show(view)
             case .action(let request, let title): effects += startAction(request, title: title)
             case .undo(let auditID): effects += startUndo(auditID)
+            case .close: effects += closeTop()
             case .editFilter(let text):
                 model.overlay = .filter(InputLine(text))
                 model.status = nil
@@ -209,6 +214,7 @@ package struct ConsoleController: Sendable {
                     }
                 }
                 if case .overview(let snapshot) = data { model.overview = snapshot }
+                if case .keyspace(let snapshot) = data { model.server = snapshot.server }
             case .failure(let error):
                 if let id = result.request.viewID, let index = model.views.firstIndex(where: { $0.id == id }) {
                     model.views[index].view.loadFailed(result.request)

@@ -27,6 +27,10 @@ package struct ConsoleModel: Sendable {
     package let location: String
     /// Whether actions are disabled.
     package let isReadOnly: Bool
+    /// Whether the console browses a Redis keyspace (read-only) rather than a cache file.
+    package let isKeyspace: Bool
+    /// The Redis server as last read (keyspace consoles; the header shows it).
+    package internal(set) var server: RedisServerInfo?
     /// The theme in use.
     package internal(set) var themeName: String
     /// Whether mouse reporting is on.
@@ -43,10 +47,14 @@ package struct ConsoleModel: Sendable {
         set { views[views.count - 1] = newValue }
     }
 
-    init(location: String, isReadOnly: Bool, themeName: String, refreshInterval: Duration, now: Int64) {
-        views = [NavigationEntry(id: 0, view: OverviewView())]
+    init(
+        location: String, isReadOnly: Bool, isKeyspace: Bool = false, themeName: String, refreshInterval: Duration,
+        now: Int64
+    ) {
+        views = [NavigationEntry(id: 0, view: isKeyspace ? KeyspaceView(prefix: Data()) : OverviewView())]
         self.location = location
-        self.isReadOnly = isReadOnly
+        self.isReadOnly = isReadOnly || isKeyspace
+        self.isKeyspace = isKeyspace
         self.themeName = themeName
         self.now = now
         live = LiveState(interval: refreshInterval)

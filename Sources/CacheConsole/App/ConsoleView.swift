@@ -91,6 +91,9 @@ enum ConsoleViews {
         OverviewView.self, EntriesView.self, DetailView.self, TimelineView.self, StatisticsView.self, AuditView.self,
         HelpView.self,
     ]
+
+    /// The views of a Redis keyspace console, in the order the help lists them.
+    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, HelpView.self]
 }
 
 /// One key binding of a view, or of the whole console: the action (whose keys the key map
@@ -150,6 +153,12 @@ package struct ViewContext {
         case action(ActionRequest, title: String)
         case undo(auditID: Int64)
         case editFilter(String)
+        case close
+    }
+
+    /// Closes the view, back to the one below it.
+    package mutating func close() {
+        requests.append(.close)
     }
 
     /// Puts `text` in the status line.

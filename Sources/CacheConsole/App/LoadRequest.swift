@@ -1,3 +1,6 @@
+import CacheCore
+import Foundation
+
 /// A read the console needs, tagged with the view it is for.
 package enum LoadRequest: Sendable, Hashable {
     /// The Overview snapshot (also feeds the header and completions).
@@ -14,13 +17,17 @@ package enum LoadRequest: Sendable, Hashable {
     case statistics(view: Int, window: StatisticsWindow)
     /// The audit log shown by view `view`.
     case audit(view: Int)
+    /// A level of the Redis keyspace shown by view `view`.
+    case keyspace(view: Int, KeyspaceRequest)
+    /// The Redis key shown by view `view`.
+    case redisKey(view: Int, key: Data)
 
     /// The view the read is for (`nil`: the Overview snapshot, which every view gets).
     var viewID: Int? {
         switch self {
         case .overview: nil
         case .entries(let view, _, _, _, _), .detail(let view, _, _), .timeline(let view, _), .statistics(let view, _),
-            .audit(let view):
+            .audit(let view), .keyspace(let view, _), .redisKey(let view, _):
             view
         }
     }
@@ -34,6 +41,8 @@ package enum LoadRequest: Sendable, Hashable {
         case .timeline(_, let namespace): .timeline(try source.timeline(namespace: namespace))
         case .statistics(_, let window): .statistics(try source.statistics(window: window))
         case .audit: .audit(try source.auditLog(limit: 200))
+        case .keyspace(_, let request): .keyspace(try source.keyspace(request))
+        case .redisKey(_, let key): .redisKey(try source.redisKey(key))
         }
     }
 }
@@ -52,6 +61,10 @@ package enum LoadedData: Sendable, Hashable {
     case statistics(StatisticsSnapshot)
     /// Audit rows.
     case audit([AuditEntry])
+    /// A level of a Redis keyspace, with the server.
+    case keyspace(KeyspaceSnapshot)
+    /// A Redis key, or `nil` when it is gone.
+    case redisKey(RedisKeyDetail?)
 }
 
 /// A finished read: what was asked, what came back (or the error), and how long it took.

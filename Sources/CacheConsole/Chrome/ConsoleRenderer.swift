@@ -63,8 +63,10 @@ extension ConsoleController {
         let rightStart = size.columns - TerminalText.displayWidth(of: rightText)
         var column = buffer.put(" CacheDeck ", at: Point(column: 0, row: 0), style: CellStyle(.headerAccent))
         let name =
-            URL(fileURLWithPath: model.location).lastPathComponent
-            + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
+            model.isKeyspace
+            ? model.location + (model.server.map { options.dot + KeyspaceText.server($0) } ?? "")
+            : URL(fileURLWithPath: model.location).lastPathComponent
+                + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
         column = buffer.put(
             " " + name, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1),
             truncation: .ellipsis(options.ellipsis))
@@ -85,7 +87,7 @@ extension ConsoleController {
         buffer.fill(Rect(column: 0, row: row, columns: size.columns, rows: 1))
         let active = model.current.view.tab
         let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
-        let showTabs = size.columns >= 100
+        let showTabs = size.columns >= 100 && !model.isKeyspace
         let crumbWidth = size.columns - (showTabs ? TerminalText.displayWidth(of: tabText) + 3 : 1)
         let crumbs = breadcrumbs.joined(separator: options.crumbSeparator)
         buffer.put(
@@ -109,7 +111,7 @@ extension ConsoleController {
     /// The tab drawn at `column` of the breadcrumb bar, if any.
     func tab(at column: Int) -> KeyAction? {
         let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
-        guard size.columns >= 100 else { return nil }
+        guard size.columns >= 100, !model.isKeyspace else { return nil }
         var start = size.columns - TerminalText.displayWidth(of: tabText) - 1
         for tab in Self.tabs {
             let width = TerminalText.displayWidth(of: "\(label(tab.0)) \(tab.1)")
@@ -121,7 +123,7 @@ extension ConsoleController {
 
     /// The path to the current view: file, namespace, entry, and the auxiliary view.
     var breadcrumbs: [String] {
-        var crumbs = [URL(fileURLWithPath: model.location).lastPathComponent]
+        var crumbs = [model.isKeyspace ? model.location : URL(fileURLWithPath: model.location).lastPathComponent]
         for entry in model.views.dropFirst() {
             let context = ViewContext(viewID: entry.id, size: size, model: model, settings: settings)
             if let crumb = entry.view.breadcrumb(in: context) { crumbs.append(crumb) }

@@ -1,4 +1,5 @@
 import CacheCore
+import Foundation
 
 /// Everything the console reads and does, as immutable snapshots. The console calls it only
 /// from a background thread, never from the thread that owns the terminal.
@@ -34,6 +35,24 @@ package protocol ConsoleDataSource: Sendable {
     func undo(auditID: Int64) throws -> Int
     /// Writes the entries `request` selects as JSON Lines to its file; returns how many.
     func export(_ request: ExportRequest) throws -> Int
+    /// Whether the source is a Redis keyspace (browsed read-only) rather than a cache file.
+    var isKeyspace: Bool { get }
+    /// The server and one level of the keyspace tree, scanning a bounded while further.
+    func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot
+    /// One Redis key in full (`nil` when it no longer exists).
+    func redisKey(_ key: Data) throws -> RedisKeyDetail?
+}
+
+extension ConsoleDataSource {
+    package var isKeyspace: Bool { false }
+
+    package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
+        throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
+
+    package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
+        throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
 }
 
 /// An action the operator asked for, before it is measured.

@@ -75,6 +75,8 @@ package enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case toggleMouse
     /// Redraw the whole screen.
     case redraw
+    /// Scan a Redis keyspace again from the start.
+    case rescan
     /// Leave the console.
     case quit
 

@@ -10,7 +10,7 @@ package struct KeyMap: Hashable, Sendable {
     /// `?` help, `p` pause, `+`/`-` refresh faster/slower (like btop; `=` and `_` too), Space
     /// mark (`V` a range, `*` all matching), `s`/`S` sort, `o` sort menu, `x` hex, `1`–`4`
     /// (and `t`) views, `W` statistics window, `d`/Del invalidate, `D` clear, `w` sweep,
-    /// `u` undo, `m` mouse, Ctrl-L redraw, `q` quit.
+    /// `u` undo, `m` mouse, Ctrl-L redraw, `r` rescan (a Redis keyspace), `q` quit.
     package static let defaults = KeyMap(checkedBindings: defaultBindings)
 
     /// The bindings of ``defaults`` (a test checks that no key appears twice).
@@ -52,6 +52,7 @@ package struct KeyMap: Hashable, Sendable {
         .undo: [.character("u")],
         .toggleMouse: [.character("m")],
         .redraw: [.control("l")],
+        .rescan: [.character("r")],
         .quit: [.character("q")],
     ]
 

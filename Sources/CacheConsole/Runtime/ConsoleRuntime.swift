@@ -100,7 +100,8 @@ package final class ConsoleRuntime {
         try? Data("\(frames)\n".utf8).write(to: URL(fileURLWithPath: idleSignalPath), options: .atomic)
     }
 
-    private static func now() -> Int64 {
+    /// The time, in milliseconds since the epoch.
+    package static func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -4,18 +4,24 @@ import CacheCore
 import Foundation
 
 /// `cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]`: the full-screen
-/// console, and the command run when no other is named.
+/// console, and the command run when no other is named. Given a `redis://` URL it browses
+/// that Redis keyspace read-only.
 struct ConsoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
         abstract: "Browse, watch and purge a cache file in a full-screen console (the default command).",
         discussion: """
             Without FILE it opens the only cache file in the user cache folder, or lists them. Keys: ? shows \
-            them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits.
+            them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits. \
+            Given redis://[user:password@]host:port/db instead of FILE it browses any Redis keyspace read-only as a \
+            prefix tree (Enter opens, ←/Backspace go up, r rescans).
             """)
 
-    @Argument(help: "The cache file (.sqlite).", completion: .file())
+    @Argument(help: "The cache file (.sqlite), or a redis:// URL to browse.", completion: .file())
     var file: String?
+
+    @Option(help: "The separator Redis key names split on (redis:// URLs only).")
+    var separator = ":"
 
     @Flag(help: "Open the file read-only: every action is disabled.")
     var readOnly = false
@@ -31,10 +37,17 @@ struct ConsoleCommand: ParsableCommand {
 
     func validate() throws {
         if !(0.25...60).contains(refresh) { throw ValidationError("--refresh must be between 0.25 and 60 seconds") }
+        if separator.isEmpty { throw ValidationError("--separator must not be empty") }
     }
 
     func run() throws {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
+        if let file, RedisKeyspace.isURL(file) {
+            // Connects before the terminal is touched, so a bad URL or login fails with one line.
+            let source = try KeyspaceDataSource(url: file, separator: separator)
+            return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
+                .run(on: source, notices: [notice].compactMap { $0 })
+        }
         let path = try file ?? Self.defaultFile()
         let (source, fileNotice) = try Self.open(path, readOnly: readOnly, allowWritable: allowWritable)
         try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))

@@ -2,12 +2,14 @@ import ArgumentParser
 import CacheConsole
 import CacheCore
 
-/// `cachedeck info FILE`
+/// `cachedeck info FILE` or `cachedeck info redis://HOST:PORT/DB`
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show a cache file at a glance: sizes, format, totals, activity and attached processes.",
+        abstract: "Show a cache file (or a Redis server) at a glance: sizes, format, totals, activity and attached processes.",
         discussion: """
+            Given a redis:// URL it shows the server instead: version, role, memory, maxmemory and its policy, and \
+            the exact key count (DBSIZE) of the database. \
             Reads the file without changing it, even while apps write it. Activity is what every \
             attached process counted in the last minute (their telemetry). A process is live while \
             it writes heartbeats; a stale one stopped or disappeared without closing.
@@ -17,6 +19,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if RedisKeyspace.isURL(store.file) { return try redisInfo() }
         let opened = try store.openForReading()
         let summary = try opened.inspector.summary()
         let owner = opened.fileOwner
@@ -65,5 +68,22 @@ struct InfoCommand: ParsableCommand {
                     ]
                 }, textColumns: [2, 3]
             ).rendered)
+    }
+
+    /// The Redis server at `store.file` (a URL) at a glance.
+    private func redisInfo() throws {
+        let info = try RedisKeyspace(url: store.file).server()
+        if output.json { return try JSONOutput.print(info) }
+        print(
+            Fields(items: [
+                ("Server", "\(info.endpoint) (database \(info.database))"),
+                ("Version", "Redis \(info.version), \(info.role)"),
+                ("Memory", "\(Formatting.bytes(info.usedMemory)) used (\(Formatting.count(info.usedMemory)) B)"),
+                (
+                    "Max memory",
+                    (info.maxMemory > 0 ? Formatting.bytes(info.maxMemory) : "no limit") + ", policy \(info.maxMemoryPolicy)"
+                ),
+                ("Keys", "\(Formatting.count(info.keyCount)) (DBSIZE)"),
+            ]).rendered)
     }
 }

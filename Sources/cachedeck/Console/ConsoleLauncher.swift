@@ -35,7 +35,8 @@ struct ConsoleLauncher {
         let environment = ProcessInfo.processInfo.environment
         try TerminalSession.run(options: TerminalOptions(theme: theme)) { session in
             let controller = ConsoleController(
-                location: source.location, isReadOnly: source.isReadOnly, themeName: theme.name, settings: settings,
+                location: source.location, isReadOnly: source.isReadOnly, isKeyspace: source.isKeyspace,
+                themeName: theme.name, settings: settings,
                 size: session.size, now: Int64(Date().timeIntervalSince1970 * 1000))
             let runtime = ConsoleRuntime(
                 source: source, controller: controller,

@@ -12,7 +12,8 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the file for reading only: never created, moved or changed.
     func openForReading() throws -> CacheStore {
-        try CacheStore(path: file, options: Self.inspection(writable: false, allowWritable: allowWritable))
+        if RedisKeyspace.isURL(file) { throw RedisArguments.fileOnly(file) }
+        return try CacheStore(path: file, options: Self.inspection(writable: false, allowWritable: allowWritable))
     }
 
     /// The options operators open files with: ``FileTrust/inspector``, or no check at all
@@ -25,6 +26,7 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the file to run actions on it: never created or moved aside.
     func openForActions() throws -> CacheStore {
+        if RedisKeyspace.isURL(file) { throw RedisArguments.fileOnly(file) }
         do {
             return try CacheStore(path: file, options: Self.inspection(writable: true, allowWritable: allowWritable))
         } catch let error as CacheError where error == .readOnly(path: file) {

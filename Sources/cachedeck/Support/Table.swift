@@ -30,11 +30,11 @@ struct Table {
         return ([line(headers)] + safeRows.map(line)).joined(separator: "\n")
     }
 
-    /// A figure with an optional sign or `~` and unit: `1,234`, `-3`, `12.5`, `87.2%`, `1.2 kB`,
+    /// A figure with an optional sign, `~` or `≥`, and unit: `1,234`, `-3`, `12.5`, `87.2%`, `1.2 kB`,
     /// `~3.4 MB`, `24h`, `+5h`; not a date, a key or a relative time.
     private static func isNumber(_ cell: String) -> Bool {
         var rest = Substring(cell)
-        if let first = rest.first, "~+-".contains(first) { rest = rest.dropFirst() }
+        if let first = rest.first, "~+-≥".contains(first) { rest = rest.dropFirst() }
         guard rest.first?.isASCIIDigit == true else { return false }
         rest = rest.drop { $0.isASCIIDigit || $0 == "," || $0 == "." }
         if rest.first == " " {

@@ -10,7 +10,7 @@ enum HelpScreen {
 
     /// The lines for `keyMap`: the bindings everywhere, in lists and of each view, then the
     /// commands, all from the records dispatch and the hints use.
-    static func lines(_ keyMap: KeyMap, isReadOnly: Bool) -> [Line] {
+    static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false) -> [Line] {
         var lines = [Line(keys: "", text: "Everywhere (rebind keys in ~/.config/cachedeck/keys.toml)", isHeading: true)]
         func add(_ bindings: [KeyBinding]) {
             for binding in bindings {
@@ -22,11 +22,14 @@ enum HelpScreen {
                         text: binding.help + (disabled ? " (read-only: disabled)" : ""), isHeading: false))
             }
         }
-        add(ConsoleController.globalBindings)
+        add(
+            ConsoleController.globalBindings.filter {
+                !isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview)
+            })
         lines.append(Line(keys: "", text: "In lists", isHeading: true))
         add(KeyBinding.listMotion)
         let motion = Set(KeyBinding.listMotion.map(\.action))
-        for view in ConsoleViews.all {
+        for view in isKeyspace ? ConsoleViews.keyspace : ConsoleViews.all {
             let own = view.bindings.filter { !motion.contains($0.action) }
             guard !own.isEmpty else { continue }
             lines.append(Line(keys: "", text: view.title, isHeading: true))
@@ -34,7 +37,7 @@ enum HelpScreen {
         }
         lines.append(Line(keys: "", text: "", isHeading: false))
         lines.append(Line(keys: "", text: commandsHeading, isHeading: true))
-        for command in ConsoleCommands.all {
+        for command in ConsoleCommands.available(isKeyspace: isKeyspace) {
             for usage in command.usage {
                 lines.append(Line(keys: ":" + usage.text, text: usage.summary, isHeading: false))
             }
@@ -49,8 +52,8 @@ enum HelpScreen {
     private static let twoColumnWidth = 110
 
     /// How many rows the help takes at `columns` wide.
-    static func height(_ keyMap: KeyMap, isReadOnly: Bool, columns: Int) -> Int {
-        let all = lines(keyMap, isReadOnly: isReadOnly)
+    static func height(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, columns: Int) -> Int {
+        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace)
         guard columns >= twoColumnWidth, let split = all.firstIndex(where: { $0.text == commandsHeading }) else {
             return all.count
         }
@@ -58,9 +61,10 @@ enum HelpScreen {
     }
 
     static func draw(
-        _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, in area: Rect, into buffer: inout ScreenBuffer
+        _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, in area: Rect,
+        into buffer: inout ScreenBuffer
     ) {
-        let all = lines(keyMap, isReadOnly: isReadOnly)
+        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace)
         let commandsStart = all.firstIndex { $0.text == commandsHeading } ?? all.count
         let keys = all[..<commandsStart]
         let commands = all[commandsStart...]

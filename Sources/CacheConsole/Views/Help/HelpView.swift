@@ -16,13 +16,15 @@ package struct HelpView: ConsoleView {
     package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
         guard let delta = ListMotion.delta(action, page: context.pageRows) else { return [] }
         let lines = HelpScreen.height(
-            context.settings.keyMap, isReadOnly: context.model.isReadOnly, columns: context.size.columns)
+            context.settings.keyMap, isReadOnly: context.model.isReadOnly, isKeyspace: context.model.isKeyspace,
+            columns: context.size.columns)
         scroll = max(0, min(scroll + delta, lines - ConsoleLayout.body(context.size).size.rows))
         return []
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         HelpScreen.draw(
-            self, keyMap: context.settings.keyMap, isReadOnly: context.model.isReadOnly, in: area, into: &buffer)
+            self, keyMap: context.settings.keyMap, isReadOnly: context.model.isReadOnly,
+            isKeyspace: context.model.isKeyspace, in: area, into: &buffer)
     }
 }

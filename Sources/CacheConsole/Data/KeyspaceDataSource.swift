@@ -1,0 +1,62 @@
+import CacheCore
+import Foundation
+import Synchronization
+
+/// A Redis database for the console, browsed read-only: one scan of the whole keyspace,
+/// advanced a bounded while by each read, whose tree every level view reads. Cache-file reads
+/// and actions are refused.
+package final class KeyspaceDataSource: ConsoleDataSource {
+    /// How long one read lets the scan run before it answers with the tree so far.
+    static let scanBudget = Duration.milliseconds(120)
+    /// The most children of a level one read returns (the largest first).
+    static let levelLimit = 2000
+
+    private let keyspace: RedisKeyspace
+    private let scan: Mutex<KeyspaceScan>
+
+    /// Connects to `url` (one line on failure: bad URL, refused connection, wrong password).
+    package init(url: String, separator: String = ":") throws {
+        keyspace = try RedisKeyspace(url: url, separator: separator)
+        scan = Mutex(keyspace.scan())
+    }
+
+    package var location: String { keyspace.redactedURL }
+    package var isReadOnly: Bool { true }
+    package var isKeyspace: Bool { true }
+
+    /// Always `true`: the server has no change counter a read could check, and reads are bounded.
+    package func hasChanged() throws -> Bool { true }
+
+    package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
+        let current = scan.withLock { scan in
+            if request.rescan { scan = keyspace.scan() }
+            return scan
+        }
+        try current.run(for: Self.scanBudget)
+        return KeyspaceSnapshot(
+            server: try keyspace.server(), level: current.level(request.prefix, limit: Self.levelLimit))
+    }
+
+    package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
+        try keyspace.key(key)
+    }
+
+    // MARK: What a keyspace does not have
+
+    private static func unavailable() -> ConsoleError {
+        ConsoleError("A Redis keyspace is browsed read-only: this needs a CacheDeck cache file.")
+    }
+
+    package func overview() throws -> OverviewSnapshot { throw Self.unavailable() }
+    package func entries(_ request: EntriesRequest) throws -> EntriesPage { throw Self.unavailable() }
+    package func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? { throw Self.unavailable() }
+    package func timeline(namespace: String?) throws -> TimelineSnapshot { throw Self.unavailable() }
+    package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot { throw Self.unavailable() }
+    package func auditLog(limit: Int) throws -> [AuditEntry] { throw Self.unavailable() }
+    package func prepare(_ request: ActionRequest) throws -> PendingAction { throw Self.unavailable() }
+    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    { throw Self.unavailable() }
+    package func undo(auditID: Int64) throws -> Int { throw Self.unavailable() }
+    package func export(_ request: ExportRequest) throws -> Int { throw Self.unavailable() }
+}

@@ -1,0 +1,84 @@
+import CacheCore
+import Foundation
+
+/// One level of a Redis keyspace as a prefix tree, ncdu-like: each prefix and key with its
+/// keys, memory and a bar, the largest first. Enter opens a prefix (a view of its own on the
+/// stack, so ←/Backspace go back up) or a key.
+package struct KeyspaceView: ConsoleView {
+    /// The level's prefix (empty: the top level).
+    package let prefix: Data
+    /// The level's part of the breadcrumbs (its last segment).
+    let name: String
+    /// The level as last read.
+    package internal(set) var snapshot: KeyspaceSnapshot?
+    /// The selected row.
+    package internal(set) var selection = 0
+
+    /// A view of the level below `prefix`, named `name` in the breadcrumbs.
+    init(prefix: Data, name: String = "") {
+        self.prefix = prefix
+        self.name = name
+    }
+
+    /// The children shown.
+    var children: [KeyspaceNode] { snapshot?.level.children ?? [] }
+
+    // MARK: ConsoleView
+
+    package static let title = "Keyspace (Redis, read-only)"
+
+    package static let bindings: [KeyBinding] =
+        [
+            KeyBinding(.drillIn, hint: "open", help: "Open the prefix or key"),
+            KeyBinding(.previousView, help: "Up one level"),
+            KeyBinding(.rescan, hint: "rescan", help: "Scan the keyspace again"),
+        ] + KeyBinding.listMotion
+
+    package func breadcrumb(in context: ViewContext) -> String? { name.isEmpty ? nil : name }
+
+    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+        if let delta = ListMotion.delta(action, page: context.pageRows) {
+            selection = ListMotion.clamp(selection.addingClamped(delta), count: children.count)
+            return []
+        }
+        switch action {
+        case .drillIn:
+            guard children.indices.contains(selection) else { return [] }
+            let child = children[selection]
+            switch child.kind {
+            case .prefix: context.show(KeyspaceView(prefix: child.path, name: child.nameText))
+            case .key: context.show(RedisKeyView(key: child.path, keyText: RedisKeyspace.text(of: child.path)))
+            }
+        case .previousView:
+            context.close()
+        case .rescan:
+            context.report("Scanning the keyspace again.")
+            return [.load([.keyspace(view: context.viewID, KeyspaceRequest(prefix: prefix, rescan: true))])]
+        default:
+            break
+        }
+        return []
+    }
+
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
+        [.keyspace(view: context.viewID, KeyspaceRequest(prefix: prefix))]
+    }
+
+    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        guard case .keyspace(let snapshot) = data else { return [] }
+        let selected = children.indices.contains(selection) ? children[selection].path : nil
+        self.snapshot = snapshot
+        // The selection follows its row as sizes reorder the level while the scan runs.
+        selection = ListMotion.clamp(
+            selected.flatMap { path in children.firstIndex { $0.path == path } } ?? selection, count: children.count)
+        // Until the scan completes, each answer asks for the next bounded stretch of it.
+        return snapshot.level.scan.isComplete ? [] : [.load(loads(in: context, refreshing: false))]
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        KeyspaceScreen.draw(self, now: context.now, in: area, into: &buffer, options: options)
+    }
+}
+

@@ -1,0 +1,28 @@
+import ArgumentParser
+import CacheCore
+import Foundation
+
+/// The Redis database a keyspace command reads: `redis://[user:password@]host:port/db`.
+struct RedisArguments: ParsableArguments {
+    @Argument(help: "The Redis URL: redis://[user:password@]host:port/db (the password may come from REDISCLI_AUTH).")
+    var url: String
+
+    /// Connects and logs in (a bad URL, a refused connection or a wrong password fails here
+    /// with one line).
+    func open(separator: String = ":") throws -> RedisKeyspace {
+        try RedisKeyspace(url: url, separator: separator)
+    }
+
+    /// The one line for a Redis URL given where only a cache file goes.
+    static func fileOnly(_ text: String) -> Failure {
+        Failure(
+            "\(redacted(text)) is a Redis URL; this command reads "
+                + "cache files only (for Redis: cachedeck keys, key, info, or cachedeck URL for the console)")
+    }
+
+    /// `text` without what comes before `@` (a password), keeping the scheme.
+    private static func redacted(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://") else { return text }
+        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+    }
+}
