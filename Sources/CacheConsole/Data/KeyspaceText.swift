@@ -14,6 +14,15 @@ package enum KeyspaceText {
     }
 
     /// A key's expiry from `expiresAt` (ms since the epoch): `in 3h`, `expired`, `never`.
+    /// A key's length with its unit, singular for one ("1 field", "12 fields"); `nil` when
+    /// Redis gives none (module types).
+    package static func length(_ detail: RedisKeyDetail) -> String? {
+        guard let length = detail.length else { return nil }
+        let unit = detail.lengthUnit ?? ""
+        let singular = unit == "entries" ? "entry" : String(unit.dropLast())
+        return "\(Formatting.count(length)) \(length == 1 ? singular : unit)"
+    }
+
     package static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         TimeText.expiry(expiresAt, now: now)
     }

@@ -91,7 +91,7 @@ struct KeyCommand: ParsableCommand {
             Fields(items: [
                 ("Key", detail.keyText),
                 ("Type", "\(detail.type) (\(detail.encoding))"),
-                ("Length", detail.length.map { "\(Formatting.count($0)) \(detail.lengthUnit ?? "")" } ?? Table.none),
+                ("Length", KeyspaceText.length(detail) ?? Table.none),
                 ("Memory", KeyspaceText.bytes(detail.bytes) + (detail.bytes.isSampled ? " (Redis' sampled estimate)" : "")),
                 ("Expires", KeyspaceText.expiry(detail.expiresAt, now: now)),
             ]).rendered)

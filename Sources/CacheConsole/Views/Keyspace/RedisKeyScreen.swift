@@ -35,7 +35,7 @@ enum RedisKeyScreen {
         fact("Key", detail.keyText, row: 0, style: CellStyle(.title))
         fact("Type", "\(detail.type) (\(detail.encoding))", row: 1)
         fact(
-            "Length", detail.length.map { "\(Formatting.count($0)) \(detail.lengthUnit ?? "")" } ?? "–", row: 1,
+            "Length", KeyspaceText.length(detail) ?? "–", row: 1,
             column: half)
         fact("Memory", KeyspaceText.bytes(detail.bytes) + (detail.bytes.isSampled ? " (sampled by Redis)" : ""), row: 2)
         fact("Expires", KeyspaceText.expiry(detail.expiresAt, now: now), row: 2, column: half)
