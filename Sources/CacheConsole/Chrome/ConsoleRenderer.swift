@@ -63,7 +63,7 @@ extension ConsoleController {
         let rightStart = size.columns - TerminalText.displayWidth(of: rightText)
         var column = buffer.put(" CacheDeck ", at: Point(column: 0, row: 0), style: CellStyle(.headerAccent))
         let name =
-            model.isKeyspace
+            model.isKeyspace || model.server != nil
             ? model.location + (model.server.map { options.dot + KeyspaceText.server($0) } ?? "")
             : URL(fileURLWithPath: model.location).lastPathComponent
                 + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
@@ -123,7 +123,9 @@ extension ConsoleController {
 
     /// The path to the current view: file, namespace, entry, and the auxiliary view.
     var breadcrumbs: [String] {
-        var crumbs = [model.isKeyspace ? model.location : URL(fileURLWithPath: model.location).lastPathComponent]
+        var crumbs = [
+            model.hasKeyspace ? model.location : URL(fileURLWithPath: model.location).lastPathComponent
+        ]
         for entry in model.views.dropFirst() {
             let context = ViewContext(viewID: entry.id, size: size, model: model, settings: settings)
             if let crumb = entry.view.breadcrumb(in: context) { crumbs.append(crumb) }
