@@ -67,14 +67,18 @@ extension ConsoleController {
             ? model.location + (model.server.map { options.dot + KeyspaceText.server($0) } ?? "")
             : URL(fileURLWithPath: model.location).lastPathComponent
                 + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
+        // The live apps go last but keep their room: a long server line is cut instead.
+        let apps = model.overview.map { overview in
+            let live = overview.processes.filter(\.isLive).count
+            return "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+        }
         column = buffer.put(
-            " " + name, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1),
+            " " + name, at: Point(column: column, row: 0), style: style,
+            maxWidth: max(0, rightStart - column - 1 - TerminalText.displayWidth(of: apps ?? "")),
             truncation: .ellipsis(options.ellipsis))
-        if let processes = model.overview?.processes {
-            let live = processes.filter(\.isLive).count
-            let text = "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+        if let apps {
             column = buffer.put(
-                text, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1))
+                apps, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1))
         }
         var position = max(column + 1, rightStart)
         for (index, part) in right.enumerated() {

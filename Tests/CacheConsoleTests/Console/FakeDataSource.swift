@@ -359,7 +359,7 @@ final class FakeDataSource: ConsoleDataSource {
             case .keyPrefix(let prefix): row.key.hasPrefix(prefix)
             case .tag(let tag): row.tags.contains(tag)
             case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
-            case .hits(let comparison, let count): compare(Int64(row.hits), comparison, count)
+            case .hits(let comparison, let count): compare(Int64(row.hits ?? 0), comparison, count)
             case .expired: (row.expiresAt ?? .max) <= now
             case .neverExpires: row.expiresAt == nil
             case .keyMatches, .timeToLive, .age: true
@@ -386,11 +386,18 @@ final class FakeDataSource: ConsoleDataSource {
             case .created: (row.createdAt, "")
             case .expires: (row.expiresAt ?? .max, "")
             case .lastAccess: (row.lastAccessAt, "")
-            case .hits: (Int64(row.hits), "")
+            case .hits: (Int64(row.hits ?? 0), "")
             }
         }
         let (a, b) = (key(first), key(second))
-        if a == b { return sort.descending ? first.id > second.id : first.id < second.id }
+        if a == b { return sort.descending ? first.id.rowID > second.id.rowID : first.id.rowID < second.id.rowID }
         return sort.descending ? a > b : a < b
+    }
+}
+
+extension EntryReference {
+    /// The row id of a file's entry (0 for a Redis key), to order the fake's rows.
+    var rowID: Int64 {
+        if case .row(let id) = self { id } else { 0 }
     }
 }
