@@ -174,9 +174,12 @@ enum ConsoleCommands {
     /// The commands a Redis keyspace console offers (the others work on cache files).
     static let keyspaceNames: Set<String> = ["keyspace", "theme", "refresh", "mouse", "help", "q"]
 
-    /// The commands the console offers: all of them, or a keyspace console's.
-    static func available(isKeyspace: Bool) -> [ConsoleCommand] {
-        isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all
+    /// The commands the console offers: all of them, or a keyspace console's; `:keyspace`
+    /// only where there is a Redis keyspace.
+    static func available(isKeyspace: Bool, hasKeyspace: Bool = false) -> [ConsoleCommand] {
+        (isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all).filter {
+            $0.name != "keyspace" || hasKeyspace || isKeyspace
+        }
     }
 
     /// The command called `name` (or one of its aliases).

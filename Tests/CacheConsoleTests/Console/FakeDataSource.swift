@@ -160,7 +160,7 @@ final class FakeDataSource: ConsoleDataSource {
         guard let (namespace, entry) = found else { return nil }
         let json = """
             {
-              "id": \(entry.id),
+              "id": \(entry.id.rowID),
               "key": "\(entry.key)",
               "name": "Trail running shoe, waterproof, with a long description that has to wrap across lines",
               "price": { "amount": 129.9, "currency": "EUR" },
