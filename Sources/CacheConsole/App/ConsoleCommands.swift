@@ -150,6 +150,16 @@ enum ConsoleCommands {
         ConsoleCommand(name: "audit", usage: [.init(text: "audit", summary: "Show the audit log")]) { console, _ in
             console.perform(.showAudit)
         },
+        ConsoleCommand(
+            name: "keyspace", usage: [.init(text: "keyspace [PREFIX]", summary: "Browse the raw Redis keyspace")]
+        ) { console, arguments in
+            guard console.model.hasKeyspace else {
+                console.report(":keyspace is for Redis; this console shows a cache file.", isError: true)
+                return []
+            }
+            let prefix = RedisKeyspace.bytes(ofTyped: arguments.joined(separator: " "))
+            return console.show(KeyspaceView(prefix: prefix))
+        },
         ConsoleCommand(name: "mouse", usage: [.init(text: "mouse", summary: "Mouse on / off")]) { console, _ in
             console.toggleMouse()
         },
@@ -162,11 +172,14 @@ enum ConsoleCommands {
     ]
 
     /// The commands a Redis keyspace console offers (the others work on cache files).
-    static let keyspaceNames: Set<String> = ["theme", "refresh", "mouse", "help", "q"]
+    static let keyspaceNames: Set<String> = ["keyspace", "theme", "refresh", "mouse", "help", "q"]
 
-    /// The commands the console offers: all of them, or a keyspace console's.
-    static func available(isKeyspace: Bool) -> [ConsoleCommand] {
-        isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all
+    /// The commands the console offers: all of them, or a keyspace console's; `:keyspace`
+    /// only where there is a Redis keyspace.
+    static func available(isKeyspace: Bool, hasKeyspace: Bool = false) -> [ConsoleCommand] {
+        (isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all).filter {
+            $0.name != "keyspace" || hasKeyspace || isKeyspace
+        }
     }
 
     /// The command called `name` (or one of its aliases).

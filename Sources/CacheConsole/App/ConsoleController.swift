@@ -35,11 +35,12 @@ package struct ConsoleController: Sendable {
     /// A controller for the file (or, when `isKeyspace`, the Redis database) at `location`,
     /// drawing with theme `themeName`, at `size`.
     package init(
-        location: String, isReadOnly: Bool, isKeyspace: Bool = false, themeName: String, settings: ConsoleSettings,
-        size: Size, now: Int64
+        location: String, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false, themeName: String,
+        settings: ConsoleSettings, size: Size, now: Int64
     ) {
         model = ConsoleModel(
-            location: location, isReadOnly: isReadOnly, isKeyspace: isKeyspace, themeName: themeName,
+            location: location, isReadOnly: isReadOnly, isKeyspace: isKeyspace, hasKeyspace: hasKeyspace,
+            themeName: themeName,
             refreshInterval: settings.refreshInterval, now: now)
         self.settings = settings
         self.size = size
@@ -213,7 +214,10 @@ package struct ConsoleController: Sendable {
                         view.apply(data, for: result.request, in: &context)
                     }
                 }
-                if case .overview(let snapshot) = data { model.overview = snapshot }
+                if case .overview(let snapshot) = data {
+                    model.overview = snapshot
+                    if let redis = snapshot.redis { model.server = redis.server }
+                }
                 if case .keyspace(let snapshot) = data { model.server = snapshot.server }
             case .failure(let error):
                 if let id = result.request.viewID, let index = model.views.firstIndex(where: { $0.id == id }) {

@@ -29,7 +29,10 @@ package struct ConsoleModel: Sendable {
     package let isReadOnly: Bool
     /// Whether the console browses a Redis keyspace (read-only) rather than a cache file.
     package let isKeyspace: Bool
-    /// The Redis server as last read (keyspace consoles; the header shows it).
+    /// Whether the raw Redis keyspace can be browsed (`:keyspace`): a keyspace console, or a
+    /// Redis store's.
+    package let hasKeyspace: Bool
+    /// The Redis server as last read (Redis consoles; the header shows it).
     package internal(set) var server: RedisServerInfo?
     /// The theme in use.
     package internal(set) var themeName: String
@@ -48,9 +51,10 @@ package struct ConsoleModel: Sendable {
     }
 
     init(
-        location: String, isReadOnly: Bool, isKeyspace: Bool = false, themeName: String, refreshInterval: Duration,
-        now: Int64
+        location: String, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false, themeName: String,
+        refreshInterval: Duration, now: Int64
     ) {
+        self.hasKeyspace = hasKeyspace || isKeyspace
         views = [NavigationEntry(id: 0, view: isKeyspace ? KeyspaceView(prefix: Data()) : OverviewView())]
         self.location = location
         self.isReadOnly = isReadOnly || isKeyspace

@@ -10,7 +10,7 @@ package enum LoadRequest: Sendable, Hashable {
     /// after it (a refresh).
     case entries(view: Int, generation: Int, page: Int, replacing: Bool, EntriesRequest)
     /// The entry shown by the Detail view `view`.
-    case detail(view: Int, id: Int64, hex: Bool)
+    case detail(view: Int, id: EntryReference, hex: Bool)
     /// The timeline shown by view `view`.
     case timeline(view: Int, namespace: String?)
     /// The statistics shown by view `view`.

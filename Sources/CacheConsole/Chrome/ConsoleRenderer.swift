@@ -63,18 +63,22 @@ extension ConsoleController {
         let rightStart = size.columns - TerminalText.displayWidth(of: rightText)
         var column = buffer.put(" CacheDeck ", at: Point(column: 0, row: 0), style: CellStyle(.headerAccent))
         let name =
-            model.isKeyspace
+            model.isKeyspace || model.server != nil
             ? model.location + (model.server.map { options.dot + KeyspaceText.server($0) } ?? "")
             : URL(fileURLWithPath: model.location).lastPathComponent
                 + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
+        // The live apps go last but keep their room: a long server line is cut instead.
+        let apps = model.overview.map { overview in
+            let live = overview.processes.filter(\.isLive).count
+            return "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+        }
         column = buffer.put(
-            " " + name, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1),
+            " " + name, at: Point(column: column, row: 0), style: style,
+            maxWidth: max(0, rightStart - column - 1 - TerminalText.displayWidth(of: apps ?? "")),
             truncation: .ellipsis(options.ellipsis))
-        if let processes = model.overview?.processes {
-            let live = processes.filter(\.isLive).count
-            let text = "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+        if let apps {
             column = buffer.put(
-                text, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1))
+                apps, at: Point(column: column, row: 0), style: style, maxWidth: max(0, rightStart - column - 1))
         }
         var position = max(column + 1, rightStart)
         for (index, part) in right.enumerated() {
@@ -123,7 +127,9 @@ extension ConsoleController {
 
     /// The path to the current view: file, namespace, entry, and the auxiliary view.
     var breadcrumbs: [String] {
-        var crumbs = [model.isKeyspace ? model.location : URL(fileURLWithPath: model.location).lastPathComponent]
+        var crumbs = [
+            model.hasKeyspace ? model.location : URL(fileURLWithPath: model.location).lastPathComponent
+        ]
         for entry in model.views.dropFirst() {
             let context = ViewContext(viewID: entry.id, size: size, model: model, settings: settings)
             if let crumb = entry.view.breadcrumb(in: context) { crumbs.append(crumb) }

@@ -29,7 +29,8 @@ enum TimeText {
     /// When `entry` was last read: `12s ago`, or `never` when it was never read (its access
     /// time is then when it was written).
     static func accessed(_ entry: EntryInfo, now: Int64) -> String {
-        entry.hits == 0 ? "never" : ago(entry.lastAccessAt, now: now)
+        guard let hits = entry.hits else { return "–" }
+        return hits == 0 ? "never" : ago(entry.lastAccessAt, now: now)
     }
 
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.

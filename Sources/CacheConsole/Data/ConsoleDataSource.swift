@@ -18,7 +18,7 @@ package protocol ConsoleDataSource: Sendable {
     /// One page of a namespace's entries.
     func entries(_ request: EntriesRequest) throws -> EntriesPage
     /// One entry in full (`nil` when it no longer exists), its value as a hex dump if `hex`.
-    func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot?
+    func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot?
     /// The expiry timeline of `namespace`, or of the store when `nil`.
     func timeline(namespace: String?) throws -> TimelineSnapshot
     /// Telemetry over `window`.
@@ -37,6 +37,9 @@ package protocol ConsoleDataSource: Sendable {
     func export(_ request: ExportRequest) throws -> Int
     /// Whether the source is a Redis keyspace (browsed read-only) rather than a cache file.
     var isKeyspace: Bool { get }
+    /// Whether ``keyspace(_:)`` and ``redisKey(_:)`` answer (a keyspace, or a Redis store's
+    /// database).
+    var hasKeyspace: Bool { get }
     /// The server and one level of the keyspace tree, scanning a bounded while further.
     func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot
     /// One Redis key in full (`nil` when it no longer exists).
@@ -45,6 +48,8 @@ package protocol ConsoleDataSource: Sendable {
 
 extension ConsoleDataSource {
     package var isKeyspace: Bool { false }
+
+    package var hasKeyspace: Bool { isKeyspace }
 
     package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
         throw ConsoleError("This console shows a cache file, not a Redis keyspace.")

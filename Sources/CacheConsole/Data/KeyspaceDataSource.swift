@@ -49,7 +49,7 @@ package final class KeyspaceDataSource: ConsoleDataSource {
 
     package func overview() throws -> OverviewSnapshot { throw Self.unavailable() }
     package func entries(_ request: EntriesRequest) throws -> EntriesPage { throw Self.unavailable() }
-    package func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? { throw Self.unavailable() }
+    package func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? { throw Self.unavailable() }
     package func timeline(namespace: String?) throws -> TimelineSnapshot { throw Self.unavailable() }
     package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot { throw Self.unavailable() }
     package func auditLog(limit: Int) throws -> [AuditEntry] { throw Self.unavailable() }

@@ -79,7 +79,7 @@ package struct StoreDataSource: ConsoleDataSource {
         var examined = 0
         for _ in 0..<4 {
             let page = try store.inspector.entries(query)
-            rows += page.rows.map(Self.info)
+            rows += page.rows.map { EntryInfo($0, id: .row($0.id)) }
             examined += page.examinedRows
             query.after = page.next
             query.limit = request.limit - rows.count
@@ -91,36 +91,21 @@ package struct StoreDataSource: ConsoleDataSource {
         return EntriesPage(rows: rows, next: query.after.map(Self.token), examinedRows: examined, matching: matching)
     }
 
-    /// The entry from the inspector, its value pretty-printed or hex-dumped.
-    package func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
+    /// The entry from the inspector (by row id, or by namespace and key), its value
+    /// pretty-printed or hex-dumped.
+    package func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
         let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
-        guard let detail = try store.inspector.entry(id: id, options: options) else { return nil }
-        let value: ValueText =
-            switch detail.value {
-            case .json(let text, let isTruncated): .json(text, isTruncated: isTruncated)
-            case .hexDump(let lines, let isTruncated):
-                .hexDump(
-                    lines.map { line in
-                        let offset = String(line.offset, radix: 16)
-                        return String(repeating: "0", count: max(0, 8 - offset.count)) + offset + "  " + line.hex
-                            + "  |" + line.ascii + "|"
-                    }, isTruncated: isTruncated)
+        let detail =
+            switch id {
+            case .row(let row): try store.inspector.entry(id: row, options: options)
+            case .key(let namespace, let key): try store.inspector.entry(namespace: namespace, key: key, options: options)
             }
-        return EntryDetailSnapshot(
-            entry: Self.info(detail.entry), namespace: detail.entry.namespace, valueBytes: detail.entry.valueBytes,
-            staleUntil: detail.entry.staleUntil, version: detail.entry.version, value: value)
+        return detail.map { EntryDetailSnapshot($0, id: id) }
     }
 
     /// The inspector's expiry timeline.
     package func timeline(namespace: String?) throws -> TimelineSnapshot {
-        let timeline = try store.inspector.expiryTimeline(namespace: namespace)
-        return TimelineSnapshot(
-            namespace: namespace,
-            buckets: timeline.buckets.map {
-                TimelineSnapshot.Bucket(
-                    kind: $0.kind, entries: $0.entries, bytes: $0.bytes)
-            },
-            hourly: timeline.hourly.map(\.entries))
+        TimelineSnapshot(try store.inspector.expiryTimeline(namespace: namespace))
     }
 
     /// The inspector's activity series over the window, for every namespace together and
@@ -208,12 +193,6 @@ package struct StoreDataSource: ConsoleDataSource {
         } while query.after != nil
         guard !keys.isEmpty else { throw ConsoleError("no entry matches '\(text)'") }
         return keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
-    }
-
-    private static func info(_ row: EntryRow) -> EntryInfo {
-        EntryInfo(
-            id: row.id, key: row.key, size: row.size, createdAt: row.createdAt, expiresAt: row.expiresAt,
-            lastAccessAt: row.lastAccessAt, hits: row.hits, tags: row.tags)
     }
 
     private static func token(_ cursor: EntryCursor) -> PageToken {

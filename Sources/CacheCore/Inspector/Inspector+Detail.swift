@@ -34,7 +34,8 @@ extension Inspector {
         return try id.flatMap { try entry(id: $0, options: options) }
     }
 
-    private static func detail(of row: EntryRow, now: Int64, format: EntryDetailOptions.Format, maxBytes: Int)
+    /// The detail of `row`, whose preview holds the bytes fetched (the whole value, or its start).
+    static func detail(of row: EntryRow, now: Int64, format: EntryDetailOptions.Format, maxBytes: Int)
         -> EntryDetail
     {
         let bytes = [UInt8](row.preview)

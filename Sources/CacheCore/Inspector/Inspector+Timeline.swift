@@ -17,20 +17,7 @@ extension Inspector {
                 return try ranges.count(records, on: connection)
             }
         }
-        return ExpiryTimeline(
-            namespace: namespace, now: now,
-            buckets: ExpiryBucketKind.allCases.map { kind in
-                let total = counts.total(of: ranges.indices(of: kind))
-                let bounds = ranges.bounds(of: kind)
-                return ExpiryBucket(
-                    kind: kind, from: bounds.from, until: bounds.until, entries: total.entries, bytes: total.bytes)
-            },
-            hourly: (0..<ExpiryRanges.hours).map { hour in
-                let total = counts.total(of: ranges.indices(ofHour: hour))
-                return ExpiryHour(
-                    hour: hour, from: ranges.hourStart(hour), until: ranges.hourStart(hour + 1), entries: total.entries,
-                    bytes: total.bytes)
-            })
+        return ranges.timeline(namespace: namespace, counts: counts)
     }
 }
 
@@ -88,6 +75,30 @@ struct ExpiryRanges {
             first.lowerBound == .min ? nil : first.lowerBound,
             last.upperBound == .max ? nil : last.upperBound.addingClamped(1)
         )
+    }
+
+    /// The range an entry expiring at `expiresAt` (`nil`: never) falls in.
+    func index(of expiresAt: Int64?) -> Int {
+        guard let expiresAt else { return bounds.count - 1 }
+        return bounds.firstIndex { $0?.contains(expiresAt) ?? false } ?? bounds.count - 1
+    }
+
+    /// The timeline of `counts`: every bucket and hour summed from its ranges.
+    func timeline(namespace: String?, counts: ExpiryCounts) -> ExpiryTimeline {
+        ExpiryTimeline(
+            namespace: namespace, now: now,
+            buckets: ExpiryBucketKind.allCases.map { kind in
+                let total = counts.total(of: indices(of: kind))
+                let bounds = bounds(of: kind)
+                return ExpiryBucket(
+                    kind: kind, from: bounds.from, until: bounds.until, entries: total.entries, bytes: total.bytes)
+            },
+            hourly: (0..<Self.hours).map { hour in
+                let total = counts.total(of: indices(ofHour: hour))
+                return ExpiryHour(
+                    hour: hour, from: hourStart(hour), until: hourStart(hour + 1), entries: total.entries,
+                    bytes: total.bytes)
+            })
     }
 
     /// Counts and sums every range of every namespace.

@@ -18,9 +18,12 @@ public struct RedisStoreOptions: Sendable {
     /// Where `REDISCLI_AUTH` is read from when the URL has no password.
     public var environment: [String: String]
 
+    /// The prefix stores use unless told otherwise: `cachedeck:`.
+    public static let defaultPrefix = "cachedeck:"
+
     /// Creates options; the defaults suit an app on a nearby server.
     public init(
-        prefix: String = "cachedeck:",
+        prefix: String = Self.defaultPrefix,
         poolSize: Int = 4,
         timeout: Duration = .seconds(2),
         offlineGrace: Duration = .seconds(30),

@@ -13,8 +13,10 @@ struct ConsoleCommand: ParsableCommand {
         discussion: """
             Without FILE it opens the only cache file in the user cache folder, or lists them. Keys: ? shows \
             them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits. \
-            Given redis://[user:password@]host:port/db instead of FILE it browses any Redis keyspace read-only as a \
-            prefix tree (Enter opens, ←/Backspace go up, r rescans).
+            Given redis://[user:password@]host:port/db instead of FILE it opens the same screens on the RedisStore \
+            written under --prefix (counts by bounded SCAN batches, read-only; :keyspace browses the raw keys), or, \
+            when the database holds no store, browses its keyspace read-only as a prefix tree (Enter opens, \
+            ←/Backspace go up, r rescans).
             """)
 
     @Argument(help: "The cache file (.sqlite), or a redis:// URL to browse.", completion: .file())
@@ -22,6 +24,9 @@ struct ConsoleCommand: ParsableCommand {
 
     @Option(help: "The separator Redis key names split on (redis:// URLs only).")
     var separator = ":"
+
+    @Option(help: "The key prefix of the RedisStore to show (redis:// URLs only).")
+    var prefix = RedisStoreOptions.defaultPrefix
 
     @Flag(help: "Open the file read-only: every action is disabled.")
     var readOnly = false
@@ -44,7 +49,10 @@ struct ConsoleCommand: ParsableCommand {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         if let file, RedisKeyspace.isURL(file) {
             // Connects before the terminal is touched, so a bad URL or login fails with one line.
-            let source = try KeyspaceDataSource(url: file, separator: separator)
+            let source: any ConsoleDataSource =
+                try RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
+                ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator)
+                : try KeyspaceDataSource(url: file, separator: separator)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })
         }

@@ -36,6 +36,7 @@ struct ConsoleLauncher {
         try TerminalSession.run(options: TerminalOptions(theme: theme)) { session in
             let controller = ConsoleController(
                 location: source.location, isReadOnly: source.isReadOnly, isKeyspace: source.isKeyspace,
+                hasKeyspace: source.hasKeyspace,
                 themeName: theme.name, settings: settings,
                 size: session.size, now: Int64(Date().timeIntervalSince1970 * 1000))
             let runtime = ConsoleRuntime(

@@ -59,7 +59,7 @@ final class FakeDataSource: ConsoleDataSource {
             let created = now - Int64(index % 50 + 1) * 37 * minute
             products.append(
                 EntryInfo(
-                    id: Int64(1000 + index), key: String(format: "product-%04d", index), size: 400 + index * 13 % 900,
+                    id: .row(Int64(1000 + index)), key: String(format: "product-%04d", index), size: 400 + index * 13 % 900,
                     createdAt: created,
                     expiresAt: index % 10 == 9 ? nil : created + Int64(index % 7 + 1) * 240 * minute,
                     lastAccessAt: now - Int64(index % 13) * 17_000, hits: index * 7 % 97,
@@ -69,7 +69,7 @@ final class FakeDataSource: ConsoleDataSource {
         for index in 0..<12 {
             sessions.append(
                 EntryInfo(
-                    id: Int64(5000 + index), key: "session:\(String(format: "%08x", 0x5eed_0000 + index * 7919))",
+                    id: .row(Int64(5000 + index)), key: "session:\(String(format: "%08x", 0x5eed_0000 + index * 7919))",
                     size: 180 + index * 11, createdAt: now - Int64(index + 1) * 5 * minute,
                     expiresAt: now + Int64(index - 3) * 2 * minute, lastAccessAt: now - Int64(index) * 9_000,
                     hits: 12 - index, tags: ["user:\(index % 3)"]))
@@ -79,7 +79,7 @@ final class FakeDataSource: ConsoleDataSource {
             "👩‍👩‍👧 family",
         ].enumerated().map { index, key in
             EntryInfo(
-                id: Int64(9000 + index), key: key, size: 64 + index, createdAt: now - 3_600_000,
+                id: .row(Int64(9000 + index)), key: key, size: 64 + index, createdAt: now - 3_600_000,
                 expiresAt: nil, lastAccessAt: now - 60_000, hits: index,
                 tags: index == 1 ? ["\u{1B}]0;pwned\u{07}"] : [])
         }
@@ -152,7 +152,7 @@ final class FakeDataSource: ConsoleDataSource {
             examinedRows: end - start, matching: request.start == nil && !filter.isEmpty ? matching.count : nil)
     }
 
-    func entry(id: Int64, hex: Bool) throws -> EntryDetailSnapshot? {
+    func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
         try checkFailure()
         let found = state.withLock { state in
             state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
@@ -160,7 +160,7 @@ final class FakeDataSource: ConsoleDataSource {
         guard let (namespace, entry) = found else { return nil }
         let json = """
             {
-              "id": \(entry.id),
+              "id": \(entry.id.rowID),
               "key": "\(entry.key)",
               "name": "Trail running shoe, waterproof, with a long description that has to wrap across lines",
               "price": { "amount": 129.9, "currency": "EUR" },
@@ -359,7 +359,7 @@ final class FakeDataSource: ConsoleDataSource {
             case .keyPrefix(let prefix): row.key.hasPrefix(prefix)
             case .tag(let tag): row.tags.contains(tag)
             case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
-            case .hits(let comparison, let count): compare(Int64(row.hits), comparison, count)
+            case .hits(let comparison, let count): compare(Int64(row.hits ?? 0), comparison, count)
             case .expired: (row.expiresAt ?? .max) <= now
             case .neverExpires: row.expiresAt == nil
             case .keyMatches, .timeToLive, .age: true
@@ -386,11 +386,18 @@ final class FakeDataSource: ConsoleDataSource {
             case .created: (row.createdAt, "")
             case .expires: (row.expiresAt ?? .max, "")
             case .lastAccess: (row.lastAccessAt, "")
-            case .hits: (Int64(row.hits), "")
+            case .hits: (Int64(row.hits ?? 0), "")
             }
         }
         let (a, b) = (key(first), key(second))
-        if a == b { return sort.descending ? first.id > second.id : first.id < second.id }
+        if a == b { return sort.descending ? first.id.rowID > second.id.rowID : first.id.rowID < second.id.rowID }
         return sort.descending ? a > b : a < b
+    }
+}
+
+extension EntryReference {
+    /// The row id of a file's entry (0 for a Redis key), to order the fake's rows.
+    var rowID: Int64 {
+        if case .row(let id) = self { id } else { 0 }
     }
 }

@@ -35,10 +35,22 @@ package struct EntriesRequest: Sendable, Hashable {
     }
 }
 
+/// How the console finds one entry again: a cache file's row id (stable while the entry
+/// exists), or a Redis store's namespace and key (Redis has no row ids).
+package enum EntryReference: Sendable, Hashable, ExpressibleByIntegerLiteral {
+    /// A row of a cache file.
+    case row(Int64)
+    /// The entry under `key` (the printable canonical key) in `namespace`.
+    case key(namespace: String, key: String)
+
+    /// A row id.
+    package init(integerLiteral value: Int64) { self = .row(value) }
+}
+
 /// One entry as the Entries screen lists it.
 package struct EntryInfo: Sendable, Hashable {
-    /// The row id (stable while the entry exists).
-    package var id: Int64
+    /// How to find the entry again.
+    package var id: EntryReference
     /// The canonical key.
     package var key: String
     /// Key plus value bytes.
@@ -49,14 +61,15 @@ package struct EntryInfo: Sendable, Hashable {
     package var expiresAt: Int64?
     /// The last write or recorded read.
     package var lastAccessAt: Int64
-    /// Recorded reads.
-    package var hits: Int
+    /// Recorded reads; `nil` where reads are not recorded (Redis).
+    package var hits: Int?
     /// Tags, sorted.
     package var tags: [String]
 
     /// An entry with these values.
     package init(
-        id: Int64, key: String, size: Int, createdAt: Int64, expiresAt: Int64?, lastAccessAt: Int64, hits: Int,
+        id: EntryReference, key: String, size: Int, createdAt: Int64, expiresAt: Int64?, lastAccessAt: Int64,
+        hits: Int?,
         tags: [String]
     ) {
         self.id = id
@@ -81,9 +94,14 @@ package struct EntriesPage: Sendable, Hashable {
     /// How many entries the filter matches in all, exactly: counted with a filtered first
     /// page, `nil` for other pages.
     package var matching: Int?
+    /// Whether the rows come in the server's scan order (Redis) rather than the order asked for.
+    package var isScanOrder: Bool
 
     /// A page with these values.
-    package init(rows: [EntryInfo], next: PageToken?, examinedRows: Int, matching: Int? = nil) {
+    package init(
+        rows: [EntryInfo], next: PageToken?, examinedRows: Int, matching: Int? = nil, isScanOrder: Bool = false
+    ) {
+        self.isScanOrder = isScanOrder
         self.rows = rows
         self.next = next
         self.examinedRows = examinedRows

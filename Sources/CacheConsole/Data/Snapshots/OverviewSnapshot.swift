@@ -1,3 +1,5 @@
+import CacheCore
+
 /// What the Overview screen (and the header) shows: the file, the processes attached to it,
 /// recent activity and every namespace. Times are milliseconds since the Unix epoch.
 package struct OverviewSnapshot: Sendable, Hashable {
@@ -9,9 +11,16 @@ package struct OverviewSnapshot: Sendable, Hashable {
     package var activity: ActivityFacts
     /// Every namespace, by name.
     package var namespaces: [NamespaceFacts]
+    /// The Redis server and how far its entries are counted, for a Redis store (its
+    /// ``file`` then holds the URL, the used memory and the counted entries).
+    package var redis: RedisFacts?
 
     /// A snapshot of these parts.
-    package init(file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts]) {
+    package init(
+        file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts],
+        redis: RedisFacts? = nil
+    ) {
+        self.redis = redis
         self.file = file
         self.processes = processes
         self.activity = activity
@@ -119,14 +128,37 @@ package struct NamespaceFacts: Sendable, Hashable {
     package var hitRate: Double?
     /// The namespace version.
     package var version: String
+    /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).
+    package var isExact: Bool
 
     /// Facts with these values.
-    package init(name: String, entries: Int, expired: Int, bytes: Int64, hitRate: Double?, version: String) {
+    package init(
+        name: String, entries: Int, expired: Int, bytes: Int64, hitRate: Double?, version: String, isExact: Bool = true
+    ) {
+        self.isExact = isExact
         self.name = name
         self.entries = entries
         self.expired = expired
         self.bytes = bytes
         self.hitRate = hitRate
         self.version = version
+    }
+}
+
+/// A Redis store's server, and how far its entries are counted.
+package struct RedisFacts: Sendable, Hashable {
+    /// The server: version, role, memory, `DBSIZE`.
+    package var server: RedisServerInfo
+    /// The key prefix of the store.
+    package var prefix: String
+    /// When the counts shown were complete (ms); `nil` while the first count runs (counts
+    /// are lower bounds then).
+    package var countedAt: Int64?
+
+    /// Facts with these values.
+    package init(server: RedisServerInfo, prefix: String, countedAt: Int64?) {
+        self.server = server
+        self.prefix = prefix
+        self.countedAt = countedAt
     }
 }

@@ -25,9 +25,12 @@ package struct TimelineSnapshot: Sendable, Hashable {
     package var buckets: [Bucket]
     /// Entries expiring in each of the next 48 hours.
     package var hourly: [Int]
+    /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).
+    package var isExact: Bool
 
     /// A timeline with these values.
-    package init(namespace: String?, buckets: [Bucket], hourly: [Int]) {
+    package init(namespace: String?, buckets: [Bucket], hourly: [Int], isExact: Bool = true) {
+        self.isExact = isExact
         self.namespace = namespace
         self.buckets = buckets
         self.hourly = hourly

@@ -3,7 +3,7 @@ import CacheCore
 /// The Detail view of one entry.
 package struct DetailView: ConsoleView {
     /// The entry's row id.
-    package let entryID: Int64
+    package let entryID: EntryReference
     /// Its namespace.
     package let namespace: String
     /// Its key (for the breadcrumb while it loads).
@@ -25,7 +25,7 @@ package struct DetailView: ConsoleView {
     private(set) var wrapped: (width: Int, lines: [String])?
 
     /// A view of entry `entryID`.
-    init(entryID: Int64, namespace: String, key: String) {
+    init(entryID: EntryReference, namespace: String, key: String) {
         self.entryID = entryID
         self.namespace = namespace
         self.key = key

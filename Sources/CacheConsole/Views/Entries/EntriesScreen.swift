@@ -57,7 +57,7 @@ enum EntriesScreen {
         let shown = EntryColumn.shown(for: view.sort)
         buffer.drawTableHeader(
             columns, widths: widths, at: inner.origin, width: inner.size.columns,
-            sorted: (index(of: shown.column), shown.descending), glyphs: options.glyphs)
+            sorted: view.isScanOrder ? nil : (index(of: shown.column), shown.descending), glyphs: options.glyphs)
         let window = view.window
         let height = inner.size.rows - 1
         if window.hasLoaded && window.knownCount == 0 && window.isComplete {
@@ -103,7 +103,7 @@ enum EntriesScreen {
             TableCell(Formatting.bytes(row.size), style(.size, otherwise: .text)),
             TableCell(TimeText.span(TimeText.between(row.createdAt, now)), CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
-            TableCell(Formatting.count(row.hits), style(.hits, otherwise: .text)),
+            TableCell(row.hits.map(Formatting.count) ?? "–", style(.hits, otherwise: row.hits == nil ? .muted : .text)),
             TableCell(TimeText.accessed(row, now: now), style(.lastAccess, otherwise: .muted)),
             TableCell(row.tags.joined(separator: ","), CellStyle(.tag)),
         ]
@@ -116,8 +116,9 @@ enum EntriesScreen {
         let namespace = model.overview?.namespaces.first { $0.name == view.namespace }
         var facts: [(String, CellStyle)] = [(" " + view.namespace, CellStyle(.title))]
         if let namespace {
-            facts.append(("\(Formatting.count(namespace.entries)) entries", .text))
+            facts.append(("\(namespace.isExact ? "" : "≥ ")\(Formatting.count(namespace.entries)) entries", .text))
         }
+        if view.isScanOrder { facts.append(("SCAN order", CellStyle(.muted))) }
         let window = view.window
         if !view.filter.isEmpty {
             let matching =
@@ -135,7 +136,9 @@ enum EntriesScreen {
         if window.knownCount > 0 {
             let chain = window.chain(window.selection) + 1
             let total =
-                view.filter.isEmpty ? namespace?.entries : view.matchCount ?? (window.isComplete ? window.knownCount : nil)
+                view.filter.isEmpty
+                ? namespace.flatMap { $0.isExact ? $0.entries : nil } ?? (window.isComplete ? window.knownCount : nil)
+                : view.matchCount ?? (window.isComplete ? window.knownCount : nil)
             let position: String
             if window.anchor == .top {
                 position = "row \(Formatting.count(chain))" + (total.map { " of \(Formatting.count($0))" } ?? "")

@@ -14,19 +14,25 @@ package struct EntriesView: ConsoleView {
     /// Bumped whenever the order, filter or anchor changes, so older pages are ignored.
     var generation = 0
     /// Marked entries: id → key.
-    package internal(set) var marks: [Int64: String] = [:]
+    package internal(set) var marks: [EntryReference: String] = [:]
     /// Whether every entry the filter matches is marked.
     package internal(set) var marksAllMatching = false
     /// Where the last mark was set (display position), for a range mark.
     var markAnchor: Int?
     /// Row id → when its values last changed (ms) and which, to highlight them for a moment.
-    var changedAt: [Int64: (at: Int64, fields: ChangedFields)] = [:]
+    var changedAt: [EntryReference: (at: Int64, fields: ChangedFields)] = [:]
     /// Row id → when its values last changed (ms), highlighted or not.
-    var lastChange: [Int64: Int64] = [:]
+    var lastChange: [EntryReference: Int64] = [:]
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
     /// How many entries the filter matches, exactly (counted with the first page).
     package internal(set) var matchCount: Int?
+    /// Whether the rows come in the server's scan order (Redis): there is no order to change
+    /// and no end to jump to before the scan got there.
+    package internal(set) var isScanOrder = false
+
+    /// Why a scan-ordered list does not sort or jump to its end.
+    static let scanOrderNotice = "Redis lists entries in SCAN order: sorting or jumping to the end would read every key."
 
     /// A view of `namespace` sorted by key.
     init(namespace: String) {
@@ -97,6 +103,12 @@ extension EntriesView {
             } else {
                 restart(anchor: .top)
             }
+        case .bottom where isScanOrder && !window.isComplete:
+            context.report(Self.scanOrderNotice)
+            return []
+        case .sortNext where isScanOrder, .reverseSort where isScanOrder, .sortMenu where isScanOrder:
+            context.report(Self.scanOrderNotice)
+            return []
         case .bottom:
             if window.anchor == .top && window.isComplete {
                 window.select(window.knownCount - 1, height: height)
@@ -280,7 +292,8 @@ extension EntriesView {
         .insetBy(1)
         guard inner.contains(point) else { return [] }
         if point.row == inner.minRow {
-            guard let column = EntriesScreen.column(at: point.column - inner.minColumn, width: inner.size.columns)
+            guard !isScanOrder,
+                let column = EntriesScreen.column(at: point.column - inner.minColumn, width: inner.size.columns)
             else { return [] }
             sortBy(column)
             return pageLoads(in: context)
@@ -325,6 +338,7 @@ extension EntriesView {
             lastChange[id] = context.now
         }
         if entriesRequest.start == nil { matchCount = page.matching }
+        isScanOrder = page.isScanOrder
         return context.model.current.id == context.viewID ? pageLoads(in: context) : []
     }
 

@@ -162,7 +162,7 @@ package struct EntriesWindow: Sendable {
     /// pages meanwhile) is dropped.
     mutating func apply(
         _ page: EntriesPage, at index: Int, from start: PageToken?, replacing: Bool, height: Int
-    ) -> [Int64: ChangedFields] {
+    ) -> [EntryReference: ChangedFields] {
         guard pages.indices.contains(index), pages[index].start == start else { return [:] }
         loading.remove(index)
         let selectedID = selectedRow?.id
@@ -184,7 +184,7 @@ package struct EntriesWindow: Sendable {
         }
         clampSelection(height: height)
         dropDistantPages()
-        var changes: [Int64: ChangedFields] = [:]
+        var changes: [EntryReference: ChangedFields] = [:]
         for row in page.rows {
             guard let old = previous[row.id] else { continue }
             let fields = ChangedFields(from: old, to: row)
@@ -204,7 +204,7 @@ package struct EntriesWindow: Sendable {
         return (page, min(10_000, max(Self.pageSize, covered + Self.pageSize / 2)))
     }
 
-    private func heldRows(after index: Int) -> [(Int64, EntryInfo)] {
+    private func heldRows(after index: Int) -> [(EntryReference, EntryInfo)] {
         pages.suffix(from: index + 1).flatMap { ($0.rows ?? []).map { ($0.id, $0) } }
     }
 

@@ -10,7 +10,7 @@ enum HelpScreen {
 
     /// The lines for `keyMap`: the bindings everywhere, in lists and of each view, then the
     /// commands, all from the records dispatch and the hints use.
-    static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false) -> [Line] {
+    static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false) -> [Line] {
         var lines = [Line(keys: "", text: "Everywhere (rebind keys in ~/.config/cachedeck/keys.toml)", isHeading: true)]
         func add(_ bindings: [KeyBinding]) {
             for binding in bindings {
@@ -37,7 +37,7 @@ enum HelpScreen {
         }
         lines.append(Line(keys: "", text: "", isHeading: false))
         lines.append(Line(keys: "", text: commandsHeading, isHeading: true))
-        for command in ConsoleCommands.available(isKeyspace: isKeyspace) {
+        for command in ConsoleCommands.available(isKeyspace: isKeyspace, hasKeyspace: hasKeyspace) {
             for usage in command.usage {
                 lines.append(Line(keys: ":" + usage.text, text: usage.summary, isHeading: false))
             }
@@ -52,8 +52,10 @@ enum HelpScreen {
     private static let twoColumnWidth = 110
 
     /// How many rows the help takes at `columns` wide.
-    static func height(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, columns: Int) -> Int {
-        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace)
+    static func height(
+        _ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false, columns: Int
+    ) -> Int {
+        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace, hasKeyspace: hasKeyspace)
         guard columns >= twoColumnWidth, let split = all.firstIndex(where: { $0.text == commandsHeading }) else {
             return all.count
         }
@@ -61,10 +63,11 @@ enum HelpScreen {
     }
 
     static func draw(
-        _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, in area: Rect,
+        _ view: HelpView, keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false,
+        in area: Rect,
         into buffer: inout ScreenBuffer
     ) {
-        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace)
+        let all = lines(keyMap, isReadOnly: isReadOnly, isKeyspace: isKeyspace, hasKeyspace: hasKeyspace)
         let commandsStart = all.firstIndex { $0.text == commandsHeading } ?? all.count
         let keys = all[..<commandsStart]
         let commands = all[commandsStart...]

@@ -17,7 +17,7 @@ package struct HelpView: ConsoleView {
         guard let delta = ListMotion.delta(action, page: context.pageRows) else { return [] }
         let lines = HelpScreen.height(
             context.settings.keyMap, isReadOnly: context.model.isReadOnly, isKeyspace: context.model.isKeyspace,
-            columns: context.size.columns)
+            hasKeyspace: context.model.hasKeyspace, columns: context.size.columns)
         scroll = max(0, min(scroll + delta, lines - ConsoleLayout.body(context.size).size.rows))
         return []
     }
@@ -25,6 +25,6 @@ package struct HelpView: ConsoleView {
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         HelpScreen.draw(
             self, keyMap: context.settings.keyMap, isReadOnly: context.model.isReadOnly,
-            isKeyspace: context.model.isKeyspace, in: area, into: &buffer)
+            isKeyspace: context.model.isKeyspace, hasKeyspace: context.model.hasKeyspace, in: area, into: &buffer)
     }
 }

@@ -106,13 +106,23 @@ enum OverviewScreen {
                 " " + TerminalText.pad(text, toWidth: 6), at: Point(column: area.minColumn, row: row),
                 style: CellStyle(.muted))
         }
-        var column = label("File")
+        var column = label(snapshot.redis == nil ? "File" : "Redis")
         let wal = file.walBytes > 0 ? " + \(Formatting.bytes(Int(file.walBytes))) WAL" : ""
+        let facts =
+            if let redis = snapshot.redis {
+                "\(redis.server.version)\(options.dot)\(Formatting.bytes(redis.server.usedMemory)) used\(options.dot)"
+                    + "\(redis.countedAt == nil ? "≥ " : "")\(Formatting.count(file.entries)) entries "
+                    + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
+                    + "\(snapshot.namespaces.count) namespaces\(options.dot)"
+                    + (redis.countedAt.map { "counted by SCAN \(TimeText.ago($0, now: model.now))" }
+                        ?? "counting by SCAN\(options.ellipsis)")
+            } else {
+                "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.count(file.entries)) entries "
+                    + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
+                    + "\(snapshot.namespaces.count) namespaces\(options.dot)format \(file.formatVersion)"
+            }
         buffer.put(
-            "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.count(file.entries)) entries "
-                + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
-                + "\(snapshot.namespaces.count) namespaces\(options.dot)format \(file.formatVersion)",
-            at: Point(column: column, row: row), maxWidth: width - column, truncation: .ellipsis(options.ellipsis))
+            facts, at: Point(column: column, row: row), maxWidth: width - column, truncation: .ellipsis(options.ellipsis))
 
         row += 1
         column = label("Apps")
@@ -214,13 +224,16 @@ enum OverviewScreen {
             let selected = index == view.selection
             let changed = view.changedAt[namespace.name] != nil
             let number = CellStyle(changed ? .highlightChanged : .text)
+            // Counts still being made are lower bounds, and say so.
+            let atLeast = namespace.isExact ? "" : "≥"
             let cells = [
                 TableCell(namespace.name),
-                TableCell(Formatting.count(namespace.entries), number),
-                TableCell(Formatting.bytes(Int(namespace.bytes)), number),
+                TableCell(atLeast + Formatting.count(namespace.entries), number),
+                TableCell(atLeast + Formatting.bytes(Int(namespace.bytes)), number),
                 TableCell(""),
                 TableCell(TimeText.percent(namespace.hitRate), CellStyle(hitRateRole(namespace.hitRate))),
-                TableCell(Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted)),
+                TableCell(
+                    atLeast + Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted)),
                 TableCell(namespace.version.isEmpty ? "–" : namespace.version, CellStyle(.muted)),
             ]
             let rowStyle = selected ? CellStyle(focused ? .selection : .selectionInactive) : nil

@@ -42,7 +42,9 @@ enum TimelineScreen {
         _ snapshot: TimelineSnapshot, scope: String, in area: Rect, into buffer: inout ScreenBuffer,
         options: RenderOptions
     ) {
-        buffer.drawBox(area, style: CellStyle(.border), border: options.border, title: "Expiry of \(scope)")
+        let counting = snapshot.isExact ? "" : "\(options.dot)counting, at least"
+        buffer.drawBox(
+            area, style: CellStyle(.border), border: options.border, title: "Expiry of \(scope)\(counting)")
         let inner = area.insetBy(1)
         guard !inner.isEmpty else { return }
         let widths = TableColumn.widths(columns, total: inner.size.columns)
@@ -62,8 +64,9 @@ enum TimelineScreen {
             let bytes = Formatting.bytes(Int(clamping: bucket.bytes))
             buffer.drawTableRow(
                 [
-                    TableCell(name(bucket.kind), CellStyle(role)), TableCell(Formatting.count(bucket.entries)),
-                    TableCell(bytes, CellStyle(.muted)), TableCell(""),
+                    TableCell(name(bucket.kind), CellStyle(role)),
+                    TableCell((snapshot.isExact ? "" : "≥") + Formatting.count(bucket.entries)),
+                    TableCell((snapshot.isExact ? "" : "≥") + bytes, CellStyle(.muted)), TableCell(""),
                 ], columns: columns, widths: widths, at: Point(column: inner.minColumn, row: row),
                 width: inner.size.columns)
             buffer.drawBar(
@@ -78,7 +81,7 @@ enum TimelineScreen {
         let total = snapshot.hourly.reduce(0, +)
         buffer.drawBox(
             area, style: CellStyle(.border), border: options.border,
-            title: "Next 48 hours\(options.dot)\(Formatting.count(total)) entries, peak "
+            title: "Next 48 hours\(options.dot)\(snapshot.isExact ? "" : "≥ ")\(Formatting.count(total)) entries, peak "
                 + Formatting.count(snapshot.hourly.max() ?? 0) + " per hour")
         let inner = area.insetBy(1)
         guard inner.size.rows >= 2, inner.size.columns > 4 else { return }

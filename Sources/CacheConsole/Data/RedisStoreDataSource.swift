@@ -1,0 +1,181 @@
+import CacheCore
+import Foundation
+import Synchronization
+
+/// The console's data from a ``RedisStore``'s keys on a Redis server, through CacheCore's
+/// read-only ``RedisStoreInspector``: namespaces and counts from a census (bounded `SCAN`
+/// batches, a bounded while per read; lower bounds until it completes, then recounted every
+/// ``recountInterval``), entry pages by `SCAN` cursor, hit rates and rates from every host's
+/// counters sampled at each refresh, and the raw keyspace through a ``KeyspaceDataSource``.
+/// It sends no write command; actions are refused until Redis has an admin.
+package final class RedisStoreDataSource: ConsoleDataSource {
+    /// How long one read lets the census run before it answers with the counts so far.
+    static let countBudget = Duration.milliseconds(120)
+    /// How old complete counts may get before a new census starts (the old one is shown until
+    /// the new one completes).
+    static let recountInterval: Int64 = 15_000
+
+    private let inspector: RedisStoreInspector
+    private let keyspaceSource: KeyspaceDataSource
+    private let censuses: Mutex<(counting: RedisEntryCensus, shown: RedisEntryCensus?)>
+    private let history = Mutex(CounterHistory())
+
+    /// Connects to `url` for the store under `prefix` (one line on failure).
+    package init(url: String, prefix: String = RedisStoreOptions.defaultPrefix, separator: String = ":") throws {
+        inspector = try RedisStoreInspector(url: url, prefix: prefix)
+        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
+        censuses = Mutex((inspector.census(), nil))
+    }
+
+    /// Whether the database at `url` holds a store under `prefix`.
+    package static func holdsStore(url: String, prefix: String) throws -> Bool {
+        try RedisStoreInspector(url: url, prefix: prefix).holdsStore()
+    }
+
+    package var location: String { inspector.redactedURL }
+    /// Actions need a Redis admin, which is not there yet.
+    package var isReadOnly: Bool { true }
+    package var hasKeyspace: Bool { true }
+
+    /// Always `true`: the server has no change counter a read could check, and reads are bounded.
+    package func hasChanged() throws -> Bool { true }
+
+    package func overview() throws -> OverviewSnapshot {
+        let census = try countedCensus()
+        let now = Self.now()
+        let server = try inspector.server()
+        let clients = try inspector.clients()
+        let totals = try inspector.sharedStatistics().namespaces
+        let history = history.withLock { history in
+            history.record(totals, at: now)
+            return history
+        }
+        let progress = census.progress
+        let counts = census.namespaces(now: now)
+        let seconds = history.series(nil, now: now, resolution: 1000, points: 60)
+        let recent = history.delta(nil, from: now - 10_000, until: now, reach: 1000)
+        let perSecond = { (count: Int) in recent.map { Double(count) / max(0.001, Double($0.milliseconds) / 1000) } }
+        let lastMinute = { (namespace: String?) -> Double? in
+            guard let counted = history.delta(namespace, from: now - 60_000, until: now)?.counted,
+                counted.requests > 0
+            else { return nil }
+            return counted.hitRate
+        }
+        return OverviewSnapshot(
+            file: FileFacts(
+                path: location, formatVersion: 0, fileBytes: Int64(server.usedMemory), walBytes: 0,
+                payloadBytes: counts.reduce(0) { $0 + $1.bytes }, entries: counts.reduce(0) { $0 + $1.entries },
+                now: now),
+            processes: clients.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map {
+                ProcessFacts(
+                    pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive,
+                    lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))
+            },
+            activity: ActivityFacts(
+                hitRates: seconds.hitRate, hitRate: lastMinute(nil),
+                operationsPerSecond: perSecond(recent.map { CounterHistory.operations($0.counted) } ?? 0) ?? 0,
+                expirationsPerSecond: perSecond(recent?.counted.expirations ?? 0) ?? 0,
+                evictionsPerSecond: perSecond(recent?.counted.evictions ?? 0) ?? 0),
+            namespaces: counts.map { count in
+                NamespaceFacts(
+                    name: count.namespace.name, entries: count.entries, expired: count.expiredEntries,
+                    bytes: count.bytes, hitRate: lastMinute(count.namespace.name), version: count.namespace.version,
+                    isExact: count.isExact)
+            },
+            redis: RedisFacts(server: server, prefix: inspector.prefix, countedAt: progress.completedAt))
+    }
+
+    /// A page in `SCAN` order (the order asked for cannot be had without reading every key).
+    package func entries(_ request: EntriesRequest) throws -> EntriesPage {
+        let filter = try EntryFilter(parsing: request.filter)
+        let query = RedisEntryQuery(
+            namespace: request.namespace, filter: filter, limit: request.limit,
+            after: try request.start.map { try RedisEntryCursor(token: $0.rawValue) })
+        let page = try inspector.entries(query)
+        return EntriesPage(
+            rows: page.rows.map { EntryInfo($0, id: .key(namespace: $0.namespace, key: $0.key), recordsReads: false) },
+            next: page.next.map { PageToken($0.token) }, examinedRows: page.examinedKeys, isScanOrder: true)
+    }
+
+    package func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
+        guard case .key(let namespace, let key) = id else { return nil }
+        let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
+        return try inspector.entry(namespace: namespace, key: key, options: options).map {
+            EntryDetailSnapshot($0, id: id, recordsReads: false)
+        }
+    }
+
+    /// The census's timeline: exact once it completed, lower bounds before.
+    package func timeline(namespace: String?) throws -> TimelineSnapshot {
+        let census = try countedCensus()
+        return TimelineSnapshot(
+            try census.expiryTimeline(namespace: namespace), isExact: census.progress.isComplete)
+    }
+
+    /// The series of the counters sampled since the console started (earlier points are empty).
+    package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
+        let telemetryWindow: TelemetryWindow =
+            switch window {
+            case .fiveMinutes: .fiveMinutes
+            case .hour: .hour
+            case .day: .day
+            }
+        let now = Self.now()
+        let history = history.withLock { $0 }
+        let resolution = telemetryWindow.resolutionMilliseconds
+        let points = telemetryWindow.pointCount
+        var namespaces: [String: StatisticsSeries] = [:]
+        for namespace in try inspector.namespaces() {
+            namespaces[namespace.name] = history.series(
+                namespace.name, now: now, resolution: resolution, points: points)
+        }
+        return StatisticsSnapshot(
+            window: window, overall: history.series(nil, now: now, resolution: resolution, points: points),
+            namespaces: namespaces)
+    }
+
+    package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
+        try keyspaceSource.keyspace(request)
+    }
+
+    package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
+        try keyspaceSource.redisKey(key)
+    }
+
+    // MARK: Not yet on Redis
+
+    private static func notYet(_ what: String) -> ConsoleError {
+        ConsoleError("\(what) on Redis: not yet (the console reads a Redis store; actions come with its admin).")
+    }
+
+    package func auditLog(limit: Int) throws -> [AuditEntry] { throw Self.notYet("The audit log") }
+    package func prepare(_ request: ActionRequest) throws -> PendingAction { throw Self.notYet("Actions") }
+    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    { throw Self.notYet("Actions") }
+    package func undo(auditID: Int64) throws -> Int { throw Self.notYet("Undo") }
+    package func export(_ request: ExportRequest) throws -> Int { throw Self.notYet("Export") }
+
+    // MARK: Counting
+
+    /// Runs the counting census a bounded while and returns the census to show: the last
+    /// complete one, else the one counting. Complete counts older than ``recountInterval``
+    /// start a new census.
+    private func countedCensus() throws -> RedisEntryCensus {
+        let counting = censuses.withLock { $0.counting }
+        let progress = try counting.run(for: Self.countBudget)
+        return censuses.withLock { censuses in
+            if progress.isComplete {
+                censuses.shown = counting
+                if let completedAt = progress.completedAt, Self.now() - completedAt > Self.recountInterval,
+                    censuses.counting === counting
+                {
+                    censuses.counting = inspector.census()
+                }
+            }
+            return censuses.shown ?? censuses.counting
+        }
+    }
+
+    private static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}

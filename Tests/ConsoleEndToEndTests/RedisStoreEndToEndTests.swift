@@ -1,0 +1,57 @@
+import CacheDeckTestSupport
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+/// `cachedeck redis://…` on a database a RedisStore wrote: the same Overview, Entries and
+/// Detail screens as for a file, with the numbers on screen checked against the server.
+@Suite(
+    .enabled(if: Tmux.executable != nil, "tmux is not installed"),
+    .enabled(if: RedisServer.isInstalled || RedisServer.isRequired), .serialized)
+struct RedisStoreEndToEndTests {
+    @Test func overviewEntriesAndDetailOfARedisStore() throws {
+        let server = try RedisServer()
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        let products = try store.cache("products", key: String.self, value: [String: Int].self)
+        try products.set((0..<1200).map { (key: "product-\($0)", value: ["price": $0]) })
+        let sessions = try store.cache("sessions", key: Int.self, value: String.self)
+        try sessions.set((0..<7).map { (key: $0, value: "user \($0)") }, expiration: .after(.seconds(600)))
+        _ = try products.get("product-1")
+        try store.flushTelemetry()
+        // What the server holds: the entries of each namespace's live generation.
+        let productKeys = try server.cli("--scan", "--pattern", "cachedeck:e:products:1:*").split(separator: "\n")
+        #expect(productKeys.count == 1200)
+
+        let tmux = try Tmux(columns: 120, rows: 30)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
+        try tmux.waitFor("counted by SCAN")
+        let overview = try tmux.waitFor("sessions")
+        #expect(overview.contains("Redis ") && overview.contains("1,207 entries"))
+        #expect(overview.contains("1 live app"), "the store's heartbeat")
+        let productsRow = try #require(overview.split(separator: "\n").first { $0.contains("products") })
+        #expect(productsRow.contains("1,200") && !productsRow.contains("≥"), "\(productsRow)")
+        let sessionsRow = try #require(overview.split(separator: "\n").first { $0.contains("sessions") })
+        #expect(sessionsRow.contains(" 7 "), "\(sessionsRow)")
+
+        try tmux.keys("Enter")
+        let entries = try tmux.waitFor("SCAN order")
+        #expect(entries.contains("1,200 entries") && entries.contains("product-"))
+        try tmux.keys("Enter")
+        let detail = try tmux.waitFor("\"price\"")
+        let keyLine = try #require(detail.split(separator: "\n").first { $0.contains("Key") && $0.contains("product-") })
+        let key = try #require(keyLine.split(separator: " ").first { $0.hasPrefix("product-") })
+        let stored = try server.cli("HGET", "cachedeck:e:products:1:\(key)", "v")
+        #expect(detail.contains("\"price\" : \(stored.filter(\.isNumber))") || detail.contains(stored.filter(\.isNumber)))
+
+        try tmux.keys("Escape")
+        try tmux.waitFor("SCAN order")
+        try tmux.type(":keyspace", enter: true)
+        try tmux.waitFor("cachedeck:")
+        try tmux.keys("q", "q")
+        try tmux.waitFor("exit=0")
+        store.close()
+    }
+}
