@@ -40,7 +40,8 @@ enum RedisScript: CaseIterable, Sendable {
     case restoreEntries
     /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, from generation, to generation,
     /// `1` copy / `0` move, keys…. Merges entries into the other generation, the newer (`c`)
-    /// winning. Returns how many it put there.
+    /// winning (a tie: the source when copying, the target when moving). Returns how many it
+    /// put there.
     case mergeEntries
     /// KEYS: namespace hash, kept sorted set, retired set. ARGV: kept generation, current
     /// generation, escaped name, now. Sets the generation back (retiring the current one);

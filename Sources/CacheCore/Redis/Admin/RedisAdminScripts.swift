@@ -106,7 +106,11 @@ extension RedisScript {
               local written = redis.call('HGET', source, 'c')
               if written then
                 local kept = redis.call('HGET', target, 'c')
-                if kept and tonumber(kept) >= tonumber(written) then
+                -- A tie goes to the source when copying (written since the clear), to the
+                -- target when moving (copied already, or written since the switch).
+                local newer = kept and (tonumber(kept) > tonumber(written)
+                  or (ARGV[5] == '0' and tonumber(kept) == tonumber(written)))
+                if newer then
                   if ARGV[5] == '0' then redis.call('DEL', source) end
                 else
                   if kept then dropTags(tagsPrefix, key, target) end
