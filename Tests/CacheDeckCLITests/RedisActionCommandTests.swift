@@ -50,7 +50,8 @@ struct RedisActionCommandTests {
         #expect(undo["restored"] as? Int == 12)
         #expect(try colors.get("k3") == "v3" && colors.count() == 12)
         let again = try run("restore", server.url, "\(id)")
-        #expect(again.status == 1 && again.errorLines == ["cachedeck: cannot restore: action #\(id) was already undone"])
+        #expect(
+            again.status == 1 && again.errorLines == ["cachedeck: cannot restore: action #\(id) was already undone"])
     }
 
     @Test func invalidateNamesTheUndoCommandAndUnsupportedActionsFailInOneLine() throws {
@@ -59,15 +60,19 @@ struct RedisActionCommandTests {
         let id = try #require(try store.admin.auditLog().first?.id)
         #expect(
             invalidate.stdout.hasPrefix("Removed 4 entries")
-                && invalidate.stdout.hasSuffix("Undo with: cachedeck restore redis://127.0.0.1:\(server.port)/0 \(id)\n"))
+                && invalidate.stdout.hasSuffix(
+                    "Undo with: cachedeck restore redis://127.0.0.1:\(server.port)/0 \(id)\n")
+        )
         #expect(try colors.count() == 8)
         #expect(try run("restore", server.url, "\(id)").stdout == "Restored 4 entries of action #\(id).\n")
         #expect(try colors.count() == 12)
 
         let ttl = try run("ttl", server.url, "colors", "1h", "--key", "k1", "--yes")
-        #expect(ttl.status == 1 && ttl.errorLines == [
-            "cachedeck: TTL changes on Redis is not supported: not available yet; invalidate the entries instead (undoable)"
-        ])
+        #expect(
+            ttl.status == 1
+                && ttl.errorLines == [
+                    "cachedeck: TTL changes on Redis is not supported: not available yet; invalidate the entries instead (undoable)"
+                ])
         let missing = try run("clear", server.url, "nope", "--yes")
         #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no namespace named 'nope'"])
         let other = try run("clear", server.url, "colors", "--yes", "--redis-prefix", "elsewhere:")

@@ -132,7 +132,8 @@ extension RedisStore {
         let match: [RedisArgument] = pattern.map { ["MATCH", RedisArgument($0)] } ?? []
         repeat {
             let reply = try redis { connection in
-                try connection.command(command.map { RedisArgument($0) } + [RedisArgument(cursor)] + match + ["COUNT", 1000])
+                try connection.command(
+                    command.map { RedisArgument($0) } + [RedisArgument(cursor)] + match + ["COUNT", 1000])
             }
             guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
                 throw CacheError.serverError(endpoint: endpoint, message: "\(command[0]) answered \(reply)")

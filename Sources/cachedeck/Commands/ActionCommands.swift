@@ -151,7 +151,8 @@ struct RestoreCommand: ParsableCommand {
         if output.json {
             try JSONOutput.print(["restored": restored])
         } else {
-            print("Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
+            print(
+                "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
         }
     }
 }

@@ -55,7 +55,8 @@ struct RedisAdminRunTests {
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try dead.run()
         dead.waitUntilExit()
-        let origin = ActionOrigin(user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "gone")
+        let origin = ActionOrigin(
+            user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "gone")
         try store.admin.restore(try #require(try store.admin.auditLog().first?.id))
         let killed = try store.admin.run(.invalidate(.prefix(namespace: "parts", prefix: "")), origin: origin)
         try fixture.server.cli("HDEL", "cachedeck:audit:\(killed.auditID)", "finished")

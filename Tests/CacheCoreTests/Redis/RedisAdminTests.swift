@@ -149,7 +149,8 @@ struct RedisAdminTests {
         #expect(try store.admin.auditLog().isEmpty)
         #expect(try store.admin.purgeTrash() == 3)
         #expect(try fixture.server.cli("EXISTS", "cachedeck:e:colors:1:k1") == "0")
-        #expect(throws: CacheError.nothingToRestore(reason: "there is no action #\(cleared.auditID) in the audit log")) {
+        #expect(throws: CacheError.nothingToRestore(reason: "there is no action #\(cleared.auditID) in the audit log"))
+        {
             try store.admin.restore(cleared.auditID)
         }
         // A new action trims the index.
@@ -169,9 +170,12 @@ struct RedisAdminTests {
         #expect(throws: InspectorError.noSuchNamespace("nope")) { try store.admin.run(.clear(namespace: "nope")) }
         var options = fixture.options()
         options.readOnly = true
-        let reader = try RedisStore(url: fixture.server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        let reader = try RedisStore(
+            url: fixture.server.url, options: options, redis: RedisStoreOptions(environment: [:]))
         defer { reader.close() }
-        #expect(throws: CacheError.readOnly(path: reader.endpoint)) { try reader.admin.run(.clear(namespace: "colors")) }
+        #expect(throws: CacheError.readOnly(path: reader.endpoint)) {
+            try reader.admin.run(.clear(namespace: "colors"))
+        }
         #expect(try store.admin.auditLog().isEmpty)
     }
 }

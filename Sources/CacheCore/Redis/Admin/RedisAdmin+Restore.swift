@@ -18,7 +18,8 @@ extension RedisAdmin {
             throw CacheError.nothingToRestore(reason: "there is no action #\(auditID) in the audit log")
         }
         guard record.target?.isUndoable == true else {
-            throw CacheError.nothingToRestore(reason: "action #\(auditID) kept nothing to restore (undos cannot be undone)")
+            throw CacheError.nothingToRestore(
+                reason: "action #\(auditID) kept nothing to restore (undos cannot be undone)")
         }
         if record.finished == nil && record.origin.isRunning {
             throw CacheError.nothingToRestore(
@@ -29,7 +30,9 @@ extension RedisAdmin {
         }
         let back: (entries: Int, bytes: Int)
         do {
-            back = record.cleared.isEmpty ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
+            back =
+                record.cleared.isEmpty
+                ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
         } catch {
             try? log.clear(auditID, "undone")
             throw error
@@ -46,7 +49,8 @@ extension RedisAdmin {
         var restored = 0
         var bytes = 0
         try store.scanBatches(["SCAN"], pattern: RedisKeys.glob(keys.trash(auditID)) + "*") { found in
-            let byNamespace = Dictionary(grouping: found.compactMap { keys.parseTrash($0, of: auditID) }, by: \.namespace)
+            let byNamespace = Dictionary(
+                grouping: found.compactMap { keys.parseTrash($0, of: auditID) }, by: \.namespace)
             for (namespace, entries) in byNamespace {
                 let reply = try store.run(
                     .restoreEntries, keys: [keys.namespace(namespace)],

@@ -54,7 +54,9 @@ public struct RedisAdmin: StoreAdministering {
     public func purgeTrash() throws -> Int {
         let keys = store.keys
         let due = try store.redis { connection in
-            try connection.command(["ZRANGEBYSCORE", RedisArgument(keys.keptGenerations), "-inf", RedisArgument(store.now())])
+            try connection.command([
+                "ZRANGEBYSCORE", RedisArgument(keys.keptGenerations), "-inf", RedisArgument(store.now()),
+            ])
         }
         var removed = 0
         for member in (due.array ?? []).compactMap(\.string) {
@@ -78,7 +80,8 @@ public struct RedisAdmin: StoreAdministering {
         switch target {
         case .sweep:
             throw CacheError.unsupported(
-                feature: "sweep on Redis", reason: "Redis removes expired entries itself, at the end of their stale window")
+                feature: "sweep on Redis",
+                reason: "Redis removes expired entries itself, at the end of their stale window")
         case .expiry:
             throw CacheError.unsupported(
                 feature: "TTL changes on Redis", reason: "not available yet; invalidate the entries instead (undoable)")

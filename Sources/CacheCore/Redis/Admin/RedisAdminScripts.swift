@@ -85,7 +85,11 @@ extension RedisScript {
                 else
                   bytes = bytes + redis.call('HSTRLEN', trash, 'v') + #key
                   redis.call('RENAME', trash, entry)
-                  if stale then redis.call('PEXPIRE', entry, tonumber(stale) - now) else redis.call('PERSIST', entry) end
+                  if stale then
+                    redis.call('PEXPIRE', entry, tonumber(stale) - now)
+                  else
+                    redis.call('PERSIST', entry)
+                  end
                   addTags(ARGV[2] .. gen .. ':', key, entry)
                   restored = restored + 1
                 end

@@ -13,7 +13,9 @@ struct RedisAuditLog {
         let values: [String: String]
 
         var at: Int64 { Int64(values["at"] ?? "") ?? 0 }
-        var target: AdminTarget? { values["target"].flatMap { try? JSONDecoder().decode(AdminTarget.self, from: Data($0.utf8)) } }
+        var target: AdminTarget? {
+            values["target"].flatMap { try? JSONDecoder().decode(AdminTarget.self, from: Data($0.utf8)) }
+        }
         var restores: Int64? { values["restores"].flatMap { Int64($0) } }
         var finished: Int64? { values["finished"].flatMap { Int64($0) } }
         var undone: Int64? { values["undone"].flatMap { Int64($0) } }

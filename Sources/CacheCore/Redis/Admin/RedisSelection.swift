@@ -66,7 +66,9 @@ extension RedisAdmin {
     ) throws -> Bool {
         let start = store.keys.entries(namespace) + "\(generation):"
         return try store.scanBatches(["SCAN"], pattern: RedisKeys.glob(start + prefix) + "*") { found in
-            try body(RedisSelectedBatch(namespace: namespace, keys: found.map { String($0.dropFirst(start.count)) }, tag: nil))
+            try body(
+                RedisSelectedBatch(
+                    namespace: namespace, keys: found.map { String($0.dropFirst(start.count)) }, tag: nil))
         }
     }
 
@@ -86,7 +88,8 @@ extension RedisAdmin {
         for (index, key) in batch.keys.enumerated() {
             guard replies[3 * index].integer == 1 else { continue }
             if let tag = batch.tag {
-                let tags = replies[3 * index + 2].data.flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? []
+                let tags =
+                    replies[3 * index + 2].data.flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? []
                 guard tags.contains(tag) else { continue }
             }
             keys.append(key)
