@@ -3,25 +3,37 @@ import CacheCore
 /// The one path every destructive action takes, from the CLI and from the console: build the
 /// preview, ask for confirmation under a fixed policy, run, and hand back the undo handle.
 ///
-/// It does no terminal I/O and no SQL: callers show ``PendingAction/prompt`` their own way
-/// and pass back what the operator typed.
+/// It does no terminal I/O and knows no storage: it acts through ``StoreAdministering``, so
+/// a cache file and a Redis server take the same path. Callers show ``PendingAction/prompt``
+/// their own way and pass back what the operator typed.
 package struct ActionController: Sendable {
-    private let admin: Admin
+    private let admin: any StoreAdministering
     private let isReadOnly: Bool
-    private let path: String
+    /// Where the store is (a file's path, a server's endpoint), for messages and undo hints.
+    package let location: String
 
-    /// A controller acting on `store`.
+    /// A controller acting through `admin` on the store at `location`.
+    package init(admin: any StoreAdministering, isReadOnly: Bool, location: String) {
+        self.admin = admin
+        self.isReadOnly = isReadOnly
+        self.location = location
+    }
+
+    /// A controller acting on a cache file.
     package init(store: CacheStore) {
-        admin = store.admin
-        isReadOnly = store.isReadOnly
-        path = store.path
+        self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.path)
+    }
+
+    /// A controller acting on a Redis store.
+    package init(store: RedisStore) {
+        self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.endpoint)
     }
 
     /// Measures what `target` would remove and captures it: the pending action runs exactly
     /// this target, whatever the caller's selection becomes while the question is open.
     /// Throws ``CacheError/readOnly(path:)`` on a read-only store.
     package func prepare(_ target: AdminTarget) throws -> PendingAction {
-        guard !isReadOnly else { throw CacheError.readOnly(path: path) }
+        guard !isReadOnly else { throw CacheError.readOnly(path: location) }
         return PendingAction(target: target, impact: try admin.preview(target))
     }
 
@@ -42,7 +54,7 @@ package struct ActionController: Sendable {
     package func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
         -> ActionResult
     {
-        let outcome = try admin.run(pending.target, progress: progress)
+        let outcome = try admin.run(pending.target, origin: .current, progress: progress)
         return ActionResult(
             target: pending.target, outcome: outcome,
             undo: outcome.isUndoable && outcome.removed > 0
@@ -51,7 +63,12 @@ package struct ActionController: Sendable {
 
     /// Undoes an action; returns how many entries came back.
     package func undo(_ handle: UndoHandle) throws -> Int {
-        try admin.restore(handle.auditID)
+        try admin.restore(handle.auditID, origin: .current)
+    }
+
+    /// The newest `limit` audit records, newest first.
+    package func auditLog(limit: Int) throws -> [AuditRecord] {
+        try admin.auditLog(limit: limit)
     }
 }
 

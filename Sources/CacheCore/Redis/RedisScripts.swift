@@ -24,9 +24,29 @@ enum RedisScript: CaseIterable, Sendable {
     /// KEYS: namespace hash, namespaces set, retired set. ARGV: version, policy JSON, now,
     /// escaped name, raw name. Returns `{generation, retired generation or 0}`.
     case register
-    /// KEYS: namespace hash, retired set. ARGV: escaped name, now. Moves the namespace to a
-    /// new generation; returns the old one (0 when the namespace does not exist).
+    /// KEYS: namespace hash, retired set (or kept sorted set). ARGV: escaped name, now, and
+    /// optionally when the old generation is purged. Moves the namespace to a new generation;
+    /// returns the old one (0 when the namespace does not exist), listed as retired (to be
+    /// unlinked now) or, with a purge time, kept as an action's trash until then.
     case clear
+    /// KEYS: namespace hash, audit record. ARGV: entries prefix, tags prefix, trash prefix,
+    /// retention ms, tag (empty: any), keys…. Moves the entries (of the current generation,
+    /// carrying the tag) into the trash keys, capping their expiry at the retention, and adds
+    /// them to the record's `entries` and `bytes`. Returns `{moved, bytes, moved keys}`.
+    case trashEntries
+    /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, trash prefix, now, keys….
+    /// Moves trash keys back into the current generation unless the key was written again
+    /// or its stale window ended (then the trash copy goes). Returns `{restored, bytes}`.
+    case restoreEntries
+    /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, from generation, to generation,
+    /// `1` copy / `0` move, keys…. Merges entries into the other generation, the newer (`c`)
+    /// winning (a tie: the source when copying, the target when moving). Returns how many it
+    /// put there.
+    case mergeEntries
+    /// KEYS: namespace hash, kept sorted set, retired set. ARGV: kept generation, current
+    /// generation, escaped name, now. Sets the generation back (retiring the current one);
+    /// returns 1, 0 when the generation changed since, -1 when the kept one was purged.
+    case restoreGeneration
 
     /// The script's source. Every script has a shebang, so Redis checks `maxmemory` before it
     /// starts (a write is refused whole, never half done); reads (`no-writes`) and removals
@@ -148,9 +168,15 @@ enum RedisScript: CaseIterable, Sendable {
             if not gen then return 0 end
             redis.call('HINCRBY', KEYS[1], 'generation', 1)
             redis.call('HSET', KEYS[1], 'updated', ARGV[2])
-            redis.call('SADD', KEYS[2], ARGV[1] .. ':' .. gen)
+            if ARGV[3] then
+              redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1] .. ':' .. gen)
+            else
+              redis.call('SADD', KEYS[2], ARGV[1] .. ':' .. gen)
+            end
             return tonumber(gen)
             """
+        case .trashEntries, .restoreEntries, .mergeEntries, .restoreGeneration:
+            adminSource ?? ""
         }
     }
 }

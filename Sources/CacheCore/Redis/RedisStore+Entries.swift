@@ -115,19 +115,33 @@ extension RedisStore {
     /// `SCAN`s the keys matching the glob `pattern`, as ``scan(matching:suffix:_:)``.
     @discardableResult
     func scan(pattern: String, _ body: ([String]) throws -> Int) throws -> Int {
-        var cursor = "0"
         var total = 0
+        try scanBatches(["SCAN"], pattern: pattern) { found in
+            total += try body(found)
+            return true
+        }
+        return total
+    }
+
+    /// Runs a cursor command (`["SCAN"]`, `["SSCAN", set]`) to its end, 1,000 a call (matching
+    /// the glob `pattern` when given), calling `body` with each non-empty batch until it
+    /// returns `false`. Returns whether it reached the end.
+    @discardableResult
+    func scanBatches(_ command: [String], pattern: String? = nil, _ body: ([String]) throws -> Bool) throws -> Bool {
+        var cursor = "0"
+        let match: [RedisArgument] = pattern.map { ["MATCH", RedisArgument($0)] } ?? []
         repeat {
             let reply = try redis { connection in
-                try connection.command(["SCAN", RedisArgument(cursor), "MATCH", RedisArgument(pattern), "COUNT", 1000])
+                try connection.command(
+                    command.map { RedisArgument($0) } + [RedisArgument(cursor)] + match + ["COUNT", 1000])
             }
             guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
-                throw CacheError.serverError(endpoint: endpoint, message: "SCAN answered \(reply)")
+                throw CacheError.serverError(endpoint: endpoint, message: "\(command[0]) answered \(reply)")
             }
             cursor = next
             let found = (parts[1].array ?? []).compactMap(\.string)
-            if !found.isEmpty { total += try body(found) }
+            if !found.isEmpty, try !body(found) { return false }
         } while cursor != "0"
-        return total
+        return true
     }
 }

@@ -106,16 +106,8 @@ extension RedisStore {
         }
         guard let generation = reply.integer else { return 0 }
         let set = keys.tags(namespace) + "\(generation):" + tag
-        var cursor = "0"
         var removed = 0
-        repeat {
-            let page = try redis { connection in
-                try connection.command(["SSCAN", RedisArgument(set), RedisArgument(cursor), "COUNT", 1000])
-            }
-            guard let parts = page.array, parts.count == 2, let next = parts[0].string else { break }
-            cursor = next
-            let members = (parts[1].array ?? []).compactMap(\.string)
-            guard !members.isEmpty else { continue }
+        try scanBatches(["SSCAN", set]) { members in
             let result = try run(
                 .removeTagged, keys: [keys.namespace(namespace)],
                 arguments: [
@@ -123,7 +115,8 @@ extension RedisStore {
                     RedisArgument(generation),
                 ] + members.map { RedisArgument($0) })
             removed += Int(result.integer ?? 0)
-        } while cursor != "0"
+            return true
+        }
         _ = try redis { connection in try connection.command(["UNLINK", RedisArgument(set)]) }
         return removed
     }

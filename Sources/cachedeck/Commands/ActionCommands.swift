@@ -2,7 +2,7 @@ import ArgumentParser
 import CacheConsole
 import CacheCore
 
-/// `cachedeck sweep FILE [NAMESPACE]`
+/// `cachedeck sweep FILE [NAMESPACE]` (files only: Redis expires entries itself)
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep", abstract: "Remove entries past their expiry and stale window.")
@@ -13,17 +13,18 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+        let controller = ActionController(store: try store.openForActions())
+        try ActionRunner(controller: controller, storeName: store.file, confirmation: confirmation, json: output.json)
             .run(.sweep(namespace: scope.namespace))
     }
 }
 
-/// `cachedeck clear FILE NAMESPACE|--all`
+/// `cachedeck clear FILE|URL NAMESPACE|--all`
 struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear", abstract: "Remove every entry of a namespace (or of all, with --all); undoable.")
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The namespace to clear.") var namespace: String?
     @Flag(help: "Clear every namespace.") var all = false
     @OptionGroup var confirmation: ConfirmationArguments
@@ -34,18 +35,18 @@ struct ClearCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+        try ActionRunner(store: store, confirmation: confirmation, json: output.json)
             .run(namespace.map { .clear(namespace: $0) } ?? .clearAll)
     }
 }
 
-/// `cachedeck invalidate FILE NAMESPACE (--key K… | --prefix P | --tag T)`
+/// `cachedeck invalidate FILE|URL NAMESPACE (--key K… | --prefix P | --tag T)`
 struct InvalidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invalidate",
         abstract: "Remove entries by key, prefix or tag; running apps drop their memory copies. Undoable.")
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
     @OptionGroup var selection: SelectorArguments
     @OptionGroup var confirmation: ConfirmationArguments
@@ -54,7 +55,7 @@ struct InvalidateCommand: ParsableCommand {
     func validate() throws { try selection.validate(namespace: namespace) }
 
     func run() throws {
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+        try ActionRunner(store: store, confirmation: confirmation, json: output.json)
             .run(.invalidate(try selection.selector(namespace: namespace)))
     }
 }
@@ -70,7 +71,7 @@ struct TTLCommand: ParsableCommand {
             when extended. Running apps drop their memory copies.
             """)
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
     @Argument(help: "now, never, a TTL (1h) or an extension (+30m).") var change: String
     @OptionGroup var selection: SelectorArguments
@@ -89,7 +90,7 @@ struct TTLCommand: ParsableCommand {
     func run() throws {
         let target = AdminTarget.expiry(
             selector: try selection.selector(namespace: namespace), change: try ExpiryChange(parsing: change))
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json).run(target)
+        try ActionRunner(store: store, confirmation: confirmation, json: output.json).run(target)
     }
 }
 
@@ -99,7 +100,7 @@ struct ExpireCommand: ParsableCommand {
         commandName: "expire",
         abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.")
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
     @OptionGroup var selection: SelectorArguments
     @OptionGroup var confirmation: ConfirmationArguments
@@ -108,7 +109,7 @@ struct ExpireCommand: ParsableCommand {
     func validate() throws { try selection.validate(namespace: namespace) }
 
     func run() throws {
-        try ActionRunner(store: try store.openForActions(), confirmation: confirmation, json: output.json)
+        try ActionRunner(store: store, confirmation: confirmation, json: output.json)
             .run(.expiry(selector: try selection.selector(namespace: namespace), change: .expireNow))
     }
 }
@@ -135,21 +136,23 @@ struct SelectorArguments: ParsableArguments {
     }
 }
 
-/// `cachedeck restore FILE AUDIT_ID`
+/// `cachedeck restore FILE|URL AUDIT_ID` (alias `undo`)
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Undo an action: bring back what it removed (see `cachedeck audit`).")
+        commandName: "restore", abstract: "Undo an action: bring back what it removed (see `cachedeck audit`).",
+        aliases: ["undo"])
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The action's number in the audit log.") var auditID: Int64
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let restored = try store.openForActions().admin.restore(auditID)
+        let restored = try store.controller(writable: true).undo(UndoHandle(auditID: auditID, summary: "#\(auditID)"))
         if output.json {
             try JSONOutput.print(["restored": restored])
         } else {
-            print("Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
+            print(
+                "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
         }
     }
 }

@@ -3,17 +3,17 @@ import CacheConsole
 import CacheCore
 import Foundation
 
-/// `cachedeck audit FILE`
+/// `cachedeck audit FILE|URL`
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "List the actions taken on the file, newest first.")
+        commandName: "audit", abstract: "List the actions taken on the file (or RedisStore), newest first.")
 
-    @OptionGroup var store: StoreArguments
+    @OptionGroup var store: ActionStoreArguments
     @Option(name: .shortAndLong, help: "How many actions to list.") var limit = 50
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let records = try store.openForReading().admin.auditLog(limit: limit)
+        let records = try store.controller(writable: false).auditLog(limit: limit)
         if output.json { return try JSONOutput.print(records) }
         let rows = records.map { record in
             [

@@ -7,12 +7,28 @@ import Foundation
 /// shows its progress on a terminal's standard error, and Ctrl-C stops it where it is (what
 /// it removed until then can be undone as usual).
 struct ActionRunner {
-    let store: CacheStore
+    let controller: ActionController
+    /// How the undo command names the store (a path, or a URL without its password).
+    let storeName: String
     let confirmation: ConfirmationArguments
     let json: Bool
 
+    /// A runner acting on the file or Redis URL `store` names.
+    init(store: ActionStoreArguments, confirmation: ConfirmationArguments, json: Bool) throws {
+        self.init(
+            controller: try store.controller(writable: true), storeName: store.commandLineName,
+            confirmation: confirmation, json: json)
+    }
+
+    /// A runner acting through `controller` on the store later commands call `storeName`.
+    init(controller: ActionController, storeName: String, confirmation: ConfirmationArguments, json: Bool) {
+        self.controller = controller
+        self.storeName = storeName
+        self.confirmation = confirmation
+        self.json = json
+    }
+
     func run(_ target: AdminTarget) throws {
-        let controller = ActionController(store: store)
         let pending = try controller.prepare(target)
         if confirmation.dryRun {
             if json {
@@ -45,7 +61,7 @@ struct ActionRunner {
                 (result.outcome.isCancelled ? "Stopped by Ctrl-C. " : "")
                 + ActionText.done(result)
             if let undo = result.undo {
-                line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
+                line += " Undo with: cachedeck restore \(storeName) \(undo.auditID)"
             } else if result.outcome.removed > 0 && result.target.isUndoable {
                 line += " The disk was full, so no undo copy was kept."
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CacheCore
 import Foundation
 
-/// The cache file a command works on.
+/// The cache file a command works on (or, for the commands that take one, a RedisStore's URL).
 struct StoreArguments: ParsableArguments {
     @Argument(help: "The cache file (.sqlite).", completion: .file())
     var file: String
@@ -12,8 +12,13 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the file for reading only: never created, moved or changed.
     func openForReading() throws -> CacheStore {
+        try Self.openForReading(file, allowWritable: allowWritable)
+    }
+
+    /// Opens `file` for reading only.
+    static func openForReading(_ file: String, allowWritable: Bool) throws -> CacheStore {
         if RedisKeyspace.isURL(file) { throw RedisArguments.fileOnly(file) }
-        return try CacheStore(path: file, options: Self.inspection(writable: false, allowWritable: allowWritable))
+        return try CacheStore(path: file, options: inspection(writable: false, allowWritable: allowWritable))
     }
 
     /// The options operators open files with: ``FileTrust/inspector``, or no check at all
@@ -26,9 +31,14 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the file to run actions on it: never created or moved aside.
     func openForActions() throws -> CacheStore {
+        try Self.openForActions(file, allowWritable: allowWritable)
+    }
+
+    /// Opens `file` to run actions on it.
+    static func openForActions(_ file: String, allowWritable: Bool) throws -> CacheStore {
         if RedisKeyspace.isURL(file) { throw RedisArguments.fileOnly(file) }
         do {
-            return try CacheStore(path: file, options: Self.inspection(writable: true, allowWritable: allowWritable))
+            return try CacheStore(path: file, options: inspection(writable: true, allowWritable: allowWritable))
         } catch let error as CacheError where error == .readOnly(path: file) {
             throw Failure("\(error) (read commands and the --read-only console still work)")
         }

@@ -1,0 +1,44 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+import Foundation
+
+/// The store an action command acts on: a cache file, or a RedisStore at a `redis://` URL
+/// (with `--redis-prefix` when its prefix is not the default).
+struct ActionStoreArguments: ParsableArguments {
+    @Argument(
+        help: "The cache file (.sqlite), or a RedisStore's URL: redis://[user:password@]host:port/db.",
+        completion: .file())
+    var file: String
+
+    @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
+    var allowWritable = false
+
+    @Option(help: "With a redis:// URL: the RedisStore's key prefix.")
+    var redisPrefix = RedisStoreOptions(environment: [:]).prefix
+
+    /// Whether the store is a Redis server.
+    var isRedis: Bool { RedisKeyspace.isURL(file) }
+
+    /// The controller for the store, opened to act on it (`writable`) or to read its audit log.
+    func controller(writable: Bool) throws -> ActionController {
+        guard isRedis else {
+            return ActionController(
+                store: writable
+                    ? try StoreArguments.openForActions(file, allowWritable: allowWritable)
+                    : try StoreArguments.openForReading(file, allowWritable: allowWritable))
+        }
+        var options = StoreOptions(readOnly: !writable)
+        options.statistics = .disabled
+        return ActionController(
+            store: try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix)))
+    }
+
+    /// How later commands name this store: the path, or the URL without its password (and
+    /// the prefix option when it is not the default).
+    var commandLineName: String {
+        guard isRedis else { return file }
+        let defaultPrefix = RedisStoreOptions(environment: [:]).prefix
+        return RedisArguments.redacted(file) + (redisPrefix == defaultPrefix ? "" : " --redis-prefix \(redisPrefix)")
+    }
+}

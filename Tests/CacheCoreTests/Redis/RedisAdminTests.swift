@@ -1,0 +1,181 @@
+import CacheDeckTestSupport
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+@Suite("RedisAdmin: actions, undo and audit on Redis", .enabled(if: redisAvailable))
+struct RedisAdminTests {
+    let fixture: RedisFixture
+    init() throws { fixture = try RedisFixture() }
+
+    /// Writes `count` entries `k0…` with value `v<i>` (every third tagged `hot`).
+    func fill(_ store: RedisStore, _ namespace: String = "colors", count: Int) throws -> Cache<String, String> {
+        let cache = try store.cache(namespace, key: String.self, value: String.self, policy: .hybrid)
+        for index in 0..<count { try cache.set("v\(index)", for: "k\(index)", tags: index % 3 == 0 ? ["hot"] : []) }
+        return cache
+    }
+
+    /// Bytes of `count` entries `k<i>` = `"v<i>"` as the admin counts them (JSON value plus key).
+    func bytes(_ indexes: some Sequence<Int>) -> Int {
+        indexes.reduce(0) { $0 + "\"v\($1)\"".utf8.count + "k\($1)".utf8.count }
+    }
+
+    @Test func aClearIsUndoneWithTheEntriesWrittenSinceWinning() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 30)
+        let impact = try store.admin.preview(.clear(namespace: "colors"))
+        #expect(impact.entries == 30 && impact.bytes == bytes(0..<30) && impact.sampleKeys.count == 10)
+        let outcome = try store.admin.run(.clear(namespace: "colors"))
+        #expect(outcome.removed == 30 && outcome.bytes == impact.bytes && outcome.isUndoable && !outcome.isCancelled)
+        #expect(try cache.get("k1") == nil && cache.count() == 0)
+        // The old generation is kept as the action's trash, not unlinked.
+        #expect(try fixture.server.cli("EXISTS", "cachedeck:e:colors:1:k1") == "1")
+        try cache.set("new", for: "k1")
+        try cache.set("fresh", for: "k99")
+
+        #expect(try store.admin.restore(outcome.auditID) == 31)
+        #expect(try cache.get("k1") == "new" && cache.get("k99") == "fresh" && cache.get("k2") == "v2")
+        #expect(try cache.count() == 31)
+        #expect(try fixture.server.cli("HGET", "cachedeck:n:colors", "generation") == "1")
+        #expect(try fixture.server.cli("EXISTS", "cachedeck:e:colors:2:k1") == "0")
+        // Tag sets came back with the generation: a tag invalidation still finds everything.
+        #expect(try store.invalidate(.tag("hot", namespace: "colors")).totalRemoved == 10)
+
+        let log = try store.admin.auditLog()
+        #expect(log.map(\.restoredAuditID) == [outcome.auditID, nil])
+        #expect(log[1].undoneAt != nil && !log[1].canUndo && log[1].entries == 30 && log[1].finishedAt != nil)
+        #expect(log[0].entries == 31 && log[0].target == nil)
+        #expect(throws: CacheError.nothingToRestore(reason: "action #\(outcome.auditID) was already undone")) {
+            try store.admin.restore(outcome.auditID)
+        }
+    }
+
+    @Test func clearAllAndItsUndoCoverEveryNamespace() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let colors = try fill(store, count: 5)
+        let shapes = try fill(store, "shapes", count: 7)
+        #expect(try store.admin.preview(.clearAll).entries == 12)
+        let outcome = try store.admin.run(.clearAll)
+        #expect(try outcome.removed == 12 && colors.count() == 0 && shapes.count() == 0)
+        #expect(try store.admin.restore(outcome.auditID) == 12)
+        #expect(try colors.get("k4") == "v4" && shapes.get("k6") == "v6")
+    }
+
+    @Test func aSecondClearMustBeUndoneFirst() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 4)
+        let first = try store.admin.run(.clear(namespace: "colors"))
+        try cache.set("again", for: "k0")
+        let second = try store.admin.run(.clear(namespace: "colors"))
+        #expect(throws: CacheError.self) { try store.admin.restore(first.auditID) }
+        #expect(try store.admin.auditLog().first { $0.id == first.auditID }?.canUndo == true)
+        #expect(try store.admin.restore(second.auditID) == 1)
+        #expect(try store.admin.restore(first.auditID) == 4)
+        #expect(try cache.get("k0") == "again" && cache.get("k3") == "v3")
+    }
+
+    @Test(arguments: [
+        InvalidationSelector.key(namespace: "colors", key: "k4"),
+        .keys(namespace: "colors", keys: ["k1", "k2", "k2", "missing"]),
+        .prefix(namespace: "colors", prefix: "k1"),
+        .tag("hot", namespace: "colors"),
+        .tag("hot"),
+    ])
+    func selectiveActionsRemoveWhatThePreviewCountedAndUndoThem(_ selector: InvalidationSelector) throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 25)
+        let other = try fill(store, "shapes", count: 3)
+        let before = try (0..<25).map { try cache.get("k\($0)") }
+        let impact = try store.admin.preview(.invalidate(selector))
+        let outcome = try store.admin.run(.invalidate(selector))
+        #expect(outcome.removed == impact.entries && outcome.bytes == impact.bytes && impact.entries > 0)
+        let shapesRemoved = selector == .tag("hot") ? 1 : 0
+        #expect(try cache.count() == 25 - outcome.removed + shapesRemoved && other.count() == 3 - shapesRemoved)
+        let record = try #require(try store.admin.auditLog().first)
+        #expect(record.entries == outcome.removed && record.bytes == outcome.bytes && record.finishedAt != nil)
+        #expect(record.target == .invalidate(selector) && record.sampleKeys.count == min(5, outcome.removed))
+        #expect(record.origin == .current)
+
+        #expect(try store.admin.restore(outcome.auditID) == outcome.removed)
+        #expect(try (0..<25).map { try cache.get("k\($0)") } == before && other.count() == 3)
+        // Tags came back with the entries.
+        #expect(try store.admin.preview(.invalidate(.tag("hot", namespace: "colors"))).entries == 9)
+    }
+
+    @Test func anUndoKeepsKeysWrittenSinceAndEntriesKeepTheirExpiry() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try store.cache("colors", key: String.self, value: String.self)
+        try cache.set("short", for: "a", expiration: .after(.seconds(60)))
+        try cache.set("forever", for: "b", expiration: .never)
+        try cache.set("old", for: "c")
+        let ttl = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:e:colors:1:a")))
+        #expect(ttl > 60_000 - 1000)  // the end of the stale window
+        let outcome = try store.admin.run(.invalidate(.keys(namespace: "colors", keys: ["a", "b", "c"])))
+        #expect(outcome.removed == 3)
+        let trash = "cachedeck:trash:\(outcome.auditID):colors:"
+        let short = try #require(Int(try fixture.server.cli("PTTL", trash + "a")))
+        let forever = try #require(Int(try fixture.server.cli("PTTL", trash + "b")))
+        #expect(short > 0 && short <= ttl)
+        #expect(forever > 7 * 86_400_000 - 60_000 && forever <= 7 * 86_400_000)
+        try cache.set("new", for: "c")
+        #expect(try store.admin.restore(outcome.auditID) == 2)
+        #expect(try cache.get("a") == "short" && cache.get("b") == "forever" && cache.get("c") == "new")
+        #expect(try fixture.server.cli("PTTL", "cachedeck:e:colors:1:b") == "-1")
+        let restoredTTL = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:e:colors:1:a")))
+        #expect(restoredTTL > 0 && restoredTTL <= ttl)
+        #expect(try fixture.server.cli("KEYS", trash + "*").isEmpty)
+    }
+
+    @Test func auditRecordsAndTrashLastTheRetention() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 3)
+        let cleared = try store.admin.run(.clear(namespace: "colors"))
+        try fill(store, "shapes", count: 2).set("x", for: "y")
+        let removed = try store.admin.run(.invalidate(.key(namespace: "shapes", key: "k0")))
+        #expect(try store.admin.auditLog().map(\.id) == [removed.auditID, cleared.auditID])
+        #expect(try store.admin.auditLog(limit: 1).count == 1)
+        #expect(try fixture.server.cli("ZSCORE", "cachedeck:kept", "colors:1").isEmpty == false)
+        let ttl = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:audit:\(cleared.auditID)")))
+        #expect(ttl > 6 * 86_400_000 && ttl <= 7 * 86_400_000)
+
+        fixture.clock.advance(by: .seconds(7 * 86_400 + 1))
+        #expect(try store.admin.auditLog().isEmpty)
+        #expect(try store.admin.purgeTrash() == 3)
+        #expect(try fixture.server.cli("EXISTS", "cachedeck:e:colors:1:k1") == "0")
+        #expect(throws: CacheError.nothingToRestore(reason: "there is no action #\(cleared.auditID) in the audit log"))
+        {
+            try store.admin.restore(cleared.auditID)
+        }
+        // A new action trims the index.
+        _ = try store.admin.run(.invalidate(.key(namespace: "shapes", key: "k1")))
+        #expect(try fixture.server.cli("ZCARD", "cachedeck:audit") == "1")
+        #expect(try cache.count() == 0)
+    }
+
+    @Test func whatRedisDoesItselfIsRefusedAsAreUnknownNamespacesAndReadOnlyStores() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        _ = try fill(store, count: 1)
+        #expect(throws: CacheError.self) { try store.admin.preview(.sweep(namespace: nil)) }
+        #expect(throws: CacheError.self) {
+            try store.admin.run(.expiry(selector: .key(namespace: "colors", key: "k0"), change: .expireNow))
+        }
+        #expect(throws: InspectorError.noSuchNamespace("nope")) { try store.admin.run(.clear(namespace: "nope")) }
+        var options = fixture.options()
+        options.readOnly = true
+        let reader = try RedisStore(
+            url: fixture.server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { reader.close() }
+        #expect(throws: CacheError.readOnly(path: reader.endpoint)) {
+            try reader.admin.run(.clear(namespace: "colors"))
+        }
+        #expect(try store.admin.auditLog().isEmpty)
+    }
+}
