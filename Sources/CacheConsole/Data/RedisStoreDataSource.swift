@@ -7,7 +7,8 @@ import Synchronization
 /// batches, a bounded while per read; lower bounds until it completes, then recounted every
 /// ``recountInterval``), entry pages by `SCAN` cursor, hit rates and rates from every host's
 /// counters sampled at each refresh, and the raw keyspace through a ``KeyspaceDataSource``.
-/// It sends no write command; actions are refused until Redis has an admin.
+/// Actions, undo and the audit log go through the store's ``RedisAdmin``; a read-only source
+/// opens no store and sends no write command.
 package final class RedisStoreDataSource: ConsoleDataSource {
     /// How long one read lets the census run before it answers with the counts so far.
     static let countBudget = Duration.milliseconds(120)
@@ -19,13 +20,34 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     private let keyspaceSource: KeyspaceDataSource
     private let censuses: Mutex<(counting: RedisEntryCensus, shown: RedisEntryCensus?)>
     private let history = Mutex(CounterHistory())
+    /// The store actions run on (`nil` when read-only).
+    private let store: RedisStore?
+    private let actions: ConsoleActions
 
-    /// Connects to `url` for the store under `prefix` (one line on failure).
-    package init(url: String, prefix: String = RedisStoreOptions.defaultPrefix, separator: String = ":") throws {
-        inspector = try RedisStoreInspector(url: url, prefix: prefix)
+    /// Connects to `url` for the store under `prefix` (one line on failure); `readOnly` opens
+    /// no store, so nothing is written.
+    package init(
+        url: String, prefix: String = RedisStoreOptions.defaultPrefix, separator: String = ":", readOnly: Bool = false
+    ) throws {
+        let inspector = try RedisStoreInspector(url: url, prefix: prefix)
+        self.inspector = inspector
         keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
         censuses = Mutex((inspector.census(), nil))
+        var options = StoreOptions()
+        options.statistics.isEnabled = false
+        let store = readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
+        self.store = store
+        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL) {
+            namespace, filter, after in
+            let page = try inspector.entries(
+                RedisEntryQuery(
+                    namespace: namespace, filter: filter, limit: 10_000,
+                    after: try after.map { try RedisEntryCursor(token: $0) }))
+            return (page.rows.map(\.key), page.next?.token)
+        }
     }
+
+    deinit { store?.close() }
 
     /// Whether the database at `url` holds a store under `prefix`.
     package static func holdsStore(url: String, prefix: String) throws -> Bool {
@@ -33,8 +55,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     }
 
     package var location: String { inspector.redactedURL }
-    /// Actions need a Redis admin, which is not there yet.
-    package var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { store == nil }
     package var hasKeyspace: Bool { true }
 
     /// Always `true`: the server has no change counter a read could check, and reads are bounded.
@@ -142,19 +163,29 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         try keyspaceSource.redisKey(key)
     }
 
-    // MARK: Not yet on Redis
+    // MARK: Actions
 
-    private static func notYet(_ what: String) -> ConsoleError {
-        ConsoleError("\(what) on Redis: not yet (the console reads a Redis store; actions come with its admin).")
+    /// The audit log under the prefix (needs the store: a read-only console says so).
+    package func auditLog(limit: Int) throws -> [AuditEntry] {
+        guard let store else {
+            throw ConsoleError("the audit log on Redis needs a console that is not --read-only")
+        }
+        return try actions.auditLog(limit: limit, of: store.admin)
     }
 
-    package func auditLog(limit: Int) throws -> [AuditEntry] { throw Self.notYet("The audit log") }
-    package func prepare(_ request: ActionRequest) throws -> PendingAction { throw Self.notYet("Actions") }
+    package func prepare(_ request: ActionRequest) throws -> PendingAction { try actions.prepare(request) }
+
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
-    { throw Self.notYet("Actions") }
-    package func undo(auditID: Int64) throws -> Int { throw Self.notYet("Undo") }
-    package func export(_ request: ExportRequest) throws -> Int { throw Self.notYet("Export") }
+    {
+        try actions.run(pending, answer: answer, progress: progress)
+    }
+
+    package func undo(auditID: Int64) throws -> Int { try actions.undo(auditID: auditID) }
+
+    package func export(_ request: ExportRequest) throws -> Int {
+        throw ConsoleError("export on Redis: not yet; cachedeck keys and key read entries as JSON")
+    }
 
     // MARK: Counting
 

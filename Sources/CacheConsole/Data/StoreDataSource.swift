@@ -4,18 +4,22 @@ import Foundation
 /// The console's data from a cache file: CacheCore's ``Inspector``, telemetry, client list
 /// and audit log for reading, and the ``ActionController`` for every action. No SQL here.
 package struct StoreDataSource: ConsoleDataSource {
-    /// Filters that match more entries than this cannot be invalidated key by key.
-    package static let maximumKeysPerAction = 100_000
-
     private let store: CacheStore
     private let watcher: ChangeWatcher
-    private let actions: ActionController?
+    private let actions: ConsoleActions
 
     /// A data source over `store`; actions are refused when it is read-only.
     package init(store: CacheStore) throws {
         self.store = store
         watcher = try store.inspector.changeWatcher()
-        actions = store.isReadOnly ? nil : ActionController(store: store)
+        actions = ConsoleActions(
+            controller: store.isReadOnly ? nil : ActionController(store: store), location: store.path
+        ) { namespace, filter, after in
+            var query = EntryQuery(namespace: namespace, filter: filter, limit: 10_000, previewBytes: 0, scanLimit: nil)
+            query.after = try after.map { try EntryCursor(token: $0) }
+            let page = try store.inspector.entries(query)
+            return (page.rows.map(\.key), page.next?.token)
+        }
     }
 
     /// Opens the cache file at `path` for the console: never created or moved aside, and
@@ -30,7 +34,7 @@ package struct StoreDataSource: ConsoleDataSource {
     package var location: String { store.path }
 
     /// Whether the store was opened read-only.
-    package var isReadOnly: Bool { actions == nil }
+    package var isReadOnly: Bool { actions.controller == nil }
 
     /// One `PRAGMA data_version` (see ``ChangeWatcher``).
     package func hasChanged() throws -> Bool {
@@ -136,63 +140,25 @@ package struct StoreDataSource: ConsoleDataSource {
 
     /// The admin audit log.
     package func auditLog(limit: Int) throws -> [AuditEntry] {
-        try store.admin.auditLog(limit: limit).map { record in
-            AuditEntry(
-                id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
-                action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
-                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
-                origin: record.origin, sampleKeys: record.sampleKeys)
-        }
+        try actions.auditLog(limit: limit, of: store.admin)
     }
 
     /// Measures the action through the action controller; a filter becomes a prefix, a tag,
     /// the whole namespace or its matching keys.
     package func prepare(_ request: ActionRequest) throws -> PendingAction {
-        guard let actions else { throw CacheError.readOnly(path: store.path) }
-        switch request {
-        case .target(let target):
-            return try actions.prepare(target)
-        case .matching(let namespace, let text, let expiry):
-            let selector = try selector(namespace: namespace, filter: text)
-            return try actions.prepare(expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector))
-        }
+        try actions.prepare(request)
     }
 
     /// Runs the action through the action controller.
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     {
-        guard let actions else { throw CacheError.readOnly(path: store.path) }
-        return try actions.run(pending, answer: answer, progress: progress)
+        try actions.run(pending, answer: answer, progress: progress)
     }
 
     /// Undoes an action through the action controller.
     package func undo(auditID: Int64) throws -> Int {
-        guard let actions else { throw CacheError.readOnly(path: store.path) }
-        return try actions.undo(UndoHandle(auditID: auditID, summary: "action #\(auditID)"))
-    }
-
-    private func selector(namespace: String, filter text: String) throws -> InvalidationSelector {
-        let filter = try EntryFilter(parsing: text)
-        if filter.terms.isEmpty { return .namespace(namespace) }
-        if filter.terms.count == 1, case .keyPrefix(let prefix) = filter.terms[0] {
-            return .prefix(namespace: namespace, prefix: prefix)
-        }
-        if filter.terms.count == 1, case .tag(let tag) = filter.terms[0] { return .tag(tag, namespace: namespace) }
-        var keys: [String] = []
-        var query = EntryQuery(namespace: namespace, filter: filter, limit: 10_000, previewBytes: 0, scanLimit: nil)
-        repeat {
-            let page = try store.inspector.entries(query)
-            keys += page.rows.map(\.key)
-            query.after = page.next
-            guard keys.count <= Self.maximumKeysPerAction else {
-                throw ConsoleError(
-                    "the filter matches more than \(Formatting.count(Self.maximumKeysPerAction)) entries; "
-                        + "narrow it, or use prefix: or tag:")
-            }
-        } while query.after != nil
-        guard !keys.isEmpty else { throw ConsoleError("no entry matches '\(text)'") }
-        return keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
+        try actions.undo(auditID: auditID)
     }
 
     private static func token(_ cursor: EntryCursor) -> PageToken {

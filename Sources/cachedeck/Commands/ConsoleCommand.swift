@@ -14,7 +14,8 @@ struct ConsoleCommand: ParsableCommand {
             Without FILE it opens the only cache file in the user cache folder, or lists them. Keys: ? shows \
             them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits. \
             Given redis://[user:password@]host:port/db instead of FILE it opens the same screens on the RedisStore \
-            written under --prefix (counts by bounded SCAN batches, read-only; :keyspace browses the raw keys), or, \
+            written under --prefix (counts by bounded SCAN batches; actions, undo and the audit log through its admin; \
+            --read-only sends no write command; :keyspace browses the raw keys), or, \
             when the database holds no store, browses its keyspace read-only as a prefix tree (Enter opens, \
             ←/Backspace go up, r rescans).
             """)
@@ -28,7 +29,7 @@ struct ConsoleCommand: ParsableCommand {
     @Option(help: "The key prefix of the RedisStore to show (redis:// URLs only).")
     var prefix = RedisStoreOptions.defaultPrefix
 
-    @Flag(help: "Open the file read-only: every action is disabled.")
+    @Flag(help: "Open the file (or Redis store) read-only: every action is disabled.")
     var readOnly = false
 
     @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
@@ -51,7 +52,7 @@ struct ConsoleCommand: ParsableCommand {
             // Connects before the terminal is touched, so a bad URL or login fails with one line.
             let source: any ConsoleDataSource =
                 try RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
-                ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator)
+                ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator, readOnly: readOnly)
                 : try KeyspaceDataSource(url: file, separator: separator)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })

@@ -7,7 +7,7 @@ import Testing
 /// The console's data source over a RedisStore on a private redis-server.
 @Suite("Redis store data source", .enabled(if: RedisServer.isInstalled || RedisServer.isRequired))
 struct RedisStoreDataSourceTests {
-    @Test func overviewPagesDetailTimelineAndRefusedActions() throws {
+    @Test func overviewPagesDetailTimelineAndReadOnlyRefusals() throws {
         let server = try RedisServer()
         var options = StoreOptions()
         options.statistics.metrics = .off
@@ -20,7 +20,7 @@ struct RedisStoreDataSourceTests {
 
         #expect(try RedisStoreDataSource.holdsStore(url: server.url, prefix: "cachedeck:"))
         #expect(try !RedisStoreDataSource.holdsStore(url: server.url, prefix: "other:"))
-        let source = try RedisStoreDataSource(url: server.url)
+        let source = try RedisStoreDataSource(url: server.url, readOnly: true)
         #expect(source.isReadOnly && source.hasKeyspace && !source.isKeyspace)
         var overview = try source.overview()
         while overview.redis?.countedAt == nil { overview = try source.overview() }
@@ -49,8 +49,34 @@ struct RedisStoreDataSourceTests {
         let timeline = try source.timeline(namespace: "users")
         #expect(timeline.isExact && timeline.buckets.reduce(0) { $0 + $1.entries } == 250)
         #expect(throws: ConsoleError.self) { try source.auditLog(limit: 10) }
-        #expect(throws: ConsoleError.self) { try source.undo(auditID: 1) }
+        #expect(throws: CacheError.readOnly(path: source.location)) { try source.undo(auditID: 1) }
         let level = try source.keyspace(KeyspaceRequest(prefix: Data()))
         #expect(level.server.keyCount > 250)
+    }
+
+    @Test func actionsPreviewRunAuditAndUndoThroughTheStoresAdmin() throws {
+        let server = try RedisServer()
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        let users = try store.cache("users", key: String.self, value: Int.self)
+        try users.set((0..<30).map { (key: "user-\($0)", value: $0) })
+        let source = try RedisStoreDataSource(url: server.url)
+        #expect(!source.isReadOnly)
+
+        // "user-1" and "user-10" … "user-19": a filter that is just a prefix runs as one.
+        let pending = try source.prepare(.matching(namespace: "users", filter: "prefix:user-1"))
+        #expect(pending.target == .invalidate(.prefix(namespace: "users", prefix: "user-1")))
+        #expect(pending.impact.entries == 11)
+        #expect(try source.run(pending, answer: "n") { _ in true } == nil)
+        #expect(try users.get("user-1") == 1)
+        let result = try #require(try source.run(pending, answer: "y") { _ in true })
+        #expect(result.outcome.removed == 11 && result.undo != nil)
+        #expect(try users.get("user-1") == nil && users.get("user-2") == 2)
+
+        let audit = try source.auditLog(limit: 10)
+        #expect(audit.count == 1 && audit[0].entries == 11 && audit[0].canUndo && !audit[0].isUndone)
+        #expect(try source.undo(auditID: audit[0].id) == 11)
+        #expect(try users.get("user-1") == 1 && users.get("user-15") == 15)
+        #expect(try source.auditLog(limit: 10).first { $0.id == audit[0].id }?.isUndone == true)
     }
 }

@@ -1,0 +1,82 @@
+import CacheCore
+
+/// The console's actions on either store, through the ``ActionController``: how a filter
+/// becomes a selector, preview, run, undo, and the audit log as rows.
+struct ConsoleActions: Sendable {
+    /// Filters that match more entries than this cannot be invalidated key by key.
+    static let maximumKeysPerAction = 100_000
+
+    /// One page of the keys a filter matches, and where the next page starts (`nil`: none).
+    typealias KeyPage = (keys: [String], next: String?)
+
+    /// `nil` when the store is read-only: every action is refused.
+    let controller: ActionController?
+    /// The store's location, for the read-only error.
+    let location: String
+    /// The keys of a namespace that a filter matches, a page at a time from a start token.
+    let matchingKeys: @Sendable (_ namespace: String, _ filter: EntryFilter, _ after: String?) throws -> KeyPage
+
+    /// The audit log's newest `limit` rows as the Audit view shows them.
+    func auditLog(limit: Int, of admin: any StoreAdministering) throws -> [AuditEntry] {
+        try admin.auditLog(limit: limit).map { record in
+            AuditEntry(
+                id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
+                action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
+                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
+                origin: record.origin, sampleKeys: record.sampleKeys)
+        }
+    }
+
+    /// Measures the action; a filter becomes a prefix, a tag, the whole namespace or its
+    /// matching keys.
+    func prepare(_ request: ActionRequest) throws -> PendingAction {
+        let actions = try writable()
+        switch request {
+        case .target(let target):
+            return try actions.prepare(target)
+        case .matching(let namespace, let text, let expiry):
+            let selector = try selector(namespace: namespace, filter: text)
+            return try actions.prepare(expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector))
+        }
+    }
+
+    /// Runs `pending` if `answer` confirms it.
+    func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    {
+        try writable().run(pending, answer: answer, progress: progress)
+    }
+
+    /// Undoes the action with audit id `auditID`.
+    func undo(auditID: Int64) throws -> Int {
+        try writable().undo(UndoHandle(auditID: auditID, summary: "action #\(auditID)"))
+    }
+
+    private func writable() throws -> ActionController {
+        guard let controller else { throw CacheError.readOnly(path: location) }
+        return controller
+    }
+
+    private func selector(namespace: String, filter text: String) throws -> InvalidationSelector {
+        let filter = try EntryFilter(parsing: text)
+        if filter.terms.isEmpty { return .namespace(namespace) }
+        if filter.terms.count == 1, case .keyPrefix(let prefix) = filter.terms[0] {
+            return .prefix(namespace: namespace, prefix: prefix)
+        }
+        if filter.terms.count == 1, case .tag(let tag) = filter.terms[0] { return .tag(tag, namespace: namespace) }
+        var keys: [String] = []
+        var after: String?
+        repeat {
+            let page = try matchingKeys(namespace, filter, after)
+            keys += page.keys
+            after = page.next
+            guard keys.count <= Self.maximumKeysPerAction else {
+                throw ConsoleError(
+                    "the filter matches more than \(Formatting.count(Self.maximumKeysPerAction)) entries; "
+                        + "narrow it, or use prefix: or tag:")
+            }
+        } while after != nil
+        guard !keys.isEmpty else { throw ConsoleError("no entry matches '\(text)'") }
+        return keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
+    }
+}
