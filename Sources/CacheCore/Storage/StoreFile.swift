@@ -172,7 +172,9 @@ enum StoreFile {
             try enableWAL(connection, busyTimeout: options.busyTimeout)
             try moveFormat3Trash(connection, options: options)
         }
-        return Database(path: path, writer: connection, busyTimeout: options.busyTimeout)
+        return Database(
+            path: path, writer: connection, busyTimeout: options.busyTimeout,
+            room: DiskRoom(path: path, reserve: options.diskReserve))
     }
 
     private static func connect(_ path: String, options: StoreOptions, immutable: Bool) throws -> SQLiteConnection {

@@ -18,7 +18,8 @@ struct ActionRunner {
             if json {
                 try JSONOutput.print(DryRun(target: target, impact: pending.impact))
             } else {
-                print("Dry run: \(pending.summary) Nothing was changed.")
+                let warning = pending.diskFullWarning.map { " " + $0 } ?? ""
+                print("Dry run: \(pending.summary)\(warning) Nothing was changed.")
             }
             return
         }
@@ -46,11 +47,27 @@ struct ActionRunner {
                 + ActionText.done(result)
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
-            } else if result.outcome.removed > 0 && result.target.isUndoable {
-                line += " The disk was full, so no undo copy was kept."
             }
+            if result.outcome.wasDiskFull { line += " " + Self.room(try store.diskSpace()) }
             print(line)
         }
+        if result.outcome.notRemoved > 0 {
+            throw Failure(
+                "\(Formatting.count(result.outcome.notRemoved)) entries of \(store.path) were not removed: "
+                    + "the disk has no room left even to delete one")
+        }
+    }
+
+    /// The room after an action on a full disk: what new entries have, or why the app still
+    /// cannot write (the `-wal` could not be copied into the file).
+    static func room(_ space: DiskSpace) -> String {
+        let free = Formatting.bytes(space.filesystemFree)
+        if space.logBytes > space.filesystemFree {
+            return "Its write-ahead log (\(Formatting.bytes(space.logBytes))) cannot be copied into the file while the "
+                + "filesystem has \(free) free: free that much on the filesystem before the app can write again."
+        }
+        return "New entries have \(Formatting.bytes(space.fileFree + space.filesystemFree)) "
+            + "(\(Formatting.bytes(space.fileFree)) free inside the file, \(free) on the filesystem)."
     }
 
     /// Runs a confirmed action, showing `done / total` on a terminal's standard error after
