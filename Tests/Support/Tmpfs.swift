@@ -32,6 +32,15 @@ public final class Tmpfs {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Grows (or shrinks) the filesystem to `kilobytes`, as freeing space elsewhere would.
+    public func resize(kilobytes: Int) throws {
+        #if os(Linux)
+            guard mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT), "size=\(kilobytes)k,mode=0700") == 0 else {
+                throw SupportFailure("cannot resize the tmpfs at \(path): \(String(cString: strerror(errno)))")
+            }
+        #endif
+    }
+
     /// `path/name`.
     public func file(_ name: String) -> String { path + "/" + name }
 

@@ -48,7 +48,9 @@ struct ActionRunner {
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(store.path) \(undo.auditID)"
             }
-            if result.outcome.wasDiskFull { line += " " + Self.room(try store.diskSpace()) }
+            if result.outcome.wasDiskFull {
+                line += " " + Self.room(try store.diskSpace(), retry: result.outcome.notRemoved > 0)
+            }
             print(line)
         }
         if result.outcome.notRemoved > 0 {
@@ -59,15 +61,16 @@ struct ActionRunner {
     }
 
     /// The room after an action on a full disk: what new entries have, or why the app still
-    /// cannot write (the `-wal` could not be copied into the file).
-    static func room(_ space: DiskSpace) -> String {
+    /// cannot write (the `-wal` cannot be copied into the file), and what to do.
+    static func room(_ space: DiskSpace, retry: Bool) -> String {
         let free = Formatting.bytes(space.filesystemFree)
         if space.logBytes > space.filesystemFree {
-            return "Its write-ahead log (\(Formatting.bytes(space.logBytes))) cannot be copied into the file while the "
-                + "filesystem has \(free) free: free that much on the filesystem before the app can write again."
+            let log = Formatting.bytes(space.logBytes)
+            return "Its write-ahead log (\(log)) cannot be copied into the file while the filesystem has \(free) free: "
+                + "free \(log) there" + (retry ? ", then run this again." : " before the app can write again.")
         }
-        return "New entries have \(Formatting.bytes(space.fileFree + space.filesystemFree)) "
-            + "(\(Formatting.bytes(space.fileFree)) free inside the file, \(free) on the filesystem)."
+        return "Room for new entries: \(Formatting.bytes(space.fileFree)) free inside the file and \(free) on the "
+            + "filesystem." + (retry ? " Free space on the filesystem, then run this again." : "")
     }
 
     /// Runs a confirmed action, showing `done / total` on a terminal's standard error after
