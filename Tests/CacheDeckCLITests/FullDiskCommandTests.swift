@@ -17,13 +17,16 @@ struct FullDiskCommandTests {
         try CLIProcess(arguments, folder: try #require(outputs)).wait()
     }
 
-    /// A 4 MB tmpfs whose cache file an app filled until a set failed.
-    static func filled(expiry: Duration? = nil, reserve: Int? = nil) throws -> (Tmpfs, String, Int) {
+    /// A 4 MB tmpfs whose cache file an app filled until a set failed (after `before`).
+    static func filled(
+        expiry: Duration? = nil, reserve: Int? = nil, before: (CacheStore, String) throws -> Void = { _, _ in }
+    ) throws -> (Tmpfs, String, Int) {
         let disk = try Tmpfs(kilobytes: 4096)
         let path = disk.file("cache.sqlite")
         var options = StoreOptions()
         options.diskReserve = reserve
         let app = try CacheStore(path: path, options: options)
+        try before(app, path)
         let (tiles, error) = try FullDisk.fill(app, expiry: expiry)
         #expect(error as? CacheError == .diskFull(path: path))
         try app.close()
@@ -72,6 +75,37 @@ struct FullDiskCommandTests {
         let outcome = try sweep.object()
         #expect(outcome["removed"] as? Int == tiles && outcome["wasDiskFull"] as? Bool == true)
         #expect(outcome["notRemoved"] as? Int == 0 && outcome["isAudited"] as? Bool == true)
+        try Self.expectTheAppWritesAgain(path)
+        _ = disk
+    }
+
+    @Test func whenTheTrashHoldsTheSpaceASweepSaysSoAndPurgeFreesIt() throws {
+        // An ordinary clear (the disk was not full yet) kept 600 entries for undo.
+        let (disk, path, _) = try Self.filled { app, path in
+            let old = try app.dataCache("old", key: Int.self, policy: NamespacePolicy(expiration: .never))
+            for start in stride(from: 0, to: 600, by: 20) {
+                try old.set((start..<start + 20).map { (key: $0, value: Data(repeating: 3, count: 2000)) })
+            }
+            let clear = try run("clear", path, "old", "--yes")
+            #expect(clear.stdout.hasPrefix("Removed 600 entries (1.2 MB). Undo with: "), "\(clear.stdout)")
+        }
+        let clear = try run("clear", path, "keep", "--dry-run")
+        #expect(clear.stdout.contains("The disk is full"), "\(clear.stdout)")
+        let sweep = try run("sweep", path, "--yes")
+        #expect(
+            sweep.stdout.hasPrefix("Removed 0 entries (0 B). Room for new entries: ")
+                && sweep.stdout.hasSuffix(
+                    " The trash holds 600 more (1.2 MB) kept for undo by earlier actions: `cachedeck purge \(path)` deletes them.\n"),
+            "\(sweep.stdout)")
+        let dryRun = try run("purge", path, "--dry-run")
+        #expect(dryRun.stdout == "Dry run: The trash holds 600 entries (1.2 MB) kept for undo. Nothing was changed.\n")
+        let purge = try run("purge", path, "--yes")
+        #expect(
+            purge.status == 0
+                && purge.stdout.hasPrefix(
+                    "Purged the trash: deleted 600 entries; their actions can no longer be undone. Room for new entries: "),
+            "\(purge.stdout)\(purge.stderr)")
+        #expect(try run("purge", path, "--dry-run", "--json").object()["entries"] as? Int == 0)
         try Self.expectTheAppWritesAgain(path)
         _ = disk
     }

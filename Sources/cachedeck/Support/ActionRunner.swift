@@ -50,6 +50,12 @@ struct ActionRunner {
             }
             if result.outcome.wasDiskFull {
                 line += " " + Self.room(try store.diskSpace(), retry: result.outcome.notRemoved > 0)
+                let trash = try store.admin.trashSize()
+                if trash.entries > 0 {
+                    line +=
+                        " The trash holds \(Formatting.count(trash.entries)) more (\(Formatting.bytes(trash.bytes))) kept "
+                        + "for undo by earlier actions: `cachedeck purge \(store.path)` deletes them."
+                }
             }
             print(line)
         }
