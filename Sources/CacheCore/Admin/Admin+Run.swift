@@ -24,18 +24,24 @@ extension Admin {
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
         let isShort = try store.makeRoomForRemovals()
-        var auditID: Int64?
+        func lastRowID(_ connection: SQLiteConnection) throws -> Int64 {
+            try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
+        }
+        var (auditID, lastRow): (Int64?, Int64)
         do {
-            auditID = try store.database.write(usingReserve: true) {
-                try $0.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now)
+            (auditID, lastRow) = try store.database.write(usingReserve: true) { connection in
+                (
+                    try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now),
+                    try lastRowID(connection)
+                )
             }
         } catch CacheError.diskFull {
-            auditID = nil
+            // No room for the row now: the action runs without it and writes it at the end.
+            (auditID, lastRow) = (nil, try store.database.read(lastRowID))
         }
-        let lastRowID = try store.database.read { try $0.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0 }
         let removes = if case .expiry = target { false } else { true }
         var run = ActionRun(
-            auditID: auditID, start: (now, lastRowID),
+            auditID: auditID, start: (now, lastRow),
             keepsTrash: target.isUndoable && auditID != nil && !(isShort && removes))
         run.wasDiskFull = isShort && removes || auditID == nil
         if case .expiry(_, let change) = target { run.expiry = change }
@@ -59,16 +65,20 @@ extension Admin {
     private func moveWholeNamespaces(of target: AdminTarget, run: inout ActionRun, now: Int64) throws -> Bool {
         guard let auditID = run.auditID else { return false }
         do {
-            return try store.database.write(usingReserve: true) { connection in
-                try connection.writeTransaction {
-                    guard let whole = try wholeNamespaces(of: target, in: connection) else { return false }
+            let moved = try store.database.write(usingReserve: true) { connection in
+                try connection.writeTransaction { () -> (entries: Int, bytes: Int)? in
+                    guard let whole = try wholeNamespaces(of: target, in: connection) else { return nil }
+                    var total = (entries: 0, bytes: 0)
                     for namespace in whole {
                         let moved = try connection.partitionNamespace(id: namespace.id, auditID: auditID, now: now)
-                        run.add(moved.entries, moved.bytes)
+                        total = (total.entries + moved.entries, total.bytes + moved.bytes)
                     }
-                    return true
+                    return total
                 }
             }
+            guard let moved else { return false }
+            run.add(moved.entries, moved.bytes)
+            return true
         } catch CacheError.diskFull {
             run.keepsTrash = false
             run.wasDiskFull = true

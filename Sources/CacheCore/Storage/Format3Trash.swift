@@ -72,7 +72,7 @@ enum Format3Trash {
         try connection.withStatement(
             """
             SELECT DISTINCT t.audit_id, coalesce(nm.name, '')
-            FROM temp.v3_batch b JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
+            FROM temp.v3_batch b CROSS JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
             LEFT JOIN v3_trash_names nm ON nm.id = t.namespace_id
             """
         ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
@@ -106,14 +106,16 @@ enum Format3Trash {
                                  hits, version, tags)
             SELECT ?1, t.key, t.value, t.size, t.created_at, t.expires_at, t.stale_until, t.accessed_at, t.hits,
                    t.version, t.tags
-            FROM temp.v3_batch b JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
+            FROM temp.v3_batch b CROSS JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
             WHERE t.audit_id = ?2 AND coalesce((SELECT name FROM v3_trash_names WHERE id = t.namespace_id), '') = ?3
             ORDER BY t.audit_id, t.entry_id
             ON CONFLICT (namespace_id, key) DO NOTHING
             """,
             partition, group.auditID, group.name)
+        // `+namespace_id`: the new rows by row id, never the partition through an index (which
+        // would count the whole partition again every batch).
         let added = try connection.withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id > ?1 AND namespace_id = ?2"
+            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id > ?1 AND +namespace_id = ?2"
         ) { statement in
             statement.bind(before, partition)
             return try statement.firstRow { ($0.int(0), $0.int(1)) }
