@@ -51,7 +51,7 @@ struct FullDiskTests {
 
     @Test func anAppStopsShortOfTheReserveAndAClearOfTheFullDiskDeletesWithoutUndoAndGivesItRoom() throws {
         let filled = try FilledDisk()
-        let reserve = DiskRoom.defaultReserve(Foundation.open(filled.disk.path, O_RDONLY | O_DIRECTORY))
+        let reserve = DiskRoom.defaultReserve(DiskRoom.statistics(-1, filled.disk.path))
         #expect(reserve == 256 << 10)
         let before = filled.disk.freeBytes
         #expect(before > 0, "the reserve is still free")

@@ -26,16 +26,11 @@ public struct DiskSpace: Sendable, Hashable, Codable {
 extension CacheStore {
     /// Measures the room on the file's filesystem and in the file now.
     public func diskSpace() throws -> DiskSpace {
-        var directory = (path as NSString).deletingLastPathComponent
-        if directory.isEmpty { directory = "." }
-        var info = statvfs()
-        let free =
-            statvfs(directory, &info) == 0
-            ? Int(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
-            : 0
+        let folder = (path as NSString).deletingLastPathComponent
+        let free = DiskRoom.statistics(-1, folder.isEmpty ? "." : folder).map { DiskRoom.bytes($0.f_bavail, $0.f_frsize) }
         var log = stat()
         return DiskSpace(
-            filesystemFree: free, fileFree: try database.read { try $0.freePageBytes() },
+            filesystemFree: free ?? 0, fileFree: try database.read { try $0.freePageBytes() },
             logBytes: stat(path + "-wal", &log) == 0 ? Int(log.st_size) : 0, reserve: database.room?.reserve ?? 0)
     }
 

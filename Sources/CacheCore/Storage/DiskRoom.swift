@@ -28,7 +28,10 @@ final class DiskRoom: Sendable {
 
     /// Bytes kept free for removals; 0 turns the guard off.
     let reserve: Int
+    /// The file's folder, open for `fstatvfs` (-1 when it cannot be opened for reading: then
+    /// measured by path).
     private let folder: Int32
+    private let folderPath: String
     private let short = Atomic(false)
     /// The filesystem's free bytes at the last measure.
     private let lastFree = Atomic(Int.max)
@@ -38,27 +41,37 @@ final class DiskRoom: Sendable {
     init(path: String, reserve: Int?) {
         var directory = (path as NSString).deletingLastPathComponent
         if directory.isEmpty { directory = "." }
+        folderPath = directory
         folder = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        self.reserve = max(0, reserve ?? Self.defaultReserve(folder))
+        self.reserve = max(0, reserve ?? Self.defaultReserve(Self.statistics(folder, directory)))
     }
 
     deinit {
         if folder >= 0 { Foundation.close(folder) }
     }
 
-    /// 1/32 of the filesystem, between 256 KiB and 64 MiB.
-    static func defaultReserve(_ descriptor: Int32) -> Int {
-        var info = statvfs()
-        guard descriptor >= 0, fstatvfs(descriptor, &info) == 0 else { return 0 }
-        let total = Int(clamping: UInt64(info.f_blocks).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
-        return min(max(total / 32, 256 << 10), 64 << 20)
+    /// 1/32 of the filesystem, between 256 KiB and 64 MiB (0 when it cannot be measured).
+    static func defaultReserve(_ info: statvfs?) -> Int {
+        guard let info else { return 0 }
+        return min(max(bytes(info.f_blocks, info.f_frsize) / 32, 256 << 10), 64 << 20)
     }
 
-    /// The bytes this user may still write on the filesystem, or `nil` if it cannot be measured.
-    func freeBytes() -> Int? {
+    /// The filesystem's figures, through `descriptor` or else by `path`.
+    static func statistics(_ descriptor: Int32, _ path: String) -> statvfs? {
         var info = statvfs()
-        guard folder >= 0, fstatvfs(folder, &info) == 0 else { return nil }
-        return Int(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
+        let measured = descriptor >= 0 ? fstatvfs(descriptor, &info) : statvfs(path, &info)
+        return measured == 0 ? info : nil
+    }
+
+    /// `blocks` of `size` bytes, saturating.
+    static func bytes(_ blocks: UInt, _ size: UInt) -> Int {
+        Int(clamping: UInt64(blocks).multipliedReportingOverflow(by: UInt64(size)).partialValue)
+    }
+
+    /// The bytes this user may still write on the filesystem (`f_bavail`: user quotas are not
+    /// seen), or `nil` if it cannot be measured.
+    func freeBytes() -> Int? {
+        Self.statistics(folder, folderPath).map { Self.bytes($0.f_bavail, $0.f_frsize) }
     }
 
     /// Whether a write that adds about `bytes` (its rows' keys and values) must be refused: it
