@@ -185,6 +185,23 @@ struct MigrationTests {
         try store.close()
     }
 
+    @Test func appsOpeningAFormat3FileTogetherShareTheBatchesAndMoveEachRowOnce() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        try Self.format3File(at: path)
+        let apps = try (0..<3).map { try HelperProcess(["open", path, "\($0)", "--barrier"]) }
+        for app in apps { try app.waitForLine("ready") }
+        for app in apps { app.release() }
+        for app in apps {
+            let exit = try app.waitForExit()
+            #expect(exit.succeeded, "\(exit.stderr)")
+        }
+        let progress = try Progress(path)
+        #expect(progress.waiting == 0 && progress.moved == Int64(Self.trashRows) && progress.countersExact)
+        try Self.expectEverythingRestorable(path, round: 0)
+        #expect(try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'open-%'") == 3)
+    }
+
     @Test func aNewFileAndAFormat3FileWithAnEmptyTrashKeepNoMigrationTables() throws {
         let folder = TemporaryFolder()
         let fresh = folder.file("new.sqlite")
