@@ -22,8 +22,8 @@ struct CacheDeck: AsyncParsableCommand {
         subcommands: [
             ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
-            InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self, ExportCommand.self,
-            KeysCommand.self, KeyCommand.self, DemoCommand.self,
+            InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self,
+            PurgeCommand.self, ExportCommand.self, KeysCommand.self, KeyCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self
     )

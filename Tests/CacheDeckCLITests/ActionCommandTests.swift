@@ -31,7 +31,8 @@ import Testing
         #expect((json["target"] as? [String: Any])?["clear"] != nil)
         let impact = try #require(json["impact"] as? [String: Any])
         #expect(
-            Set(impact.keys) == ["entries", "bytes", "recentHitShare", "sampleKeys"] && impact["entries"] as? Int == 3)
+            Set(impact.keys) == ["entries", "bytes", "recentHitShare", "sampleKeys", "isDiskFull"]
+                && impact["entries"] as? Int == 3 && impact["isDiskFull"] as? Bool == false)
         #expect(fixture.bytes == bytes)
         #expect(try fixture.run("audit", fixture.path).stdout.hasSuffix("(none)\n"))
     }
@@ -43,8 +44,12 @@ import Testing
         #expect(try fixture.count("sessions") == 2)
 
         let clear = try fixture.run("clear", fixture.path, "colors", "--yes", "--json").object()
-        #expect(Set(clear.keys) == ["auditID", "removed", "bytes", "isUndoable", "isCancelled"])
+        #expect(
+            Set(clear.keys) == [
+                "auditID", "removed", "bytes", "isUndoable", "isCancelled", "wasDiskFull", "notRemoved", "isAudited",
+            ])
         #expect(clear["removed"] as? Int == 3 && clear["isUndoable"] as? Bool == true)
+        #expect(clear["wasDiskFull"] as? Bool == false && clear["notRemoved"] as? Int == 0)
         let clearID = try #require(clear["auditID"] as? Int)
         #expect(try fixture.count("colors") == 0)
 

@@ -42,7 +42,7 @@ import Testing
     /// Commands that act on it.
     static let writeCommands: [[String]] = [
         ["check", "FILE", "--fix", "--yes"], ["sweep", "FILE", "--yes"], ["clear", "FILE", "--all", "--yes"],
-        ["invalidate", "FILE", "colors", "--key", "1", "--yes"], ["restore", "FILE", "1"],
+        ["invalidate", "FILE", "colors", "--key", "1", "--yes"], ["restore", "FILE", "1"], ["purge", "FILE", "--yes"],
     ]
     /// The console, read-write and read-only (stdin is not a terminal in these runs).
     static let consoleCommands: [[String]] = [["FILE"], ["--read-only", "FILE"]]

@@ -34,7 +34,10 @@ struct RedisActionCommandTests {
         #expect(try colors.count() == 12)
 
         let clear = try run("clear", server.url, "colors", "--yes", "--json").object()
-        #expect(Set(clear.keys) == ["auditID", "removed", "bytes", "isUndoable", "isCancelled"])
+        #expect(
+            Set(clear.keys) == [
+                "auditID", "removed", "bytes", "isUndoable", "isCancelled", "wasDiskFull", "notRemoved", "isAudited",
+            ])
         #expect(clear["removed"] as? Int == 12 && clear["isUndoable"] as? Bool == true)
         let id = try #require(clear["auditID"] as? Int)
         #expect(try colors.count() == 0)

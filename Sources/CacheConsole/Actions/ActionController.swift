@@ -101,12 +101,20 @@ package struct PendingAction: Sendable, Hashable {
             + "\(impact.entries == 1 ? "entry" : "entries"), \(Formatting.bytes(impact.bytes)), \(share)% of recent hits."
     }
 
-    /// The question to show: the ``summary`` and how to confirm.
+    /// The question to show: the ``summary``, a warning on a full disk, and how to confirm.
     package var prompt: String {
+        let warned = summary + (diskFullWarning.map { " " + $0 } ?? "")
         switch confirmation {
-        case .yesOrNo: summary + " Proceed? [y/N]"
-        case .typeName(let name): summary + " Type '\(name)' to confirm (anything else cancels):"
+        case .yesOrNo: return warned + " Proceed? [y/N]"
+        case .typeName(let name): return warned + " Type '\(name)' to confirm (anything else cancels):"
         }
+    }
+
+    /// On a full disk, that an undoable action will delete without an undo copy.
+    package var diskFullWarning: String? {
+        guard impact.isDiskFull, target.isUndoable else { return nil }
+        if case .expiry = target { return nil }
+        return "The disk is full: they will be deleted without an undo copy."
     }
 
     /// Whether `answer` confirms: `y` or `yes` (any case) for a yes/no question, the exact

@@ -14,12 +14,29 @@ package enum ActionText {
         }
     }
 
-    /// What a run did: `Removed 2,500 entries (1.2 MB).`, `Changed the expiry of 3 entries (420 B).`
+    /// What a run did: `Removed 2,500 entries (1.2 MB).`, `Changed the expiry of 3 entries (420 B).`,
+    /// and on a full disk `Disk full: cleared 880 entries (1.8 MB) without keeping them for undo.`
+    /// with what it could not do.
     package static func done(_ result: ActionResult) -> String {
-        let count = result.outcome.removed
-        let entries = "\(Formatting.count(count)) \(count == 1 ? "entry" : "entries")"
-        let verb = if case .expiry = result.target { "Changed the expiry of" } else { "Removed" }
-        return "\(verb) \(entries) (\(Formatting.bytes(result.outcome.bytes)))."
+        let outcome = result.outcome
+        let entries = Self.entries(outcome.removed)
+        let bytes = Formatting.bytes(outcome.bytes)
+        var line = "Removed \(entries) (\(bytes))."
+        if case .expiry = result.target {
+            line = "Changed the expiry of \(entries) (\(bytes))."
+        } else if result.target.isUndoable && outcome.wasDiskFull && !outcome.isUndoable && outcome.removed > 0 {
+            let verb = if case .invalidate = result.target { "removed" } else { "cleared" }
+            line = "Disk full: \(verb) \(entries) (\(bytes)) without keeping them for undo."
+        }
+        if outcome.notRemoved > 0 {
+            line += " \(Self.entries(outcome.notRemoved)) could not be removed: the disk had no room left even to delete one."
+        }
+        if !outcome.isAudited { line += " The disk had no room for its audit row." }
+        return line
+    }
+
+    private static func entries(_ count: Int) -> String {
+        "\(Formatting.count(count)) \(count == 1 ? "entry" : "entries")"
     }
 
     /// What `selector` selects: `2 keys in products`, `tag 'sale' in products`.

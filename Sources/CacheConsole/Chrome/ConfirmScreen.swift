@@ -34,6 +34,8 @@ enum ConfirmScreen {
         }
         if !pending.target.isUndoable {
             lines.append(("Sweeps cannot be undone (only expired entries are removed).", CellStyle(.muted)))
+        } else if let warning = pending.diskFullWarning {
+            lines.append((warning, CellStyle(.bad)))
         } else {
             lines.append(("Undoable: removed entries stay in the trash for 7 days.", CellStyle(.muted)))
         }

@@ -73,7 +73,7 @@ extension CacheStore {
         guard let worker = background.withLock({ $0?.worker }) else { return }
         worker.stop()
         do {
-            try database.write { try $0.unregisterMemoryTier(origin: origin) }
+            try database.write(usingReserve: true) { try $0.unregisterMemoryTier(origin: origin) }
         } catch {
             options.logger.warning("could not withdraw the memory-tier registration", metadata: ["error": "\(error)"])
         }
@@ -84,7 +84,8 @@ extension CacheStore {
             guard background == nil else { return }
             // Registered before the monitor reads the journal's end and before any copy is
             // kept, so every later removal by another instance is journaled for this one.
-            try database.write {
+            // One small row that coherence depends on: it may use the room kept for removals.
+            try database.write(usingReserve: true) {
                 try $0.registerMemoryTier(
                     origin: origin, pid: getpid(), host: ProcessInfo.processInfo.hostName, now: now())
             }

@@ -63,7 +63,7 @@ extension CacheStore {
         for chunk in stride(from: 0, to: max(keys.count, 1), by: Self.batchSize) {
             let slice = keys[chunk..<min(chunk + Self.batchSize, keys.count)]
             let isLast = chunk + Self.batchSize >= keys.count
-            removed += try database.write { connection in
+            removed += try database.write(usingReserve: true) { connection in
                 try connection.writeTransaction {
                     var count = 0
                     for key in slice where try connection.deleteEntry(namespace: namespace, key: key) {
@@ -84,7 +84,7 @@ extension CacheStore {
     /// then deletes what they held in batches.
     private func removeNamespaces(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let target: AdminTarget = .invalidate(selector)
-        let (removed, retired) = try database.write { connection in
+        let (removed, retired) = try database.write(usingReserve: true) { connection in
             try connection.writeTransaction {
                 var removed = 0
                 var retired: [Int64] = []
@@ -97,7 +97,7 @@ extension CacheStore {
             }
         }
         for partition in retired {
-            _ = try deleteInBatches { try $0.deletePartitionBatch(partition, limit: Self.batchSize) }
+            _ = try deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
         }
         return removed
     }
@@ -112,7 +112,7 @@ extension CacheStore {
         var removed = 0
         for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
             let batch = Array(ids[start..<min(start + Self.batchSize, ids.count)])
-            removed += try database.write { connection in
+            removed += try database.write(usingReserve: true) { connection in
                 try connection.writeTransaction {
                     try connection.fillDoomed(ids: batch)
                     try connection.keepDoomed(writtenBy: .max)
@@ -120,7 +120,9 @@ extension CacheStore {
                 }
             }
         }
-        try database.write { try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now) }
+        try database.write(usingReserve: true) {
+            try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now)
+        }
         return removed
     }
 }

@@ -129,7 +129,8 @@ public final class CacheStore: CacheBackend {
         try flushPendingWrites(force: true)
         guard !database.isReadOnly, !accessLog.isEmpty else { return }
         let now = now()
-        try database.write { connection in
+        // Rewrites rows in place (and deletes the expired): it may use the room kept for removals.
+        try database.write(usingReserve: true) { connection in
             try connection.writeTransaction { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
         }
     }
@@ -172,13 +173,23 @@ public final class CacheStore: CacheBackend {
             metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
     }
 
-    /// Runs `batch` in its own transaction until it removes nothing; returns the total.
-    func deleteInBatches(_ batch: (SQLiteConnection) throws -> Int) throws -> Int {
+    /// Runs `batch` (with a row limit) in its own transaction until it removes fewer than its
+    /// limit; returns the total. On a full disk a batch that does not fit is tried again with
+    /// a smaller limit, down to one row.
+    func deleteInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
         var total = 0
+        var limit = Self.batchSize
         while true {
-            let removed = try database.write { try batch($0) }
+            let removed: Int
+            do {
+                removed = try database.write(usingReserve: true) { try batch($0, limit) }
+            } catch CacheError.diskFull where limit > 1 {
+                limit = max(1, limit / 4)
+                continue
+            }
             total += removed
-            if removed < Self.batchSize { return total }
+            if removed < limit { return total }
+            limit = min(Self.batchSize, limit * 2)
         }
     }
 
@@ -196,9 +207,10 @@ public final class CacheStore: CacheBackend {
         let policy = runtime.record.policy
         let limited =
             policy.maxEntries != nil || policy.maxBytes != nil || options.maxEntries != nil || options.maxBytes != nil
+        let adding = rows.reduce(0) { $0 + $1.size }
         for _ in 0..<2 {
             guard let namespaceID = runtime.namespaceID else { return }
-            let written = try database.write { connection in
+            let written = try database.write(adding: adding) { connection in
                 let now = now()
                 if rows.count == 1 && !limited {
                     guard

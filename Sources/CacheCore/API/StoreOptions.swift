@@ -44,6 +44,12 @@ public struct StoreOptions: Sendable {
     /// What is counted, how often counters and a heartbeat go into the file, and whether
     /// they are emitted through swift-metrics.
     public var statistics = StatisticsOptions()
+    /// Bytes of the file's filesystem that only removals may use, so that a full disk can be
+    /// relieved with `clear`, `sweep` and the trash purge: sets (and other writes that add
+    /// data) fail with ``CacheError/diskFull(path:)`` once the free space, counting the
+    /// file's free pages, falls below it. `nil`: 1/32 of the filesystem, between 256 KiB and
+    /// 64 MiB; 0 turns the reserve off.
+    public var diskReserve: Int?
 
     /// Creates options; the defaults suit an app's own cache.
     public init(

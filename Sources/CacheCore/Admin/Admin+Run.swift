@@ -9,9 +9,12 @@ extension Admin {
     /// is kept current after every batch, so an action cut off by a kill still records what
     /// it removed, and can be undone.
     ///
-    /// On a full disk an entry moved into the trash can still fail to fit, and making room is
-    /// what the action is for: the rest of the entries are then deleted without a trash copy,
-    /// and the outcome says the action can no longer be fully undone. A target naming a
+    /// On a full disk (short of the room the store keeps for removals, see
+    /// ``StoreOptions/diskReserve``, or out of room for a trash copy) the action deletes
+    /// instead: a trash copy would free nothing. It uses the reserve, deletes in batches that
+    /// shrink until they fit, writes its audit row last if there was no room for it first, and
+    /// then gives the `-wal`'s space back to the filesystem. The outcome says so
+    /// (``ActionOutcome/wasDiskFull``), and counts what it could not remove. A target naming a
     /// namespace the file lacks throws ``InspectorError/noSuchNamespace(_:)`` and audits nothing.
     @discardableResult
     public func run(
@@ -20,49 +23,73 @@ extension Admin {
         try requireNamespace(of: target)
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
-        let (auditID, lastRowID) = try store.database.write { connection in
-            (
-                try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now),
-                try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
-            )
+        let isShort = try store.makeRoomForRemovals()
+        func lastRowID(_ connection: SQLiteConnection) throws -> Int64 {
+            try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
         }
-        var run = ActionRun(auditID: auditID, start: (now, lastRowID), keepsTrash: target.isUndoable)
+        var (auditID, lastRow): (Int64?, Int64)
+        do {
+            (auditID, lastRow) = try store.database.write(usingReserve: true) { connection in
+                (
+                    try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now),
+                    try lastRowID(connection)
+                )
+            }
+        } catch CacheError.diskFull {
+            // No room for the row now: the action runs without it and writes it at the end.
+            (auditID, lastRow) = (nil, try store.database.read(lastRowID))
+        }
+        let removes = if case .expiry = target { false } else { true }
+        var run = ActionRun(
+            auditID: auditID, start: (now, lastRow),
+            keepsTrash: target.isUndoable && auditID != nil && !(isShort && removes))
+        run.wasDiskFull = isShort && removes || auditID == nil
         if case .expiry(_, let change) = target { run.expiry = change }
         do {
-            let movedWhole = target.isUndoable ? try moveWholeNamespaces(of: target, run: &run, now: now) : false
+            let movedWhole = run.keepsTrash ? try moveWholeNamespaces(of: target, run: &run, now: now) : false
             if !movedWhole { try moveSelected(by: target, run: &run, now: now, progress: progress) }
         } catch {
-            try finish(target, run: run)
+            try finish(target, run: &run, origin: origin, targetJSON: targetJSON)
             throw error
         }
-        try finish(target, run: run)
+        try finish(target, run: &run, origin: origin, targetJSON: targetJSON)
+        if run.wasDiskFull { store.giveBackLog() }
         return ActionOutcome(
-            auditID: auditID, removed: run.removed, bytes: run.bytes, isUndoable: run.keepsTrash,
-            isCancelled: run.isCancelled)
+            auditID: run.auditID ?? 0, removed: run.removed, bytes: run.bytes, isUndoable: run.keepsTrash,
+            isCancelled: run.isCancelled, wasDiskFull: run.wasDiskFull, notRemoved: run.notRemoved,
+            isAudited: run.auditID != nil)
     }
 
     /// Moves the namespaces `target` empties into the trash in one transaction; returns
     /// `false` when `target` selects entries instead (or the disk has no room for the step).
     private func moveWholeNamespaces(of target: AdminTarget, run: inout ActionRun, now: Int64) throws -> Bool {
+        guard let auditID = run.auditID else { return false }
         do {
-            return try store.database.write { connection in
-                try connection.writeTransaction {
-                    guard let whole = try wholeNamespaces(of: target, in: connection) else { return false }
+            let moved = try store.database.write(usingReserve: true) { connection in
+                try connection.writeTransaction { () -> (entries: Int, bytes: Int)? in
+                    guard let whole = try wholeNamespaces(of: target, in: connection) else { return nil }
+                    var total = (entries: 0, bytes: 0)
                     for namespace in whole {
-                        let moved = try connection.partitionNamespace(id: namespace.id, auditID: run.auditID, now: now)
-                        run.add(moved.entries, moved.bytes)
+                        let moved = try connection.partitionNamespace(id: namespace.id, auditID: auditID, now: now)
+                        total = (total.entries + moved.entries, total.bytes + moved.bytes)
                     }
-                    return true
+                    return total
                 }
             }
+            guard let moved else { return false }
+            run.add(moved.entries, moved.bytes)
+            return true
         } catch CacheError.diskFull {
             run.keepsTrash = false
+            run.wasDiskFull = true
             return false
         }
     }
 
     /// Moves (or, for a sweep, deletes) what `target` selects, batch by batch: the ids are
-    /// read once, then each batch takes the next ones that still qualify.
+    /// read once, then each batch takes the next ones that still qualify. On a full disk a
+    /// batch that does not fit is tried again smaller, down to one entry; what not even that
+    /// fits is counted in ``ActionRun/notRemoved``.
     private func moveSelected(
         by target: AdminTarget, run: inout ActionRun, now: Int64, progress: ((ActionProgress) -> Bool)?
     ) throws {
@@ -71,19 +98,32 @@ extension Admin {
         }
         var partitions: [Int64: Int64] = [:]
         var next = 0
+        var size = CacheStore.batchSize
         while next < ids.count {
-            let batch = Array(ids[next..<min(next + CacheStore.batchSize, ids.count)])
+            let batch = Array(ids[next..<min(next + size, ids.count)])
+            let (before, known) = (run, partitions)
             do {
-                try store.database.write { connection in
+                try store.database.write(usingReserve: true) { connection in
                     try connection.writeTransaction {
                         try moveBatch(batch, run: &run, partitions: &partitions, on: connection, now: now)
                     }
                 }
-            } catch CacheError.diskFull where run.keepsTrash {
-                run.keepsTrash = false
+            } catch CacheError.diskFull {
+                // Rolled back: forget what the batch counted and the partitions it created.
+                (run, partitions) = (before, known)
+                run.wasDiskFull = true
+                if run.keepsTrash {
+                    run.keepsTrash = false
+                } else if size > 1 {
+                    size = max(1, size / 4)
+                } else {
+                    run.notRemoved = ids.count - next
+                    return
+                }
                 continue
             }
             next += batch.count
+            size = min(CacheStore.batchSize, size * 2)
             if let progress, !progress(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) {
                 run.isCancelled = true
                 return
@@ -101,13 +141,13 @@ extension Admin {
         try connection.keepDoomed(writtenBy: run.start.time)
         if let change = run.expiry {
             let changed = try connection.changeExpiryOfDoomed(
-                change, auditID: run.auditID, keepOld: run.keepsTrash, now: now)
+                change, auditID: run.auditID ?? 0, keepOld: run.keepsTrash, now: now)
             run.add(changed.entries, changed.bytes)
-        } else if run.keepsTrash {
+        } else if run.keepsTrash, let auditID = run.auditID {
             for namespace in try connection.doomedNamespaces() {
                 let partition =
                     try partitions[namespace.id]
-                    ?? connection.insertTrashPartition(name: namespace.name, auditID: run.auditID, now: now)
+                    ?? connection.insertTrashPartition(name: namespace.name, auditID: auditID, now: now)
                 partitions[namespace.id] = partition
                 let moved = try connection.moveDoomed(from: namespace.id, to: partition)
                 run.add(moved.entries, moved.bytes)
@@ -116,22 +156,38 @@ extension Admin {
             let deleted = try connection.deleteDoomed()
             run.add(deleted.entries, deleted.bytes)
         }
-        try connection.finishAudit(run.auditID, entries: run.removed, bytes: run.bytes, now: nil)
+        if let auditID = run.auditID {
+            try connection.finishAudit(auditID, entries: run.removed, bytes: run.bytes, now: nil)
+        }
     }
 
     /// Records what the action removed and that it ended, journals it, then drops this
-    /// process's memory copies.
-    private func finish(_ target: AdminTarget, run: ActionRun) throws {
+    /// process's memory copies. An action that had no room for its audit row at the start
+    /// writes it now, whole; if there is still no room, the outcome says it was not audited.
+    private func finish(_ target: AdminTarget, run: inout ActionRun, origin: ActionOrigin, targetJSON: String) throws {
         let now = store.now()
-        try store.database.write { connection in
-            try connection.writeTransaction {
-                try connection.finishAudit(run.auditID, entries: run.removed, bytes: run.bytes, now: now)
-                if let selector = target.journalSelector {
-                    try connection.appendInvalidation(selector, removed: run.removed, origin: store.origin, now: now)
-                }
+        let selector = target.journalSelector
+        func journal(_ connection: SQLiteConnection) throws {
+            if let selector {
+                try connection.appendInvalidation(selector, removed: run.removed, origin: store.origin, now: now)
             }
         }
-        if let selector = target.journalSelector {
+        do {
+            try store.database.write(usingReserve: true) { connection in
+                try connection.writeTransaction {
+                    let auditID =
+                        try run.auditID
+                        ?? connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: run.start.time)
+                    try connection.finishAudit(auditID, entries: run.removed, bytes: run.bytes, now: now)
+                    run.auditID = auditID
+                    try journal(connection)
+                }
+            }
+        } catch CacheError.diskFull where run.auditID == nil {
+            // The journal matters more than the audit row: other apps' memory copies.
+            try store.database.write(usingReserve: true) { connection in try journal(connection) }
+        }
+        if let selector {
             for runtime in store.allRuntimes { runtime.drop(selector) }
         }
     }
@@ -139,12 +195,17 @@ extension Admin {
 
 /// The state of an action while it runs.
 struct ActionRun {
-    let auditID: Int64
+    /// Its audit row; `nil` while the disk had no room for it.
+    var auditID: Int64?
     /// When it started and the last row id then: entries written later are kept.
     let start: (time: Int64, lastRowID: Int64)
     /// Whether removed entries (or replaced expiry times) go to the trash (`false` for
     /// sweeps, and on a full disk).
     var keepsTrash: Bool
+    /// Whether it ran short of disk (see ``ActionOutcome/wasDiskFull``).
+    var wasDiskFull = false
+    /// Entries selected that not even a batch of one had room to remove.
+    var notRemoved = 0
     /// The change an expiry action makes (it removes nothing).
     var expiry: ExpiryChange?
     var removed = 0

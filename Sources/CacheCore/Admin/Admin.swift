@@ -34,6 +34,7 @@ public struct Admin: Sendable {
         try requireNamespace(of: target)
         let now = store.now()
         let since = now - 3_600_000
+        let isDiskFull = !store.isReadOnly && (try? store.diskSpace().isFullForRemovals) == true
         return try store.database.read { connection in
             try connection.readTransaction {
                 func telemetryHits(_ namespace: String?) throws -> Int {
@@ -63,7 +64,8 @@ public struct Admin: Sendable {
                 return ActionImpact(
                     entries: entries, bytes: bytes,
                     recentHitShare: storeHits > 0 ? min(1, Double(recentHits) / Double(storeHits)) : 0,
-                    sampleKeys: try scopes.first.map { try connection.sampleKeys($0, limit: 10) } ?? [])
+                    sampleKeys: try scopes.first.map { try connection.sampleKeys($0, limit: 10) } ?? [],
+                    isDiskFull: isDiskFull)
             }
         }
     }
@@ -91,9 +93,16 @@ public struct Admin: Sendable {
     /// Deletes the trash of actions older than `age` (and retired namespaces left by version
     /// changes); returns how many entries it deleted. (The maintenance service does this on
     /// its own; see ``MaintenanceTask/purgeTrashAndAudit``.)
+    ///
+    /// When the trash is what fills the disk, this is what frees it: on a full disk it uses
+    /// the room kept for removals, in batches that shrink until they fit, and then gives the
+    /// `-wal`'s space back to the filesystem.
     @discardableResult
     public func purgeTrash(olderThan age: Duration = Admin.trashRetention) throws -> Int {
-        try store.purgePartitions(before: store.now() - age.milliseconds)
+        let isFull = try store.makeRoomForRemovals()
+        let purged = try store.purgePartitions(before: store.now() - age.milliseconds)
+        if isFull { store.giveBackLog() }
+        return purged
     }
 }
 
@@ -104,10 +113,10 @@ extension CacheStore {
     /// Deletes retired partitions and the trash of actions run before `cutoff`, in batches;
     /// returns how many entries it deleted.
     func purgePartitions(before cutoff: Int64) throws -> Int {
-        _ = try deleteInBatches { try $0.purgeExpiryTrash(before: cutoff, limit: Self.batchSize) }
+        _ = try deleteInBatches { try $0.purgeExpiryTrash(before: cutoff, limit: $1) }
         var deleted = 0
         for partition in try database.read({ try $0.expiredPartitions(before: cutoff) }) {
-            deleted += try deleteInBatches { try $0.deletePartitionBatch(partition, limit: Self.batchSize) }
+            deleted += try deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
         }
         return deleted
     }

@@ -10,13 +10,17 @@ public struct ActionImpact: Sendable, Hashable, Codable {
     public let recentHitShare: Double
     /// Up to ten of the keys, as `namespace/key`.
     public let sampleKeys: [String]
+    /// Whether the disk is full (see ``DiskSpace/isFullForRemovals``): run now, an undoable
+    /// action deletes what it removes instead of keeping it for undo.
+    public let isDiskFull: Bool
 
     /// An impact with these figures (``Admin/preview(_:)`` measures real ones).
-    public init(entries: Int, bytes: Int, recentHitShare: Double, sampleKeys: [String]) {
+    public init(entries: Int, bytes: Int, recentHitShare: Double, sampleKeys: [String], isDiskFull: Bool = false) {
         self.entries = entries
         self.bytes = bytes
         self.recentHitShare = recentHitShare
         self.sampleKeys = sampleKeys
+        self.isDiskFull = isDiskFull
     }
 }
 
@@ -50,26 +54,42 @@ public struct ActionOrigin: Sendable, Hashable, Codable {
 
 /// What an action did.
 public struct ActionOutcome: Sendable, Hashable, Codable {
-    /// The audit row; pass it to ``Admin/restore(_:origin:)`` to undo the action.
+    /// The audit row; pass it to ``Admin/restore(_:origin:)`` to undo the action. 0 when the
+    /// disk had no room for the row (``isAudited`` is then false).
     public let auditID: Int64
     /// Entries removed.
     public let removed: Int
     /// Their bytes.
     public let bytes: Int
     /// Whether the removed rows are in the trash (so the action can be undone); false for a
-    /// sweep, and for an action that ran out of disk for the trash copy.
+    /// sweep, and for an action that ran on a full disk.
     public let isUndoable: Bool
     /// Whether the progress handler stopped it before the end; what it removed until then
     /// is in the trash and can be undone as usual.
     public let isCancelled: Bool
+    /// Whether the disk was full (short of the room the store keeps for removals, see
+    /// ``StoreOptions/diskReserve``): the action then deleted what it removed, without a copy
+    /// in the trash, since a copy would have freed nothing.
+    public let wasDiskFull: Bool
+    /// Entries it selected but could not remove: the disk had no room left even to delete
+    /// one. Free space on the filesystem and run it again.
+    public let notRemoved: Int
+    /// Whether its audit row was written (a full disk may have had no room for it).
+    public let isAudited: Bool
 
     /// An outcome with these figures (``Admin/run(_:origin:progress:)`` reports real ones).
-    public init(auditID: Int64, removed: Int, bytes: Int, isUndoable: Bool, isCancelled: Bool = false) {
+    public init(
+        auditID: Int64, removed: Int, bytes: Int, isUndoable: Bool, isCancelled: Bool = false,
+        wasDiskFull: Bool = false, notRemoved: Int = 0, isAudited: Bool = true
+    ) {
         self.auditID = auditID
         self.removed = removed
         self.bytes = bytes
         self.isUndoable = isUndoable
         self.isCancelled = isCancelled
+        self.wasDiskFull = wasDiskFull
+        self.notRemoved = notRemoved
+        self.isAudited = isAudited
     }
 }
 

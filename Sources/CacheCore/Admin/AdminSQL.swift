@@ -66,41 +66,57 @@ extension SQLiteConnection {
             "UPDATE audit SET entries = ?2, bytes = ?3, finished_at = ?4 WHERE id = ?1", auditID, entries, bytes, now)
     }
 
-    /// The newest `limit` audit rows, or only row `id`.
+    /// The newest `limit` audit rows, or only row `id`. In a file whose migration from format
+    /// 3 is still moving trash rows (see ``Format3Trash``), the rows not yet moved count as the
+    /// trash of their actions too.
     func auditRecords(limit: Int, id: Int64? = nil) throws -> [AuditRecord] {
-        let decoder = JSONDecoder()
-        return try withStatement(
-            """
-            SELECT a.id, a.at, a.user, a.host, a.pid, a.program, a.target, a.restores, a.entries, a.bytes,
-                   a.undone_at,
-                   EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id)
-                       OR EXISTS (SELECT 1 FROM expiry_trash t WHERE t.audit_id = a.id),
-                   a.finished_at,
-                   (SELECT json_group_array(k) FROM (
-                       SELECT p.name || '/' || e.key AS k FROM partitions p JOIN entries e ON e.namespace_id = p.id
-                       WHERE p.audit_id = a.id
-                       UNION ALL
-                       SELECT n.name || '/' || e.key FROM expiry_trash t CROSS JOIN entries e ON e.id = t.entry_id
-                       JOIN namespaces n ON n.id = e.namespace_id WHERE t.audit_id = a.id
-                       LIMIT 5))
-            FROM audit a WHERE ?2 IS NULL OR a.id = ?2 ORDER BY a.id DESC LIMIT ?1
-            """
-        ) { statement in
-            statement.bind(Int64(limit), id)
-            return try statement.rows { row in
-                AuditRecord(
-                    id: row.int64(0), at: row.int64(1),
-                    origin: ActionOrigin(
-                        user: row.text(2), host: row.text(3), pid: Int32(truncatingIfNeeded: row.int64(4)),
-                        program: row.text(5)),
-                    target: row.isNull(6)
-                        ? nil : try? decoder.decode(AdminTarget.self, from: Data(row.text(6).utf8)),
-                    restoredAuditID: row.optionalInt64(7), entries: row.int(8), bytes: row.int(9),
-                    undoneAt: row.optionalInt64(10), canUndo: row.int64(11) != 0 && row.isNull(10),
-                    sampleKeys: (try? decoder.decode([String].self, from: Data(row.text(13).utf8))) ?? [],
-                    finishedAt: row.optionalInt64(12))
+        try readTransaction {
+            let pending = try Format3Trash.isPending(self)
+            let canUndo =
+                "EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id)"
+                + " OR EXISTS (SELECT 1 FROM expiry_trash t WHERE t.audit_id = a.id)"
+                + (pending ? " OR EXISTS (SELECT 1 FROM v3_trash t WHERE t.audit_id = a.id)" : "")
+            let v3Keys =
+                pending
+                ? """
+                UNION ALL
+                SELECT coalesce(nm.name, '') || '/' || t.key FROM v3_trash t
+                LEFT JOIN v3_trash_names nm ON nm.id = t.namespace_id WHERE t.audit_id = a.id
+                """ : ""
+            return try withDynamicStatement(
+                """
+                SELECT a.id, a.at, a.user, a.host, a.pid, a.program, a.target, a.restores, a.entries, a.bytes,
+                       a.undone_at, \(canUndo), a.finished_at,
+                       (SELECT json_group_array(k) FROM (
+                           SELECT p.name || '/' || e.key AS k FROM partitions p JOIN entries e ON e.namespace_id = p.id
+                           WHERE p.audit_id = a.id
+                           UNION ALL
+                           SELECT n.name || '/' || e.key FROM expiry_trash t CROSS JOIN entries e ON e.id = t.entry_id
+                           JOIN namespaces n ON n.id = e.namespace_id WHERE t.audit_id = a.id
+                           \(v3Keys)
+                           LIMIT 5))
+                FROM audit a WHERE ?2 IS NULL OR a.id = ?2 ORDER BY a.id DESC LIMIT ?1
+                """
+            ) { statement in
+                statement.bind(Int64(limit), id)
+                return try statement.rows(Self.auditRecord)
             }
         }
+    }
+
+    /// One row of ``auditRecords(limit:id:)``'s query.
+    private static func auditRecord(_ row: SQLiteStatement) throws -> AuditRecord {
+        let decoder = JSONDecoder()
+        return AuditRecord(
+            id: row.int64(0), at: row.int64(1),
+            origin: ActionOrigin(
+                user: row.text(2), host: row.text(3), pid: Int32(truncatingIfNeeded: row.int64(4)),
+                program: row.text(5)),
+            target: row.isNull(6) ? nil : try? decoder.decode(AdminTarget.self, from: Data(row.text(6).utf8)),
+            restoredAuditID: row.optionalInt64(7), entries: row.int(8), bytes: row.int(9),
+            undoneAt: row.optionalInt64(10), canUndo: row.int64(11) != 0 && row.isNull(10),
+            sampleKeys: (try? decoder.decode([String].self, from: Data(row.text(13).utf8))) ?? [],
+            finishedAt: row.optionalInt64(12))
     }
 }
 

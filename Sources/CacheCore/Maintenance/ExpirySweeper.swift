@@ -37,7 +37,7 @@ struct ExpirySweeper: Sendable {
                     return outcome
                 }
                 let requested = sizer.size
-                let (removed, elapsed) = try database.write { connection in
+                let (removed, elapsed) = try database.write(usingReserve: true) { connection in
                     let started = ContinuousClock.now
                     let removed = try connection.deletePurgeable(
                         namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: requested)

@@ -13,8 +13,9 @@ struct MaintenanceContext {
     /// The store's time, in milliseconds.
     var now: Int64 { storeOptions.clock.nowMilliseconds() }
 
-    /// Runs `body` in one write transaction on the store's writer.
+    /// Runs `body` in one write transaction on the store's writer. Maintenance removes (or
+    /// shrinks) what it rewrites, so it may use the room kept for removals.
     func writeTransaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try database.write { connection in try connection.writeTransaction { try body(connection) } }
+        try database.write(usingReserve: true) { connection in try connection.writeTransaction { try body(connection) } }
     }
 }

@@ -10,7 +10,7 @@ struct StaleClientsJob: MaintenanceJob {
     func run(in context: MaintenanceContext, report: inout MaintenanceReport) throws {
         let cutoff = context.now - context.options.clientRetention.milliseconds
         let host = ProcessInfo.processInfo.hostName
-        report.staleClientsRemoved += try context.database.write { connection in
+        report.staleClientsRemoved += try context.database.write(usingReserve: true) { connection in
             try connection.deleteClients(lastSeenBefore: cutoff)
                 + connection.deleteMemoryTiersOfDeadProcesses(host: host)
         }

@@ -9,7 +9,7 @@ struct TrashPurgeJob: MaintenanceJob {
         let auditCutoff = context.now - context.options.auditRetention.milliseconds
         for partition in try context.database.read({ try $0.expiredPartitions(before: trashCutoff) }) {
             while true {
-                let purged = try context.database.write {
+                let purged = try context.database.write(usingReserve: true) {
                     try $0.deletePartitionBatch(partition, limit: CacheStore.batchSize)
                 }
                 report.trashRowsPurged += purged
@@ -17,11 +17,13 @@ struct TrashPurgeJob: MaintenanceJob {
             }
         }
         while true {
-            let purged = try context.database.write {
+            let purged = try context.database.write(usingReserve: true) {
                 try $0.purgeExpiryTrash(before: trashCutoff, limit: CacheStore.batchSize)
             }
             if purged < CacheStore.batchSize { break }
         }
-        report.auditRowsPurged += try context.database.write { try $0.purgeAudit(before: auditCutoff) }
+        report.auditRowsPurged += try context.database.write(usingReserve: true) {
+            try $0.purgeAudit(before: auditCutoff)
+        }
     }
 }

@@ -94,7 +94,7 @@ final class AccessLog: Sendable {
     func writeInSlices(to database: Database, now: Int64) throws {
         while !isEmpty {
             let slice = drain(limit: Self.backgroundSlice)
-            try database.write { connection in
+            try database.write(usingReserve: true) { connection in
                 try connection.writeTransaction { try Self.write(slice, to: connection, now: now) }
             }
         }

@@ -12,15 +12,20 @@ final class Database: Sendable {
     /// whose `-shm` can be neither found nor created.
     let isImmutable: Bool
     private let writer: SQLiteConnection?
+    /// The room kept for removals on the file's filesystem (`nil` for a read-only store).
+    let room: DiskRoom?
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[SQLiteConnection]>([])
     private let closed = Atomic(false)
     private static let maxIdleReaders = 8
 
     /// Wraps an already opened and validated writer, or `nil` for a read-only store.
-    init(path: String, writer: SQLiteConnection?, busyTimeout: Duration, immutable: Bool = false) {
+    init(
+        path: String, writer: SQLiteConnection?, busyTimeout: Duration, immutable: Bool = false, room: DiskRoom? = nil
+    ) {
         self.path = path
         self.writer = writer
+        self.room = writer == nil ? nil : room
         self.busyTimeout = busyTimeout
         self.isImmutable = immutable && writer == nil
     }
@@ -59,15 +64,30 @@ final class Database: Sendable {
 
     /// Runs `body` on the writer. Single statements commit on their own; wrap several in
     /// ``SQLiteConnection/writeTransaction(_:)``.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    ///
+    /// A write that adds data (about `adding` bytes of keys and values) is refused with
+    /// ``CacheError/diskFull(path:)`` when it would leave the disk short of the room kept for
+    /// removals; removals pass `usingReserve` (see ``DiskRoom``).
+    func write<T: Sendable>(
+        usingReserve: Bool = false, adding: Int = 0, _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
         guard let writer else { throw CacheError.readOnly(path: path) }
         try ensureOpen()
         return try writerLock.withLock { _ in
+            if !usingReserve, room?.refusesAdditions(of: adding, on: writer) == true {
+                throw CacheError.diskFull(path: path)
+            }
+            let result: T
             do {
-                return try body(writer)
+                result = try body(writer)
             } catch {
+                if (error as? SQLiteError)?.isDiskFull == true || error as? CacheError == .diskFull(path: path) {
+                    room?.noteFull()
+                }
                 throw mapped(error)
             }
+            if !writer.isInTransaction { room?.afterWrite(on: writer) }
+            return result
         }
     }
 

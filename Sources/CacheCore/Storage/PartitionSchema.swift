@@ -20,6 +20,10 @@ extension Schema {
     /// Deletions adjust the counters once per batch (see ``SQLiteConnection/deleteDoomed()``)
     /// instead of through a trigger per row.
     ///
+    /// This step changes only the schema: format 3's trash is renamed `v3_trash` (with
+    /// `v3_trash_names`, the names its namespace ids had), and ``Format3Trash`` moves its rows
+    /// into partitions in bounded batches afterwards (or drops it at once when it is empty).
+    ///
     /// The expiry index also holds each entry's size, so the bytes of any expiry range (the
     /// timeline's buckets and hours) are summed from the index alone, exactly.
     static let partitions = """
@@ -54,26 +58,8 @@ extension Schema {
         ALTER TABLE audit ADD COLUMN finished_at INTEGER;
         UPDATE audit SET finished_at = at;
 
-        INSERT INTO partitions (id, name, audit_id, whole, created_at, updated_at, retired_at)
-        SELECT (SELECT coalesce(max(id), 0) FROM namespaces) + row_number() OVER (ORDER BY t.audit_id, t.namespace_id),
-               coalesce(n.name, ''), t.audit_id, 0, a.at, a.at, a.at
-        FROM (SELECT DISTINCT audit_id, namespace_id FROM trash) t
-        JOIN audit a ON a.id = t.audit_id LEFT JOIN namespaces n ON n.id = t.namespace_id;
-
-        INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,
-                             hits, version, tags)
-        SELECT p.id, t.key, t.value, t.size, t.created_at, t.expires_at, t.stale_until, t.accessed_at, t.hits,
-               t.version, t.tags
-        FROM trash t
-        JOIN partitions p ON p.audit_id = t.audit_id
-            AND p.name = coalesce((SELECT name FROM namespaces WHERE id = t.namespace_id), '')
-        WHERE true
-        ON CONFLICT (namespace_id, key) DO NOTHING;
-
-        UPDATE partitions SET
-            entry_count = (SELECT count(*) FROM entries WHERE namespace_id = partitions.id),
-            total_bytes = (SELECT coalesce(sum(size), 0) FROM entries WHERE namespace_id = partitions.id);
-
-        DROP TABLE trash;
+        ALTER TABLE trash RENAME TO v3_trash;
+        CREATE TABLE v3_trash_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+        INSERT INTO v3_trash_names (id, name) SELECT id, name FROM namespaces;
         """
 }

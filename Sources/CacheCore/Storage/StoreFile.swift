@@ -170,8 +170,11 @@ enum StoreFile {
                 """)
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
+            try moveFormat3Trash(connection, options: options)
         }
-        return Database(path: path, writer: connection, busyTimeout: options.busyTimeout)
+        return Database(
+            path: path, writer: connection, busyTimeout: options.busyTimeout,
+            room: DiskRoom(path: path, reserve: options.diskReserve))
     }
 
     private static func connect(_ path: String, options: StoreOptions, immutable: Bool) throws -> SQLiteConnection {
@@ -252,9 +255,25 @@ enum StoreFile {
                 throw CacheError.newerFormat(path: path, found: version, supported: Schema.currentVersion)
             }
             for migration in Schema.migrations.dropFirst(version) { try connection.execute(migration) }
+            if version < Schema.currentVersion { try Format3Trash.dropIfEmpty(connection) }
             try connection.execute(
                 "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
         }
+    }
+
+    /// Finishes a migration from format 3: moves its trash rows into partitions in batches
+    /// (see ``Format3Trash``), resuming where a killed open stopped. Another app opening the
+    /// file meanwhile moves batches too; both return once nothing is left.
+    private static func moveFormat3Trash(_ connection: SQLiteConnection, options: StoreOptions) throws {
+        guard try Format3Trash.isPending(connection) else { return }
+        let started = ContinuousClock.now
+        let moved = try Format3Trash.moveAll(connection) { options.clock.nowMilliseconds() }
+        options.logger.notice(
+            "moved format 3's trash into partitions",
+            metadata: [
+                "path": "\(connection.path)", "rows": "\(moved.rows)", "batches": "\(moved.batches)",
+                "duration": "\(ContinuousClock.now - started)",
+            ])
     }
 
     /// Switches to WAL. A concurrent opener may hold the lock, and SQLite then either keeps the

@@ -13,8 +13,7 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let controller = ActionController(store: try store.openForActions())
-        try ActionRunner(controller: controller, storeName: store.file, confirmation: confirmation, json: output.json)
+        try ActionRunner(file: try store.openForActions(), confirmation: confirmation, json: output.json)
             .run(.sweep(namespace: scope.namespace))
     }
 }

@@ -10,20 +10,33 @@ struct ActionRunner {
     let controller: ActionController
     /// How the undo command names the store (a path, or a URL without its password).
     let storeName: String
+    /// The cache file acted on (`nil` for Redis), for what a full disk leaves.
+    let file: CacheStore?
     let confirmation: ConfirmationArguments
     let json: Bool
 
     /// A runner acting on the file or Redis URL `store` names.
     init(store: ActionStoreArguments, confirmation: ConfirmationArguments, json: Bool) throws {
+        let opened = try store.open(writable: true)
         self.init(
-            controller: try store.controller(writable: true), storeName: store.commandLineName,
+            controller: opened.controller, storeName: store.commandLineName, file: opened.file,
             confirmation: confirmation, json: json)
     }
 
-    /// A runner acting through `controller` on the store later commands call `storeName`.
-    init(controller: ActionController, storeName: String, confirmation: ConfirmationArguments, json: Bool) {
+    /// A runner acting on the cache file `file`.
+    init(file: CacheStore, confirmation: ConfirmationArguments, json: Bool) {
+        self.init(
+            controller: ActionController(store: file), storeName: file.path, file: file, confirmation: confirmation,
+            json: json)
+    }
+
+    private init(
+        controller: ActionController, storeName: String, file: CacheStore?, confirmation: ConfirmationArguments,
+        json: Bool
+    ) {
         self.controller = controller
         self.storeName = storeName
+        self.file = file
         self.confirmation = confirmation
         self.json = json
     }
@@ -34,7 +47,8 @@ struct ActionRunner {
             if json {
                 try JSONOutput.print(DryRun(target: target, impact: pending.impact))
             } else {
-                print("Dry run: \(pending.summary) Nothing was changed.")
+                let warning = pending.diskFullWarning.map { " " + $0 } ?? ""
+                print("Dry run: \(pending.summary)\(warning) Nothing was changed.")
             }
             return
         }
@@ -62,11 +76,36 @@ struct ActionRunner {
                 + ActionText.done(result)
             if let undo = result.undo {
                 line += " Undo with: cachedeck restore \(storeName) \(undo.auditID)"
-            } else if result.outcome.removed > 0 && result.target.isUndoable {
-                line += " The disk was full, so no undo copy was kept."
+            }
+            if result.outcome.wasDiskFull, let file {
+                line += " " + Self.room(try file.diskSpace(), retry: result.outcome.notRemoved > 0)
+                let trash = try file.admin.trashSize()
+                if trash.entries > 0 {
+                    line +=
+                        " The trash holds \(Formatting.count(trash.entries)) more (\(Formatting.bytes(trash.bytes))) kept "
+                        + "for undo by earlier actions: `cachedeck purge \(file.path)` deletes them."
+                }
             }
             print(line)
         }
+        if result.outcome.notRemoved > 0 {
+            throw Failure(
+                "\(Formatting.count(result.outcome.notRemoved)) entries of \(storeName) were not removed: "
+                    + "the disk has no room left even to delete one")
+        }
+    }
+
+    /// The room after an action on a full disk: what new entries have, or why the app still
+    /// cannot write (the `-wal` cannot be copied into the file), and what to do.
+    static func room(_ space: DiskSpace, retry: Bool) -> String {
+        let free = Formatting.bytes(space.filesystemFree)
+        if space.logBytes > space.filesystemFree {
+            let log = Formatting.bytes(space.logBytes)
+            return "Its write-ahead log (\(log)) cannot be copied into the file while the filesystem has \(free) free: "
+                + "free \(log) there" + (retry ? ", then run this again." : " before the app can write again.")
+        }
+        return "Room for new entries: \(Formatting.bytes(space.fileFree)) free inside the file and \(free) on the "
+            + "filesystem." + (retry ? " Free space on the filesystem, then run this again." : "")
     }
 
     /// Runs a confirmed action, showing `done / total` on a terminal's standard error after

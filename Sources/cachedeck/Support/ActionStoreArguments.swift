@@ -22,16 +22,22 @@ struct ActionStoreArguments: ParsableArguments {
 
     /// The controller for the store, opened to act on it (`writable`) or to read its audit log.
     func controller(writable: Bool) throws -> ActionController {
+        try open(writable: writable).controller
+    }
+
+    /// The controller for the store, and the cache file when it is one.
+    func open(writable: Bool) throws -> (controller: ActionController, file: CacheStore?) {
         guard isRedis else {
-            return ActionController(
-                store: writable
-                    ? try StoreArguments.openForActions(file, allowWritable: allowWritable)
-                    : try StoreArguments.openForReading(file, allowWritable: allowWritable))
+            let file =
+                writable
+                ? try StoreArguments.openForActions(file, allowWritable: allowWritable)
+                : try StoreArguments.openForReading(file, allowWritable: allowWritable)
+            return (ActionController(store: file), file)
         }
         var options = StoreOptions(readOnly: !writable)
         options.statistics = .disabled
-        return ActionController(
-            store: try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix)))
+        let store = try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix))
+        return (ActionController(store: store), nil)
     }
 
     /// How later commands name this store: the path, or the URL without its password (and

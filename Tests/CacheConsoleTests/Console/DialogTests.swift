@@ -104,6 +104,20 @@ import Testing
         #expect(harness.screen().contains("Clear products: removed 240 entries (196.1 kB). u undoes it."))
     }
 
+    @Test func onAFullDiskAClearWarnsThatNothingIsKeptForUndoAndSaysWhatItDid() {
+        var harness = ConsoleHarness(columns: 120, rows: 40)
+        harness.source.state.withLock { $0.diskFull = true }
+        harness.press(.down, .character("D"))
+        #expect(harness.screen().contains("The disk is full: they will be deleted without an undo copy."))
+        #expect(!harness.screen().contains("Undoable: removed entries stay in the trash"))
+        harness.type("products")
+        harness.press(.enter)
+        #expect(
+            harness.screen().contains(
+                "Clear products: disk full: cleared 240 entries (196.1 kB) without keeping them for undo."))
+        #expect(!harness.screen().contains("undoes it"))
+    }
+
     @Test func aSweepSaysItCannotBeUndone() {
         var harness = ConsoleHarness()
         harness.press(.character("w"))

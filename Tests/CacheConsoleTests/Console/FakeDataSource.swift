@@ -20,6 +20,8 @@ final class FakeDataSource: ConsoleDataSource {
         var failNextRead: String?
         /// Whether every app has stopped (the processes show stopped; telemetry stays).
         var appsStopped = false
+        /// The disk is full: undoable actions delete without keeping anything for undo.
+        var diskFull = false
         /// Whether values are binary (shown as hex dumps whatever is asked).
         var binaryValues = false
         /// Expiry buckets (kind, entries, bytes) instead of the sample ones.
@@ -240,7 +242,7 @@ final class FakeDataSource: ConsoleDataSource {
             target: target,
             impact: ActionImpact(
                 entries: entries, bytes: bytes, recentHitShare: entries > 0 ? 0.125 : 0,
-                sampleKeys: Array(sample.prefix(3))))
+                sampleKeys: Array(sample.prefix(3)), isDiskFull: state.withLock(\.diskFull)))
     }
 
     func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
@@ -272,7 +274,7 @@ final class FakeDataSource: ConsoleDataSource {
             state.nextAuditID += 1
             let removed = ids.count
             let bytes = doomed.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.size } }
-            let undoable = pending.target.isUndoable
+            let undoable = pending.target.isUndoable && !state.diskFull
             if undoable {
                 for (name, rows) in doomed {
                     state.trash[auditID] = (name, (state.trash[auditID]?.entries ?? []) + rows)
@@ -286,7 +288,8 @@ final class FakeDataSource: ConsoleDataSource {
             state.version += 1
             return ActionResult(
                 target: pending.target,
-                outcome: ActionOutcome(auditID: auditID, removed: removed, bytes: bytes, isUndoable: undoable),
+                outcome: ActionOutcome(
+                    auditID: auditID, removed: removed, bytes: bytes, isUndoable: undoable, wasDiskFull: state.diskFull),
                 undo: undoable ? UndoHandle(auditID: auditID, summary: pending.target.description) : nil)
         }
     }

@@ -1,0 +1,21 @@
+/// What the trash holds: the entries actions kept for undo, and those of namespaces retired by
+/// a version change that maintenance has not deleted yet.
+public struct TrashSize: Sendable, Hashable, Codable {
+    /// Entries.
+    public let entries: Int
+    /// Their bytes (value plus key).
+    public let bytes: Int
+}
+
+extension Admin {
+    /// What the trash holds now (from the partitions' counters, so exact and O(actions)).
+    public func trashSize() throws -> TrashSize {
+        try store.database.read { connection in
+            try connection.withStatement(
+                "SELECT coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0) FROM partitions"
+            ) { statement in
+                try statement.firstRow { TrashSize(entries: $0.int(0), bytes: $0.int(1)) }
+            } ?? TrashSize(entries: 0, bytes: 0)
+        }
+    }
+}
