@@ -21,7 +21,11 @@ extension DemoTarget {
         if rebuild {
             let cleared = demo.intersection(found).sorted()
             let removed = try store.invalidate(cleared.map { InvalidationSelector.namespace($0) }).totalRemoved
-            if !cleared.isEmpty { report("cleared \(removed) entries of the demo's \(cleared.count) namespaces") }
+            if !cleared.isEmpty {
+                let namespaces = cleared.count == 1 ? "1 namespace" : "\(cleared.count) namespaces"
+                let entries = removed == 1 ? "1 entry" : "\(Formatting.count(removed)) entries"
+                report("cleared the demo's \(namespaces) (\(entries)); others under \(prefix) are kept")
+            }
         }
         return DemoTarget(
             store: store, location: inspector.redactedURL, policies: .redis, isBuilt: !rebuild && found == demo,
