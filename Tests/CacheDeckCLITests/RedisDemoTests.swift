@@ -32,7 +32,9 @@ struct RedisDemoTests {
         let built = try run("demo", server.url, "--scale", "0.02")
         #expect(built.status == 0 && built.stderr.isEmpty, "\(built.stderr)")
         #expect(built.stdout.contains("Built ") && built.stdout.contains("in redis://127.0.0.1:\(server.port) ("))
-        #expect(built.stdout.contains("mailboxes expire mail after 1 hour here: Redis refuses a per-namespace cap"))
+        #expect(
+            built.stdout.contains(
+                "on Redis, mail expires 15 minutes after it arrives: Redis refuses a per-namespace cap"))
         #expect(built.stdout.contains("Open it with: cachedeck redis://127.0.0.1:\(server.port)\n"))
 
         let counts = try counts()
@@ -41,12 +43,14 @@ struct RedisDemoTests {
         #expect((380...400).contains(counts["sets"] ?? 0), "sets a day old are gone: \(counts)")
         #expect(counts["planner"] == 800 && counts["tiles"] == 560)
         #expect(Self.mailboxes.allSatisfy { counts[$0] == 22 }, "\(counts)")
-        let mailbox = try #require(try RedisStoreInspector(url: server.url).namespaces().first { $0.name == "mailbox_0" })
-        #expect(mailbox.policy?.maxEntries == nil && mailbox.policy?.expiration == .after(.seconds(3600)))
+        let mailbox = try #require(
+            try RedisStoreInspector(url: server.url).namespaces().first { $0.name == "mailbox_0" })
+        #expect(mailbox.policy?.maxEntries == nil && mailbox.policy?.expiration == .after(.seconds(900)))
 
         let again = try run("demo", server.url, "--scale", "0.02")
         #expect(again.status == 0 && again.stderr.isEmpty)
-        #expect(again.stdout.contains("Using the demo cache in redis://127.0.0.1:\(server.port) (--rebuild starts over)"))
+        #expect(
+            again.stdout.contains("Using the demo cache in redis://127.0.0.1:\(server.port) (--rebuild starts over)"))
         #expect(try self.counts() == counts)
     }
 

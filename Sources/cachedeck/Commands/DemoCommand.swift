@@ -16,10 +16,12 @@ struct DemoCommand: AsyncParsableCommand {
             1,000 messages per account. Without PATH it goes to the user cache folder as demo.sqlite. Given \
             redis://[user:password@]host:port/db instead, it builds the same demo in a RedisStore under the \
             prefix cachedeck: (refused when that prefix holds other namespaces, unless --rebuild, which clears \
-            only the demo's namespaces); there mail expires after an hour, as Redis refuses per-namespace caps.
+            only the demo's namespaces); there mail expires 15 minutes after it arrives, as Redis refuses \
+            per-namespace caps.
             """)
 
-    @Argument(help: "Where to write the cache: a file (default: the user cache folder's demo.sqlite) or a redis:// URL.")
+    @Argument(
+        help: "Where to write the cache: a file (default: the user cache folder's demo.sqlite) or a redis:// URL.")
     var path: String?
 
     @Flag(help: "After building (or on an existing demo cache), run a simulated app until interrupted.")
