@@ -3,7 +3,7 @@ import CacheConsole
 import CacheCore
 import Foundation
 
-/// `cachedeck demo [PATH] [--live | --console]`
+/// `cachedeck demo [PATH | redis://…] [--live | --console]`
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -13,10 +13,15 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             The cache holds a LEGO catalog (colors never expire, themes 30 days, parts 7 days, sets 1 day), a \
             multi-tenant planner with dependency rules, map tiles (24 h) and mailboxes capped at the newest \
-            1,000 messages per account. Without PATH it goes to the user cache folder as demo.sqlite.
+            1,000 messages per account. Without PATH it goes to the user cache folder as demo.sqlite. Given \
+            redis://[user:password@]host:port/db instead, it builds the same demo in a RedisStore under the \
+            prefix cachedeck: (refused when that prefix holds other namespaces, unless --rebuild, which clears \
+            only the demo's namespaces); there mail expires 15 minutes after it arrives, as Redis refuses \
+            per-namespace caps.
             """)
 
-    @Argument(help: "Where to write the cache (default: the user cache folder's demo.sqlite).")
+    @Argument(
+        help: "Where to write the cache: a file (default: the user cache folder's demo.sqlite) or a redis:// URL.")
     var path: String?
 
     @Flag(help: "After building (or on an existing demo cache), run a simulated app until interrupted.")
@@ -31,7 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: "Size factor (1 = about 100k entries).") var scale = 1.0
 
-    @Flag(help: "Rebuild even if the file already holds a demo cache.") var rebuild = false
+    @Flag(help: "Rebuild even if the file (or Redis prefix) already holds a demo cache.") var rebuild = false
 
     func validate() throws {
         if scale <= 0 || scale > 20 { throw ValidationError("--scale must be between 0 and 20") }
@@ -40,35 +45,27 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let target = path ?? CacheStore.defaultPath(named: "demo")
-        let folder = (target as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-        if rebuild { try Self.remove(target) }
-        let isBuilt = FileManager.default.fileExists(atPath: target)
-        var options = StoreOptions(invalidationRules: DemoBuilder.rules)
-        options.onDamagedFile = .fail
-        let store = try CacheStore(path: target, options: options)
-        if !isBuilt {
-            var builder = DemoBuilder(store: store, scale: scale)
+        let target = try open()
+        let store = target.store
+        if let note = target.policies.note { print("Note: \(note).") }
+        if !target.isBuilt {
+            var builder = DemoBuilder(store: store, scale: scale, policies: target.policies)
             let started = ContinuousClock.now
             let written = try builder.build { print("  \($0)") }
-            print("Built \(written) entries in \(target) (\(ContinuousClock.now - started)).")
+            print("Built \(written) entries in \(target.location) (\(ContinuousClock.now - started)).")
         } else {
-            print("Using the demo cache in \(target) (--rebuild starts over).")
+            print("Using the demo cache in \(target.location) (--rebuild starts over).")
         }
-        if console { return try await runConsole(on: store, path: target) }
+        if console { return try await runConsole(on: target) }
         guard live else {
             try store.close()
-            print("Open it with: cachedeck \(target)")
+            print("Open it with: cachedeck \(target.location)")
             return
         }
-        print("Running a simulated app on \(target); press Ctrl-C to stop.")
+        print("Running a simulated app on \(target.location); press Ctrl-C to stop.")
         let deadline = duration.map { ContinuousClock.now + .seconds($0) }
         let interrupted = Interruption()
-        var workload = DemoWorkload(store: store, rate: rate)
+        var workload = DemoWorkload(store: store, rate: rate, policies: target.policies)
         try await workload.run(
             shouldStop: { interrupted.happened || deadline.map { ContinuousClock.now >= $0 } ?? false },
             report: { print("  \($0)") })
@@ -76,18 +73,27 @@ struct DemoCommand: AsyncParsableCommand {
         print("Stopped; the cache was flushed and closed.")
     }
 
+    /// The file (PATH, or the user cache folder's demo.sqlite) or the RedisStore at a URL.
+    private func open() throws -> DemoTarget {
+        if let path, RedisKeyspace.isURL(path) {
+            return try DemoTarget.redis(url: path, rebuild: rebuild) { print("  \($0)") }
+        }
+        return try DemoTarget.file(path: path ?? CacheStore.defaultPath(named: "demo"), rebuild: rebuild)
+    }
+
     /// The simulated app in the background of this process, and the console in front of it.
-    private func runConsole(on store: CacheStore, path: String) async throws {
+    private func runConsole(on target: DemoTarget) async throws {
         let (theme, _) = try ConsoleLauncher.theme(named: "default")
+        let (store, policies) = (target.store, target.policies)
         let stop = StopSignal()
         let workload = Task { [rate] in
-            var workload = DemoWorkload(store: store, rate: rate)
+            var workload = DemoWorkload(store: store, rate: rate, policies: policies)
             try await workload.run(shouldStop: { stop.isStopped }, report: { _ in })
         }
         var consoleError: (any Error)?
         do {
             try await ConsoleLauncher(theme: theme, refresh: .seconds(1))
-                .runDetached(on: try StoreDataSource.open(path: path, readOnly: false))
+                .runDetached(on: try target.openConsole())
         } catch {
             consoleError = error
         }
@@ -97,11 +103,5 @@ struct DemoCommand: AsyncParsableCommand {
         if let consoleError { throw consoleError }
         try stopped.get()
         print("Stopped the simulated app; the cache was flushed and closed.")
-    }
-
-    private static func remove(_ path: String) throws {
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
-        }
     }
 }

@@ -3,15 +3,27 @@ import Foundation
 
 /// Builds the demo cache: a LEGO catalog (colors never expire, themes 30 days, parts 7 days,
 /// sets 1 day), a multi-tenant planner with dependency rules, map tiles with a 24 h TTL and
-/// mailboxes capped at the newest 1,000 messages per account — about 100k entries.
+/// mailboxes capped at the newest 1,000 messages per account — about 100k entries — in a
+/// cache file or a RedisStore (where `policies` say how the two differ).
 struct DemoBuilder {
-    let store: CacheStore
+    let store: any CacheStoring
     /// 1.0 builds about 100k entries.
     let scale: Double
+    /// Where the stores differ (mailboxes).
+    var policies = DemoPolicies.file
     var random = DemoRandom(seed: 0xDEC4)
 
     static let tenants = 200
     static let accounts = 20
+
+    /// Every namespace the demo writes.
+    static var namespaces: [String] {
+        [LegoColor.cacheNamespace, LegoTheme.cacheNamespace, LegoPart.cacheNamespace, LegoSet.cacheNamespace]
+            + ["planner", "tiles"] + (0..<accounts).map(mailbox(_:))
+    }
+
+    /// The namespace of `account`'s mailbox.
+    static func mailbox(_ account: Int) -> String { "mailbox_\(account)" }
 
     /// The planner's dependency rules and domain events (also used by the live workload).
     static var rules: InvalidationRules {
@@ -136,8 +148,7 @@ struct DemoBuilder {
         var written = 0
         for account in 0..<Self.accounts {
             let mailbox = try store.cache(
-                "mailbox_\(account)", key: Int.self, value: MailMessage.self,
-                policy: NamespacePolicy(expiration: .never).keepingNewest(1000))
+                Self.mailbox(account), key: Int.self, value: MailMessage.self, policy: policies.mailbox)
             let messages = count(1_100)
             for start in stride(from: 0, to: messages, by: 500) {
                 try mailbox.set(
@@ -151,7 +162,7 @@ struct DemoBuilder {
                         )
                     })
             }
-            written += min(messages, 1000)
+            written += min(messages, policies.mailboxCap ?? messages)
         }
         return written
     }

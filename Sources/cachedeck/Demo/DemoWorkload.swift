@@ -5,9 +5,11 @@ import Foundation
 /// of the traffic), writes, planner events that fire dependency rules, mail arriving into
 /// capped mailboxes, and an origin that fails now and then so stale-if-error shows.
 struct DemoWorkload {
-    let store: CacheStore
+    let store: any CacheStoring
     /// Operations per second to aim for.
     let rate: Int
+    /// Where the stores differ (mailboxes).
+    var policies = DemoPolicies.file
     var random = DemoRandom(seed: 0x11FE)
 
     struct OriginDown: Error {}
@@ -56,8 +58,7 @@ struct DemoWorkload {
             case 90..<96:
                 let account = Int(random.next() % UInt64(DemoBuilder.accounts))
                 let mailbox = try store.cache(
-                    "mailbox_\(account)", key: Int.self, value: MailMessage.self,
-                    policy: NamespacePolicy(expiration: .never).keepingNewest(1000))
+                    DemoBuilder.mailbox(account), key: Int.self, value: MailMessage.self, policy: policies.mailbox)
                 let id = 1_000_000 + operations
                 try mailbox.set(
                     MailMessage(id: id, from: "live@example.com", subject: "Live \(id)", body: "…", receivedAt: Date()),

@@ -1,0 +1,99 @@
+import Foundation
+
+/// What an app needs from a cache store, whichever holds the data: a SQLite file
+/// (``CacheStore``) or a Redis server (``RedisStore``). Code written against
+/// `any CacheStoring` runs on either, so an app can pick its store from configuration:
+///
+/// ```swift
+/// let store: any CacheStoring =
+///     url.hasPrefix("redis://") ? try RedisStore(url: url) : try CacheStore(path: url)
+/// let colors = try store.cache("colors", key: Int.self, value: String.self)
+/// ```
+///
+/// What one store refuses still throws (on Redis: size limits and write-behind, see
+/// <doc:Redis>); what only one store has (maintenance, inspection, admin; shared statistics)
+/// stays on the concrete type.
+public protocol CacheStoring: AnyObject, Sendable {
+    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text.
+    func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
+        _ namespace: String, key: Key.Type, value: Value.Type, policy: NamespacePolicy?
+    ) throws -> Cache<Key, Value>
+
+    /// A handle on `namespace` whose values are stored by `coder`.
+    func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
+        _ namespace: String, key: Key.Type, policy: NamespacePolicy?, coder: Coder
+    ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable
+
+    /// A handle on `namespace` that stores `Data` values as raw bytes.
+    func dataCache<Key: Encodable & Sendable>(_ namespace: String, key: Key.Type, policy: NamespacePolicy?) throws
+        -> Cache<Key, Data>
+
+    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys.
+    func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy?) throws -> Cache<
+        Entity.CacheKey, Entity
+    >
+
+    /// Removes what `selector` selects, and what the dependency rules add.
+    @discardableResult
+    func invalidate(_ selector: InvalidationSelector) throws -> InvalidationResult
+
+    /// Removes what each selector selects (and what the rules add).
+    @discardableResult
+    func invalidate(_ selectors: [InvalidationSelector]) throws -> InvalidationResult
+
+    /// Runs the domain event `name` declared in ``StoreOptions/invalidationRules``.
+    @discardableResult
+    func invalidate(event name: String, parameters: [String: String]) throws -> InvalidationResult
+
+    /// What this store counted since it opened, per namespace.
+    func statistics() -> StoreStatistics
+
+    /// Writes what the store still holds back (a file's write-behind sets and recorded reads;
+    /// a Redis store's counters: its sets are on the server already).
+    func flush() throws
+
+    /// Flushes and closes the store; closing twice does nothing.
+    func close() throws
+}
+
+extension CacheStoring {
+    /// A handle on `namespace` with the configured or default policy.
+    public func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
+        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self
+    ) throws -> Cache<Key, Value> {
+        try cache(namespace, key: key, value: value, policy: nil)
+    }
+
+    /// A handle on `namespace` whose values are stored by `coder`, with the configured or default policy.
+    public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
+        _ namespace: String, key: Key.Type = Key.self, coder: Coder
+    ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
+        try cache(namespace, key: key, policy: nil, coder: coder)
+    }
+
+    /// A raw-bytes handle on `namespace` with the configured or default policy.
+    public func dataCache<Key: Encodable & Sendable>(_ namespace: String, key: Key.Type = Key.self) throws
+        -> Cache<Key, Data>
+    {
+        try dataCache(namespace, key: key, policy: nil)
+    }
+
+    /// The handle for an entity type with its own ``CacheEntity/cachePolicy``.
+    public func entities<Entity: CacheEntity>(_ type: Entity.Type) throws -> Cache<Entity.CacheKey, Entity> {
+        try entities(type, policy: nil)
+    }
+
+    /// Runs the domain event `name`, which takes no parameters.
+    @discardableResult
+    public func invalidate(event name: String) throws -> InvalidationResult {
+        try invalidate(event: name, parameters: [:])
+    }
+}
+
+extension CacheStore: CacheStoring {}
+
+extension RedisStore: CacheStoring {
+    /// Writes this store's counters and heartbeat now (``flushTelemetry()``); every set is on
+    /// the server already.
+    public func flush() throws { try flushTelemetry() }
+}
