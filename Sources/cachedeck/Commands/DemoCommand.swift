@@ -52,7 +52,7 @@ struct DemoCommand: AsyncParsableCommand {
             var builder = DemoBuilder(store: store, scale: scale, policies: target.policies)
             let started = ContinuousClock.now
             let written = try builder.build { print("  \($0)") }
-            print("Built \(written) entries in \(target.location) (\(ContinuousClock.now - started)).")
+            print("Built \(written) entries in \(target.location) in \(Figures.span(ContinuousClock.now - started)).")
         } else {
             print("Using the demo cache in \(target.location) (--rebuild starts over).")
         }

@@ -25,6 +25,9 @@ enum Figures {
         return rest == 0 ? "\(whole)\(name)" : "\(whole)\(name) \(rest)\(smallerName)"
     }
 
+    /// `duration` as ``span(_:)`` writes it.
+    static func span(_ duration: Duration) -> String { span(milliseconds(duration)) }
+
     /// A moment as ISO 8601 in UTC, to the second.
     static func timestamp(_ milliseconds: Int64) -> String {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
