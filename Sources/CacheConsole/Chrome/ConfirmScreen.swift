@@ -13,7 +13,8 @@ enum ConfirmScreen {
             (
                 "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "entry" : "entries")\(options.dot)"
                     + "\(Formatting.bytes(impact.bytes))\(options.dot)"
-                    + "\(TimeText.percent(impact.recentHitShare)) of recent hits",
+                    + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
+                        ?? "hits unknown (Redis keeps none per entry)"),
                 CellStyle(.dialog, [.bold])
             ),
         ]

@@ -175,13 +175,19 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     package func prepare(_ request: ActionRequest) throws -> PendingAction { try actions.prepare(request) }
 
+    /// Runs the action, then counts afresh (the counts shown before it are no longer true).
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     {
-        try actions.run(pending, answer: answer, progress: progress)
+        defer { recount() }
+        return try actions.run(pending, answer: answer, progress: progress)
     }
 
-    package func undo(auditID: Int64) throws -> Int { try actions.undo(auditID: auditID) }
+    /// Undoes the action, then counts afresh.
+    package func undo(auditID: Int64) throws -> Int {
+        defer { recount() }
+        return try actions.undo(auditID: auditID)
+    }
 
     package func export(_ request: ExportRequest) throws -> Int {
         throw ConsoleError("export on Redis: not yet; cachedeck keys and key read entries as JSON")
@@ -206,6 +212,11 @@ package final class RedisStoreDataSource: ConsoleDataSource {
             }
             return censuses.shown ?? censuses.counting
         }
+    }
+
+    /// Drops the counts shown and starts a new census (shown as lower bounds until it completes).
+    private func recount() {
+        censuses.withLock { $0 = (inspector.census(), nil) }
     }
 
     private static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

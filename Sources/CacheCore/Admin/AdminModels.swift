@@ -6,8 +6,9 @@ public struct ActionImpact: Sendable, Hashable, Codable {
     public let entries: Int
     /// Their bytes (value plus key).
     public let bytes: Int
-    /// Their share of the hits recorded on the whole store in the last hour, 0…1.
-    public let recentHitShare: Double
+    /// Their share of the hits recorded on the whole store in the last hour, 0…1; `nil` where
+    /// the store keeps no hits per entry (Redis).
+    public let recentHitShare: Double?
     /// Up to ten of the keys, as `namespace/key`.
     public let sampleKeys: [String]
     /// Whether the disk is full (see ``DiskSpace/isFullForRemovals``): run now, an undoable
@@ -15,12 +16,27 @@ public struct ActionImpact: Sendable, Hashable, Codable {
     public let isDiskFull: Bool
 
     /// An impact with these figures (``Admin/preview(_:)`` measures real ones).
-    public init(entries: Int, bytes: Int, recentHitShare: Double, sampleKeys: [String], isDiskFull: Bool = false) {
+    public init(entries: Int, bytes: Int, recentHitShare: Double?, sampleKeys: [String], isDiskFull: Bool = false) {
         self.entries = entries
         self.bytes = bytes
         self.recentHitShare = recentHitShare
         self.sampleKeys = sampleKeys
         self.isDiskFull = isDiskFull
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entries, bytes, recentHitShare, sampleKeys, isDiskFull
+    }
+
+    /// Encodes every field, an unknown hit share as `null` (so JSON has the same keys for
+    /// every store).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(recentHitShare, forKey: .recentHitShare)
+        try container.encode(sampleKeys, forKey: .sampleKeys)
+        try container.encode(isDiskFull, forKey: .isDiskFull)
     }
 }
 

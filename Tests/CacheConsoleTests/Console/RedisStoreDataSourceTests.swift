@@ -67,6 +67,8 @@ struct RedisStoreDataSourceTests {
         let pending = try source.prepare(.matching(namespace: "users", filter: "prefix:user-1"))
         #expect(pending.target == .invalidate(.prefix(namespace: "users", prefix: "user-1")))
         #expect(pending.impact.entries == 11)
+        // Redis keeps no hits per entry: the share is unknown, not 0 %.
+        #expect(pending.impact.recentHitShare == nil && pending.summary.hasSuffix("hits unknown."))
         #expect(try source.run(pending, answer: "n") { _ in true } == nil)
         #expect(try users.get("user-1") == 1)
         let result = try #require(try source.run(pending, answer: "y") { _ in true })

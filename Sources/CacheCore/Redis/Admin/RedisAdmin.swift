@@ -25,7 +25,7 @@ public struct RedisAdmin: StoreAdministering {
     /// What `target` would remove now, counted exactly by walking what it selects (a `SCAN`
     /// of the keyspace, or of the tag's set, 1,000 keys a call). Changes nothing. Throws
     /// ``InspectorError/noSuchNamespace(_:)`` for a namespace the server lacks. Redis keeps no
-    /// hits per key, so ``ActionImpact/recentHitShare`` is 0.
+    /// hits per key, so ``ActionImpact/recentHitShare`` is `nil` (unknown).
     public func preview(_ target: AdminTarget) throws -> ActionImpact {
         let selector = try selector(of: target)
         var entries = 0
@@ -39,7 +39,7 @@ public struct RedisAdmin: StoreAdministering {
             samples += measured.keys.prefix(10 - samples.count).map { "\(batch.namespace)/\($0)" }
             return true
         }
-        return ActionImpact(entries: entries, bytes: bytes, recentHitShare: 0, sampleKeys: samples)
+        return ActionImpact(entries: entries, bytes: bytes, recentHitShare: nil, sampleKeys: samples)
     }
 
     /// The newest `limit` audit records, newest first (those of the last ``Admin/trashRetention``).
