@@ -31,7 +31,7 @@ struct RedisDemoTests {
     @Test func buildsTheDemoInARedisStoreAndASecondRunReusesIt() throws {
         let built = try run("demo", server.url, "--scale", "0.02")
         #expect(built.status == 0 && built.stderr.isEmpty, "\(built.stderr)")
-        #expect(built.stdout.contains("Built ") && built.stdout.contains("in redis://127.0.0.1:\(server.port) ("))
+        #expect(built.stdout.contains("Built ") && built.stdout.contains("in redis://127.0.0.1:\(server.port) in "))
         #expect(
             built.stdout.contains(
                 "on Redis, mail expires 15 minutes after it arrives: Redis refuses a per-namespace cap"))

@@ -20,7 +20,7 @@ public protocol CacheEntity: Codable, Sendable {
     associatedtype CacheKey: Codable & Sendable
     /// The namespace every value of this type lives in.
     static var cacheNamespace: String { get }
-    /// The policy to use when ``CacheStore/entities(_:policy:)`` is given none; `nil` means
+    /// The policy to use when ``CacheStoring/entities(_:policy:)`` is given none; `nil` means
     /// the store's default for the namespace.
     static var cachePolicy: NamespacePolicy? { get }
     /// This value's key.

@@ -6,7 +6,7 @@ import Synchronization
 /// versions, size limits and sweeps.
 ///
 /// A store is safe to use from many threads at once and from several processes on the same
-/// file. Get typed handles with ``cache(_:key:value:policy:)`` or ``entities(_:policy:)``.
+/// file. Get typed handles with ``CacheStoring/cache(_:key:value:policy:)`` or ``CacheStoring/entities(_:policy:)``.
 ///
 /// ```swift
 /// let store = try CacheStore(named: "lego")
@@ -79,39 +79,17 @@ public final class CacheStore: CacheBackend {
 
     // MARK: Handles
 
-    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text.
+    /// A handle on `namespace` whose values are stored by `coder`.
     ///
     /// `policy` defaults to the override in ``StoreOptions/policies`` for this name, else
     /// ``StoreOptions/defaultPolicy``. Opening with a new ``NamespacePolicy/version`` removes
     /// the entries of other versions in this namespace only.
-    public func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
-        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self, policy: NamespacePolicy? = nil
-    ) throws -> Cache<Key, Value> {
-        try cache(namespace, key: key, policy: policy, coder: JSONValueCoder<Value>())
-    }
-
-    /// A handle on `namespace` whose values are stored by `coder`.
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
         let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
         let record = try register(namespace, policy: resolved)
         return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
-    }
-
-    /// A handle on `namespace` that stores `Data` values as raw bytes.
-    public func dataCache<Key: Encodable & Sendable>(
-        _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil
-    ) throws -> Cache<Key, Data> {
-        try cache(namespace, key: key, policy: policy, coder: RawDataCoder())
-    }
-
-    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys.
-    public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
-        Entity.CacheKey, Entity
-    > {
-        try cache(
-            Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
     }
 
     // MARK: Maintenance

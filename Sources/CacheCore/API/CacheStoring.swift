@@ -14,24 +14,10 @@ import Foundation
 /// <doc:Redis>); what only one store has (maintenance, inspection, admin; shared statistics)
 /// stays on the concrete type.
 public protocol CacheStoring: AnyObject, Sendable {
-    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text.
-    func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
-        _ namespace: String, key: Key.Type, value: Value.Type, policy: NamespacePolicy?
-    ) throws -> Cache<Key, Value>
-
     /// A handle on `namespace` whose values are stored by `coder`.
     func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type, policy: NamespacePolicy?, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable
-
-    /// A handle on `namespace` that stores `Data` values as raw bytes.
-    func dataCache<Key: Encodable & Sendable>(_ namespace: String, key: Key.Type, policy: NamespacePolicy?) throws
-        -> Cache<Key, Data>
-
-    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys.
-    func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy?) throws -> Cache<
-        Entity.CacheKey, Entity
-    >
 
     /// Removes what `selector` selects, and what the dependency rules add.
     @discardableResult
@@ -57,11 +43,12 @@ public protocol CacheStoring: AnyObject, Sendable {
 }
 
 extension CacheStoring {
-    /// A handle on `namespace` with the configured or default policy.
+    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text (see
+    /// ``cache(_:key:policy:coder:)`` for `policy`).
     public func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
-        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self
+        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self, policy: NamespacePolicy? = nil
     ) throws -> Cache<Key, Value> {
-        try cache(namespace, key: key, value: value, policy: nil)
+        try cache(namespace, key: key, policy: policy, coder: JSONValueCoder<Value>())
     }
 
     /// A handle on `namespace` whose values are stored by `coder`, with the configured or default policy.
@@ -71,16 +58,20 @@ extension CacheStoring {
         try cache(namespace, key: key, policy: nil, coder: coder)
     }
 
-    /// A raw-bytes handle on `namespace` with the configured or default policy.
-    public func dataCache<Key: Encodable & Sendable>(_ namespace: String, key: Key.Type = Key.self) throws
-        -> Cache<Key, Data>
-    {
-        try dataCache(namespace, key: key, policy: nil)
+    /// A handle on `namespace` that stores `Data` values as raw bytes.
+    public func dataCache<Key: Encodable & Sendable>(
+        _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil
+    ) throws -> Cache<Key, Data> {
+        try cache(namespace, key: key, policy: policy, coder: RawDataCoder())
     }
 
-    /// The handle for an entity type with its own ``CacheEntity/cachePolicy``.
-    public func entities<Entity: CacheEntity>(_ type: Entity.Type) throws -> Cache<Entity.CacheKey, Entity> {
-        try entities(type, policy: nil)
+    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys, and its
+    /// ``CacheEntity/cachePolicy`` unless `policy` is given.
+    public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
+        Entity.CacheKey, Entity
+    > {
+        try cache(
+            Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
     }
 
     /// Runs the domain event `name`, which takes no parameters.

@@ -101,16 +101,9 @@ public final class RedisStore: CacheBackend {
 
     // MARK: Handles
 
-    /// A handle on `namespace` storing `Value` as JSON under `Key`'s canonical text; see
-    /// ``CacheStore/cache(_:key:value:policy:)``. Policies with size limits or write-behind
+    /// A handle on `namespace` whose values are stored by `coder`; see
+    /// ``CacheStore/cache(_:key:policy:coder:)``. Policies with size limits or write-behind
     /// are refused (``CacheError/unsupported(feature:reason:)``).
-    public func cache<Key: Encodable & Sendable, Value: Codable & Sendable>(
-        _ namespace: String, key: Key.Type = Key.self, value: Value.Type = Value.self, policy: NamespacePolicy? = nil
-    ) throws -> Cache<Key, Value> {
-        try cache(namespace, key: key, policy: policy, coder: JSONValueCoder<Value>())
-    }
-
-    /// A handle on `namespace` whose values are stored by `coder`.
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
@@ -118,21 +111,6 @@ public final class RedisStore: CacheBackend {
         try Self.refuseUnsupported(resolved, namespace: namespace)
         let record = try register(namespace, policy: resolved)
         return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
-    }
-
-    /// A handle on `namespace` that stores `Data` values as raw bytes.
-    public func dataCache<Key: Encodable & Sendable>(
-        _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil
-    ) throws -> Cache<Key, Data> {
-        try cache(namespace, key: key, policy: policy, coder: RawDataCoder())
-    }
-
-    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys.
-    public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
-        Entity.CacheKey, Entity
-    > {
-        try cache(
-            Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
     }
 
     // MARK: Lifecycle
