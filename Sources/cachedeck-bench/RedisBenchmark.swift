@@ -51,7 +51,7 @@ final class RedisBenchmark {
             baseline: { round in
                 for key in keys[plan.range(round)] { try raw.command(["SET", .init("raw:" + key), .init(value)]) }
             })
-        record(ReportRow(operation: "set (vs raw SET)", times: times, budget: .informational))
+        record(ReportRow(operation: "set (vs raw SET)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
     }
 
     private func measureGets(_ cache: Cache<String, Data>, _ raw: RedisRawClient) throws {
@@ -65,7 +65,7 @@ final class RedisBenchmark {
                     throw BenchError("raw missed \(key)")
                 }
             })
-        record(ReportRow(operation: "get hit, no near cache (vs raw GET)", times: times, budget: .informational))
+        record(ReportRow(operation: "get hit, no near cache (vs raw GET)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
     }
 
     /// Removes the keys the set rows wrote, a round's worth at a time.
@@ -74,7 +74,7 @@ final class RedisBenchmark {
             plan,
             cacheCore: { round in for key in keys[plan.range(round)] { try cache.remove(key) } },
             baseline: { round in for key in keys[plan.range(round)] { try raw.command(["DEL", .init("raw:" + key)]) } })
-        record(ReportRow(operation: "remove (vs raw DEL)", times: times, budget: .informational))
+        record(ReportRow(operation: "remove (vs raw DEL)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
     }
 
     /// `removeAll` of a namespace (a new generation, then SCAN + UNLINK of the old one) against
@@ -101,7 +101,7 @@ final class RedisBenchmark {
             }
         }
         let times = Timing.Pair(cacheCore: Timing.median(ours), baseline: Timing.median(floor))
-        record(ReportRow(operation: "purge, per entry (vs raw SCAN + UNLINK)", times: times, budget: .informational))
+        record(ReportRow(operation: "purge, per entry (vs raw SCAN + UNLINK)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
         report.note(
             "purge of \(Format.count(purgeSize)) entries: \(Format.rate(times.cacheCore)) entries/s "
                 + "(raw SCAN + UNLINK \(Format.rate(times.baseline)) keys/s)")
@@ -136,7 +136,8 @@ final class RedisBenchmark {
             })
         record(
             ReportRow(
-                operation: "near-cache hit (vs file store's memory hit)", times: times, budget: .informational))
+                operation: "near-cache hit (vs file store's memory hit)", times: times,
+                budget: .atMost(1.2, label: "≤ 1.2× (unchanged)")))
     }
 
     /// Store A sets a key store B holds in its near cache; B polls until the copy is gone.
@@ -168,7 +169,8 @@ final class RedisBenchmark {
             "coherence delay (store A sets a key store B holds in its near cache, until B's copy is gone), "
                 + "\(delays.count) sets: p50 \(Format.microseconds(delays.percentile(0.5))) µs, "
                 + "p99 \(Format.microseconds(delays.percentile(0.99))) µs, "
-                + "max \(Format.microseconds(delays.maximum)) µs")
+                + "max \(Format.microseconds(delays.maximum)) µs; goal p99 ≤ 50 ms: "
+                + (delays.percentile(0.99) <= 50_000_000 ? "PASS" : "FAIL"))
         print("  coherence: p50 \(Format.microseconds(delays.percentile(0.5))) µs")
     }
 
