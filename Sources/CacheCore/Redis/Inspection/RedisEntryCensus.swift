@@ -10,7 +10,7 @@ import Synchronization
 /// ``RedisCensusProgress/isComplete`` (for the entries that existed for the whole scan); until
 /// then they are lower bounds, and say so. When a namespace is cleared (its generation moves)
 /// during the scan, the census starts over.
-public final class RedisEntryCensus: Sendable {
+public final class RedisEntryCensus: SteppedScan {
     /// The `COUNT` hint of each `SCAN` call.
     public let batchSize: Int
     private let inspector: RedisStoreInspector
@@ -119,23 +119,6 @@ public final class RedisEntryCensus: Sendable {
         }
     }
 
-    /// Steps until the census completes or `budget` has passed (at least one step).
-    @discardableResult
-    public func run(for budget: Duration) throws -> RedisCensusProgress {
-        let deadline = ContinuousClock.now + budget
-        var progress = try step()
-        while !progress.isComplete && ContinuousClock.now < deadline { progress = try step() }
-        return progress
-    }
-
-    /// Steps until the census completes.
-    @discardableResult
-    public func finish() throws -> RedisCensusProgress {
-        var progress = try step()
-        while !progress.isComplete { progress = try step() }
-        return progress
-    }
-
     /// Every namespace (from the namespace set) with what the census counted in it so far,
     /// by name; expired entries are those whose expiry is past at `now`.
     public func namespaces(now: Int64? = nil) -> [RedisNamespaceCount] {
@@ -184,7 +167,7 @@ public final class RedisEntryCensus: Sendable {
 }
 
 /// How far a ``RedisEntryCensus`` is.
-public struct RedisCensusProgress: Sendable, Hashable {
+public struct RedisCensusProgress: Sendable, Hashable, SteppedScanProgress {
     /// Live-generation entries counted so far.
     public var entriesFound: Int
     /// `SCAN` calls made since the census (re)started.

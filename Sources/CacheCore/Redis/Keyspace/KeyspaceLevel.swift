@@ -1,7 +1,7 @@
 import Foundation
 
 /// How far a keyspace scan is.
-public struct KeyspaceScanProgress: Sendable, Hashable, Codable {
+public struct KeyspaceScanProgress: Sendable, Hashable, Codable, SteppedScanProgress {
     /// Distinct keys found so far (under the scan's prefix).
     public var keysFound: Int
     /// `DBSIZE` when the scan started: about how many keys the scan walks (all of them; a

@@ -6,7 +6,7 @@ import Synchronization
 /// caller can show the tree as it grows and stop whenever it likes. Inside a prefix the scan
 /// uses `MATCH prefix*`. Counts are exact once ``KeyspaceScanProgress/isComplete`` (for the
 /// keys that existed for the whole scan); until then they are lower bounds, and marked so.
-public final class KeyspaceScan: Sendable {
+public final class KeyspaceScan: SteppedScan {
     /// The prefix the scan is limited to (empty: every key).
     public let prefix: Data
     /// The separator the tree splits names on.
@@ -69,23 +69,6 @@ public final class KeyspaceScan: Sendable {
             state.isComplete = next == "0"
             return Self.progress(state)
         }
-    }
-
-    /// Steps until the scan completes or `budget` has passed (at least one step).
-    @discardableResult
-    public func run(for budget: Duration) throws -> KeyspaceScanProgress {
-        let deadline = ContinuousClock.now + budget
-        var progress = try step()
-        while !progress.isComplete && ContinuousClock.now < deadline { progress = try step() }
-        return progress
-    }
-
-    /// Steps until the scan completes.
-    @discardableResult
-    public func finish() throws -> KeyspaceScanProgress {
-        var progress = try step()
-        while !progress.isComplete { progress = try step() }
-        return progress
     }
 
     /// The children of `path` (the scan's prefix when `nil`) found so far, the largest
