@@ -74,13 +74,17 @@ extension RedisStore {
             return 0
         }
         var live = 0
+        // SCAN may return a key twice (while the server rehashes), and a key may go between
+        // the SCAN and the read: each is counted once, and only while its entry exists.
+        var seen = Set<String>()
         try scan(matching: keys.entries(namespace.name) + "\(generation):", suffix: "*") { batch in
+            let fresh = batch.filter { seen.insert($0).inserted }
             let replies = try redis { connection in
-                try connection.pipeline(batch.map { ["HGET", RedisArgument($0), "x"] })
+                try connection.pipeline(fresh.map { ["HMGET", RedisArgument($0), "c", "x"] })
             }
             for reply in replies {
-                if case .error = reply { continue }
-                if let expires = reply.integer, now >= expires { continue }
+                guard let fields = reply.array, fields.count == 2, fields[0] != .null else { continue }
+                if let expires = fields[1].integer, now >= expires { continue }
                 live += 1
             }
             return 0
