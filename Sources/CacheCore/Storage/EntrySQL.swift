@@ -77,18 +77,27 @@ extension SQLiteConnection {
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
     /// the counters); returns whether it was there.
+    ///
+    /// A point read finds the row, then the row is deleted by id and its namespace's counters
+    /// adjusted: `DELETE … RETURNING` would collect its one row in a temporary b-tree, and the
+    /// id found through `namespaces` is a live namespace's, so its partition counters need no
+    /// update (see ``addToCounters(of:entries:bytes:)``).
     func deleteEntry(namespace: String, key: String) throws -> Bool {
-        let deleted = try withStatement(
+        let found = try withStatement(
             """
-            DELETE FROM entries WHERE namespace_id = (SELECT id FROM namespaces WHERE name = ?1) AND key = ?2
-            RETURNING namespace_id, size
+            SELECT e.id, e.namespace_id, e.size
+            FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+            WHERE n.name = ?1
             """
         ) { statement in
             statement.bind(namespace, key)
-            return try statement.firstRow { ($0.int64(0), $0.int(1)) }
+            return try statement.firstRow { (id: $0.int64(0), namespaceID: $0.int64(1), size: $0.int(2)) }
         }
-        guard let deleted else { return false }
-        try addToCounters(of: deleted.0, entries: -1, bytes: -deleted.1)
+        guard let found else { return false }
+        try run("DELETE FROM entries WHERE id = ?1", found.id)
+        try run(
+            "UPDATE namespaces SET entry_count = entry_count - 1, total_bytes = total_bytes - ?2 WHERE id = ?1",
+            found.namespaceID, found.size)
         return true
     }
 
