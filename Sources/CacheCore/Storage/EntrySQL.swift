@@ -75,6 +75,69 @@ extension SQLiteConnection {
             write.attributes.staleUntil, version, write.attributes.tagsJSON, now)
     }
 
+    /// Writes `writes` in order, as ``upsertEntry(namespaceID:_:version:now:)`` does one by
+    /// one, in a write transaction that checked the namespace is live.
+    ///
+    /// Inside a transaction, every statement that can fire triggers runs in a statement
+    /// savepoint, which copies each page it touches (five per entry) into the statement
+    /// journal first: a third of a batched set's work when each row is a statement of its
+    /// own. So rows go in groups of ``upsertGroupSizes`` per statement (one multi-row
+    /// `VALUES`, whose rows SQLite inserts in order, an upsert of a key repeated in the group
+    /// updating the row inserted before it), and the last few one by one.
+    func upsertEntries(namespaceID: Int64, _ writes: [EntryWrite], version: String, now: Int64) throws {
+        var start = writes.startIndex
+        for (rows, sql) in zip(Self.upsertGroupSizes, Self.upsertGroupSQL) {
+            while writes.endIndex - start >= rows {
+                try withDynamicStatement(sql) { statement in
+                    for offset in 0..<rows {
+                        bindUpsert(writes[start + offset], at: Int32(offset * 10), namespaceID, version, now, statement)
+                    }
+                    try statement.run()
+                }
+                start += rows
+            }
+        }
+        for write in writes[start...] { try upsertEntry(namespaceID: namespaceID, write, version: version, now: now) }
+    }
+
+    /// Rows per statement of ``upsertEntries(namespaceID:_:version:now:)``, largest first
+    /// (a 1,000-row set is 31 statements of 32 rows and one of 8).
+    static let upsertGroupSizes = [32, 8]
+
+    /// The multi-row upserts of ``upsertGroupSizes``: row `r` binds `?(10r + 1)`…`?(10r + 10)`
+    /// in the order of ``upsertEntry(namespaceID:_:version:now:)``.
+    static let upsertGroupSQL = upsertGroupSizes.map { rows in
+        let values = (0..<rows).map { row in
+            let p = (1...10).map { "?\(row * 10 + $0)" }
+            return "(\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[9]), \(p[7]), \(p[8]))"
+        }
+        return """
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (namespace_id, key) DO UPDATE SET
+                value = excluded.value, size = excluded.size, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, stale_until = excluded.stale_until,
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+            """
+    }
+
+    /// Binds one row of a multi-row upsert, its parameters numbered from `base + 1`.
+    private func bindUpsert(
+        _ write: EntryWrite, at base: Int32, _ namespaceID: Int64, _ version: String, _ now: Int64,
+        _ statement: SQLiteStatement
+    ) {
+        namespaceID.bind(to: statement, at: base + 1)
+        write.key.bind(to: statement, at: base + 2)
+        write.value.bind(to: statement, at: base + 3)
+        write.size.bind(to: statement, at: base + 4)
+        write.writtenAt.bind(to: statement, at: base + 5)
+        write.attributes.expiresAt.bind(to: statement, at: base + 6)
+        write.attributes.staleUntil.bind(to: statement, at: base + 7)
+        version.bind(to: statement, at: base + 8)
+        write.attributes.tagsJSON.bind(to: statement, at: base + 9)
+        now.bind(to: statement, at: base + 10)
+    }
+
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
     /// the counters); returns whether it was there.
     ///
