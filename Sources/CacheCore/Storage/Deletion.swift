@@ -6,7 +6,8 @@ import Foundation
 /// once per batch and deletes the rows. (Format 3 ran a counter trigger per deleted row, a
 /// third of a sweep's time.) Run it in the caller's write transaction. Removing keys by name
 /// (`remove`, an invalidation of keys) deletes each by a point delete of its own
-/// (``deleteEntry(namespace:key:)``), which adjusts the counters the same way.
+/// (``deleteEntry(namespace:key:)``), which adjusts the counters the same way; a sweep's batch
+/// (``deletePurgeable(namespaceID:now:limit:)``) sums its bytes from the expiry index.
 extension SQLiteConnection {
     /// Empties `temp.doomed` (creating it on first use).
     func clearDoomed() throws {

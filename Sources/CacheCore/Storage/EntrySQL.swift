@@ -166,10 +166,26 @@ extension SQLiteConnection {
 
     /// Deletes up to `limit` entries past their stale window; returns how many.
     func deletePurgeable(namespaceID: Int64, now: Int64, limit: Int) throws -> Int {
-        try fillDoomed(
+        let doomed = try fillDoomed(
             "SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 LIMIT ?3",
             namespaceID, now, limit)
-        return try deleteDoomed().entries
+        guard doomed > 0 else { return 0 }
+        // The doomed rows' bytes, summed from the expiry index (which holds `size`) over the
+        // range just read, rather than by looking each row up again (see ``deleteDoomed()``).
+        let bytes = try withStatement(
+            """
+            SELECT count(*), coalesce(sum(size), 0) FROM (
+                SELECT size FROM entries
+                WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 AND id IN temp.doomed LIMIT ?3)
+            """
+        ) { statement in
+            statement.bind(namespaceID, now, doomed)
+            return try statement.firstRow { (entries: $0.int(0), bytes: $0.int(1)) }
+        }
+        guard let bytes, bytes.entries == doomed else { return try deleteDoomed().entries }
+        try addToCounters(of: namespaceID, entries: -doomed, bytes: -bytes.bytes)
+        try run("DELETE FROM entries WHERE id IN temp.doomed")
+        return doomed
     }
 
     /// Entries that exist but have expired (not yet swept), found through the expiry index.
