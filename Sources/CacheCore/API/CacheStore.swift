@@ -200,9 +200,7 @@ public final class CacheStore: CacheBackend {
                 }
                 let written = try connection.writeTransaction {
                     guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
-                    for row in rows {
-                        try connection.upsertEntry(namespaceID: namespaceID, row, version: policy.version, now: now)
-                    }
+                    try connection.upsertEntries(namespaceID: namespaceID, rows, version: policy.version, now: now)
                     if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
                     let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
                     let storeEvicted = try Eviction.enforceStore(

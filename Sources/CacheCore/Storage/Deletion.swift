@@ -1,10 +1,13 @@
 import Foundation
 
-/// The deletion engine: every removal of entries — a key, a sweep, eviction, an invalidation,
-/// an admin action, a partition's purge — lists the doomed row ids in `temp.doomed`, then
-/// ``deleteDoomed()`` adjusts each namespace's (or partition's) counters once per batch and
-/// deletes the rows. (Format 3 ran a counter trigger per deleted row, a third of a sweep's
-/// time.) Run it in the caller's write transaction.
+/// The deletion engine: every removal of entries — a sweep, eviction, an invalidation by
+/// prefix or tag, an admin action, a partition's purge — lists the doomed row ids in
+/// `temp.doomed`, then ``deleteDoomed()`` adjusts each namespace's (or partition's) counters
+/// once per batch and deletes the rows. (Format 3 ran a counter trigger per deleted row, a
+/// third of a sweep's time.) Run it in the caller's write transaction. Removing keys by name
+/// (`remove`, an invalidation of keys) deletes each by a point delete of its own
+/// (``deleteEntry(namespace:key:)``), which adjusts the counters the same way; a sweep's batch
+/// (``deletePurgeable(namespaceID:now:limit:)``) sums its bytes from the expiry index.
 extension SQLiteConnection {
     /// Empties `temp.doomed` (creating it on first use).
     func clearDoomed() throws {
