@@ -57,7 +57,7 @@ struct RedisActionCommandTests {
             again.status == 1 && again.errorLines == ["cachedeck: cannot restore: action #\(id) was already undone"])
     }
 
-    @Test func invalidateNamesTheUndoCommandAndUnsupportedActionsFailInOneLine() throws {
+    @Test func invalidateNamesTheUndoCommandAndMissingNamespacesFailInOneLine() throws {
         let invalidate = try run("invalidate", server.url, "colors", "--tag", "warm", "--yes")
         #expect(invalidate.status == 0, "\(invalidate.stderr)")
         let id = try #require(try store.admin.auditLog().first?.id)
@@ -70,16 +70,29 @@ struct RedisActionCommandTests {
         #expect(try run("restore", server.url, "\(id)").stdout == "Restored 4 entries of action #\(id).\n")
         #expect(try colors.count() == 12)
 
-        let ttl = try run("ttl", server.url, "colors", "1h", "--key", "k1", "--yes")
-        #expect(
-            ttl.status == 1
-                && ttl.errorLines == [
-                    "cachedeck: TTL changes on Redis is not supported: not available yet; invalidate the entries instead (undoable)"
-                ])
         let missing = try run("clear", server.url, "nope", "--yes")
         #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no namespace named 'nope'"])
         let other = try run("clear", server.url, "colors", "--yes", "--redis-prefix", "elsewhere:")
         #expect(other.status == 1 && other.errorLines == ["cachedeck: no namespace named 'colors'"])
         #expect(try colors.count() == 12)
+    }
+
+    @Test func ttlAndExpireChangeWhenEntriesExpireAndRestoreUndoesIt() throws {
+        let ttl = try run("ttl", server.url, "colors", "1h", "--key", "k1", "--yes", "--json").object()
+        #expect(ttl["removed"] as? Int == 1 && ttl["isUndoable"] as? Bool == true)
+        let left = try #require(Int(try server.cli("PTTL", "cachedeck:e:colors:1:k1")))
+        #expect(left > 3_500_000 && left <= 3_600_000 + 3_600_000, "an hour, then the stale window")
+
+        let expire = try run("expire", server.url, "colors", "--tag", "warm", "--yes")
+        #expect(expire.status == 0 && expire.stdout.hasPrefix("Changed the expiry of 4 entries"), "\(expire.stderr)")
+        #expect(try colors.get("k0") == nil && colors.count() == 8)
+        let audit = try run("audit", server.url).stdout
+        #expect(audit.contains("expire now of tag warm") && audit.contains("set TTL 1h of key colors/k1"))
+
+        let id = try #require(try store.admin.auditLog().first?.id)
+        #expect(try run("restore", server.url, "\(id)").stdout == "Restored 4 entries of action #\(id).\n")
+        #expect(try colors.get("k0") == "v0" && colors.count() == 12)
+        let bad = try run("ttl", server.url, "colors", "soon", "--key", "k1")
+        #expect(bad.status == 2 && bad.stderr.contains("bad duration 'soon'"))
     }
 }

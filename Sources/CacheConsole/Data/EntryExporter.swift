@@ -21,7 +21,8 @@ package struct ExportRequest: Sendable, Hashable {
     }
 }
 
-/// Writes entries as JSON Lines, one object per entry, through the Inspector API:
+/// Writes entries as JSON Lines, one object per entry, from an ``ExportSource`` (a file's
+/// ``CacheCore/Inspector`` or a ``CacheCore/RedisStoreInspector``):
 ///
 /// `{"namespace": "tiles", "key": "3/1/2", "value": …, "tags": [], "createdAt": …, "expiresAt": …,
 /// "staleUntil": …, "version": ""}`
@@ -33,46 +34,49 @@ package enum EntryExporter {
     /// Rows read per page.
     private static let pageSize = 500
 
+    /// How a value is read whole: a hex dump of up to 16 MiB.
+    static let hexDumpOptions = EntryDetailOptions(format: .hexDump, maxBytes: 16 << 20)
+
     /// Writes the entries `request` selects to `write`, a line at a time; returns how many.
-    package static func export(
-        _ request: ExportRequest, from inspector: Inspector, to write: (Data) throws -> Void
+    package static func export<Source: ExportSource>(
+        _ request: ExportRequest, from source: Source, to write: (Data) throws -> Void
     ) throws -> Int {
         let filter = try EntryFilter(parsing: request.filter)
         var count = 0
         if let keys = request.keys {
             for key in keys {
-                guard let row = try inspector.entry(namespace: request.namespace, key: key)?.entry else { continue }
-                try write(line(row, value: try value(of: row.id, from: inspector)))
+                guard let row = try source.exportRow(namespace: request.namespace, key: key) else { continue }
+                try write(line(row, value: try value(of: row, from: source)))
                 count += 1
             }
             return count
         }
-        var query = EntryQuery(namespace: request.namespace, filter: filter, limit: pageSize, previewBytes: 0)
+        var cursor: Source.Cursor? = nil
         repeat {
-            let page = try inspector.entries(query)
+            let page = try source.exportPage(
+                namespace: request.namespace, filter: filter, limit: pageSize, after: cursor)
             for row in page.rows {
-                try write(line(row, value: try value(of: row.id, from: inspector)))
+                try write(line(row, value: try value(of: row, from: source)))
                 count += 1
             }
-            query.after = page.next
-        } while query.after != nil
+            cursor = page.next
+        } while cursor != nil
         return count
     }
 
     /// Writes to the file at `request.path` (created or replaced).
-    package static func export(_ request: ExportRequest, from inspector: Inspector) throws -> Int {
+    package static func export(_ request: ExportRequest, from source: some ExportSource) throws -> Int {
         guard FileManager.default.createFile(atPath: request.path, contents: nil) else {
             throw ConsoleError("cannot create \(request.path)")
         }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
         defer { try? handle.close() }
-        return try export(request, from: inspector) { try handle.write(contentsOf: $0) }
+        return try export(request, from: source) { try handle.write(contentsOf: $0) }
     }
 
-    /// The bytes of entry `id`'s value (empty when it is gone), from its hex dump.
-    package static func value(of id: Int64, from inspector: Inspector) throws -> Data {
-        let options = EntryDetailOptions(format: .hexDump, maxBytes: 16 << 20)
-        guard case .hexDump(let lines, _)? = try inspector.entry(id: id, options: options)?.value else { return Data() }
+    /// The bytes of `row`'s value (empty when it is gone), from its hex dump.
+    package static func value(of row: EntryRow, from source: some ExportSource) throws -> Data {
+        guard case .hexDump(let lines, _)? = try source.exportHexDump(of: row) else { return Data() }
         var bytes = Data()
         for line in lines {
             for pair in line.hex.split(separator: " ") {

@@ -189,8 +189,9 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         return try actions.undo(auditID: auditID)
     }
 
+    /// Writes the entries as JSON Lines (``EntryExporter``), in `SCAN` order.
     package func export(_ request: ExportRequest) throws -> Int {
-        throw ConsoleError("export on Redis: not yet; cachedeck keys and key read entries as JSON")
+        try EntryExporter.export(request, from: inspector)
     }
 
     // MARK: Counting

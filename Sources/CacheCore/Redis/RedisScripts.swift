@@ -47,6 +47,14 @@ enum RedisScript: CaseIterable, Sendable {
     /// generation, escaped name, now. Sets the generation back (retiring the current one);
     /// returns 1, 0 when the generation changed since, -1 when the kept one was purged.
     case restoreGeneration
+    /// KEYS: namespace hash, audit record, expiry trash hash. ARGV: entries prefix, tags
+    /// prefix, now, retention ms, tag (empty: any), change (`now`, `never`, `set`, `extend`),
+    /// its ms, trash field prefix, keys…. Rewrites each entry's `x`, `s` and `PEXPIRE`,
+    /// keeping the old times in the trash hash. Returns `{changed, bytes, changed keys}`.
+    case changeExpiry
+    /// KEYS: expiry trash hash. ARGV: entries prefix, tags prefix, now, trash field prefix,
+    /// keys…. Puts back the kept times unless the entry was written since. Returns how many.
+    case restoreExpiry
 
     /// The script's source. Every script has a shebang, so Redis checks `maxmemory` before it
     /// starts (a write is refused whole, never half done); reads (`no-writes`) and removals
@@ -175,7 +183,7 @@ enum RedisScript: CaseIterable, Sendable {
             end
             return tonumber(gen)
             """
-        case .trashEntries, .restoreEntries, .mergeEntries, .restoreGeneration:
+        case .trashEntries, .restoreEntries, .mergeEntries, .restoreGeneration, .changeExpiry, .restoreExpiry:
             adminSource ?? ""
         }
     }

@@ -2,21 +2,25 @@ import ArgumentParser
 import CacheConsole
 import CacheCore
 
-/// `cachedeck namespaces FILE`
+/// `cachedeck namespaces (FILE | redis://…)`
 struct NamespacesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "namespaces",
         abstract: "List the namespaces: entries, expired entries, bytes, hit rate, ops/s, health, version, policy.",
         discussion: """
             Expired entries are stored but no longer readable; a sweep removes them. Hit rate, ops/s \
-            and health cover the last minute of every attached process (— when nothing was read).
+            and health cover the last minute of every attached process (— when nothing was read). \
+            On a RedisStore (a redis:// URL) the counts come from a full SCAN of the keyspace, and hit \
+            rate, ops/s and health cover every client's counters since it opened.
             """)
 
     @OptionGroup var store: StoreArguments
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let namespaces = try store.openForReading().inspector.namespaces()
+        let namespaces =
+            try redis.inspector(for: store.file)?.namespaceSummaries() ?? store.openForReading().inspector.namespaces()
         if output.json { return try JSONOutput.print(namespaces) }
         print(
             Table(

@@ -33,7 +33,7 @@ struct ShowCommand: ParsableCommand {
             throw Failure("no entry with key '\(TerminalText.sanitize(key))' in namespace '\(namespace)'")
         }
         if raw {
-            return FileHandle.standardOutput.write(try EntryExporter.value(of: detail.entry.id, from: inspector))
+            return FileHandle.standardOutput.write(try EntryExporter.value(of: detail.entry, from: inspector))
         }
         if output.json { return try JSONOutput.print(detail) }
         let entry = detail.entry

@@ -3,7 +3,7 @@ import CacheConsole
 import CacheCore
 import Foundation
 
-/// `cachedeck stats FILE [NAMESPACE] [--watch [--interval S] [--count N]]`
+/// `cachedeck stats (FILE | redis://…) [NAMESPACE] [--watch [--interval S] [--count N]]`
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -12,10 +12,12 @@ struct StatsCommand: ParsableCommand {
             Without --watch: totals over the last minute, 5 minutes, hour and day. With --watch: one \
             line per interval, like redis-cli --stat (hits, misses, sets, evictions and expirations \
             per second, hit rate, live processes), until Ctrl-C or --count lines. Apps write their \
-            counters about once a second, so each line covers whole seconds that have ended.
+            counters about once a second, so each line covers whole seconds that have ended. On a \
+            RedisStore (a redis:// URL): one span, every client's counters since it opened (no --watch).
             """)
 
     @OptionGroup var store: StoreArguments
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var scope: NamespaceArgument
     @Flag(name: .shortAndLong, help: "Print a line per interval until interrupted.") var watch = false
     @Option(name: .shortAndLong, help: "Seconds per --watch line.") var interval = 1
@@ -33,9 +35,13 @@ struct StatsCommand: ParsableCommand {
         guard (1...3600).contains(interval) else { throw ValidationError("--interval must be 1 to 3600 seconds") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if !watch && (count != nil || interval != 1) { throw ValidationError("--interval and --count need --watch") }
+        if watch && RedisKeyspace.isURL(store.file) {
+            throw ValidationError("--watch reads cache files only (for Redis, the console shows live rates)")
+        }
     }
 
     func run() throws {
+        if let inspector = try redis.inspector(for: store.file) { return try run(on: inspector) }
         let inspector = try store.openForReading().inspector
         if let namespace { _ = try inspector.namespace(namespace) }
         if watch {
@@ -47,16 +53,32 @@ struct StatsCommand: ParsableCommand {
             WindowActivity(
                 name: window.name, activity: try inspector.activity(namespace: namespace, last: window.duration))
         }
+        try report(
+            windows, live: processes.filter(\.isLive).count, of: processes.count,
+            attached: ("attached process", "attached processes"))
+    }
+
+    /// On a RedisStore: one span, every client's counters since it opened.
+    private func run(on inspector: RedisStoreInspector) throws {
+        if let namespace, try !inspector.namespaces().contains(where: { $0.name == namespace }) {
+            throw InspectorError.noSuchNamespace(namespace)
+        }
+        let clients = try inspector.clients()
+        try report(
+            [WindowActivity(name: "since open", activity: try inspector.activity(namespace: namespace))],
+            live: clients.filter(\.isLive).count, of: clients.count, attached: ("client", "clients"))
+    }
+
+    /// Prints the windows' activity (as JSON with `--json`), from `total` processes or clients
+    /// (`live` of them live), named `attached`.
+    private func report(_ windows: [WindowActivity], live: Int, of total: Int, attached: (String, String)) throws {
         if output.json {
             return try JSONOutput.print(
-                StatsReport(
-                    namespace: namespace, liveProcesses: processes.filter(\.isLive).count, processes: processes.count,
-                    windows: windows))
+                StatsReport(namespace: namespace, liveProcesses: live, processes: total, windows: windows))
         }
         print(
             "Activity of \(namespace.map { "namespace \($0)" } ?? "all namespaces"), from the telemetry of "
-                + "\(Figures.counted(processes.count, "attached process", "attached processes")) "
-                + "(\(processes.filter(\.isLive).count) live)")
+                + "\(Figures.counted(total, attached.0, attached.1)) (\(live) live)")
         print()
         print(
             Table(

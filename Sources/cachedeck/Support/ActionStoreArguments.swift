@@ -14,8 +14,10 @@ struct ActionStoreArguments: ParsableArguments {
     @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
     var allowWritable = false
 
-    @Option(help: "With a redis:// URL: the RedisStore's key prefix.")
-    var redisPrefix = RedisStoreOptions(environment: [:]).prefix
+    @OptionGroup var redis: RedisPrefixArguments
+
+    /// The RedisStore's key prefix (with a `redis://` URL).
+    var redisPrefix: String { redis.redisPrefix }
 
     /// Whether the store is a Redis server.
     var isRedis: Bool { RedisKeyspace.isURL(file) }

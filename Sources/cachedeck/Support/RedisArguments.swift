@@ -17,12 +17,25 @@ struct RedisArguments: ParsableArguments {
     static func fileOnly(_ text: String) -> Failure {
         Failure(
             "\(redacted(text)) is a Redis URL; this command reads cache files only (for Redis: cachedeck keys, key, "
-                + "info, clear, invalidate, restore, audit, or cachedeck URL for the console)")
+                + "info, namespaces, stats, clear, invalidate, ttl, expire, restore, audit, or cachedeck URL for the "
+                + "console)")
     }
 
     /// `text` without what comes before `@` (a password), keeping the scheme.
     static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://") else { return text }
         return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+    }
+}
+
+/// `--redis-prefix`: the key prefix of the RedisStore a command given a `redis://` URL reads.
+struct RedisPrefixArguments: ParsableArguments {
+    @Option(help: "With a redis:// URL: the RedisStore's key prefix.")
+    var redisPrefix = RedisStoreOptions(environment: [:]).prefix
+
+    /// The inspector of the RedisStore at `location` when it is a `redis://` URL (`nil` for a file).
+    func inspector(for location: String) throws -> RedisStoreInspector? {
+        guard RedisKeyspace.isURL(location) else { return nil }
+        return try RedisStoreInspector(url: location, prefix: redisPrefix)
     }
 }

@@ -81,4 +81,38 @@ struct RedisStoreDataSourceTests {
         #expect(try users.get("user-1") == 1 && users.get("user-15") == 15)
         #expect(try source.auditLog(limit: 10).first { $0.id == audit[0].id }?.isUndone == true)
     }
+
+    @Test func exportWritesJSONLinesOfEveryPageAndOfChosenKeys() throws {
+        let server = try RedisServer()
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        let users = try store.cache("users", key: String.self, value: [String: Int].self)
+        try users.set((0..<1200).map { (key: "user-\($0)", value: ["age": $0]) }, tags: ["people"])
+        let blobs = try store.dataCache("blobs", key: String.self)
+        try blobs.set(Data([0, 1, 0xFF]), for: "raw")
+        let source = try RedisStoreDataSource(url: server.url, readOnly: true)
+        let path = NSTemporaryDirectory() + "cachedeck-redis-export-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        func lines() throws -> [[String: Any]] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+        }
+        #expect(try source.export(ExportRequest(namespace: "users", path: path)) == 1200)
+        let all = try lines()
+        #expect(Set(all.compactMap { $0["key"] as? String }).count == 1200)
+        let seven = try #require(all.first { $0["key"] as? String == "user-7" })
+        #expect((seven["value"] as? [String: Int]) == ["age": 7] && seven["tags"] as? [String] == ["people"])
+        #expect(seven["createdAt"] is Int && seven["staleUntil"] != nil && seven["version"] as? String == "")
+
+        #expect(try source.export(ExportRequest(namespace: "users", filter: "prefix:user-11", path: path)) == 111)
+        #expect(try source.export(ExportRequest(namespace: "users", keys: ["user-3", "nope"], path: path)) == 1)
+        #expect(try lines().map { $0["key"] as? String } == ["user-3"])
+        #expect(try source.export(ExportRequest(namespace: "blobs", path: path)) == 1)
+        #expect(try lines().first?["valueBase64"] as? String == Data([0, 1, 0xFF]).base64EncodedString())
+        #expect(throws: InspectorError.noSuchNamespace("nope")) {
+            try source.export(ExportRequest(namespace: "nope", path: path))
+        }
+    }
 }

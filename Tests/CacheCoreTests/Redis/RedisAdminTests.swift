@@ -164,8 +164,8 @@ struct RedisAdminTests {
         defer { store.close() }
         _ = try fill(store, count: 1)
         #expect(throws: CacheError.self) { try store.admin.preview(.sweep(namespace: nil)) }
-        #expect(throws: CacheError.self) {
-            try store.admin.run(.expiry(selector: .key(namespace: "colors", key: "k0"), change: .expireNow))
+        #expect(throws: InspectorError.noSuchNamespace("nope")) {
+            try store.admin.run(.expiry(selector: .key(namespace: "nope", key: "k0"), change: .expireNow))
         }
         #expect(throws: InspectorError.noSuchNamespace("nope")) { try store.admin.run(.clear(namespace: "nope")) }
         var options = fixture.options()
@@ -175,6 +175,9 @@ struct RedisAdminTests {
         defer { reader.close() }
         #expect(throws: CacheError.readOnly(path: reader.endpoint)) {
             try reader.admin.run(.clear(namespace: "colors"))
+        }
+        #expect(throws: CacheError.readOnly(path: reader.endpoint)) {
+            try reader.admin.run(.expiry(selector: .key(namespace: "colors", key: "k0"), change: .expireNow))
         }
         #expect(try store.admin.auditLog().isEmpty)
     }

@@ -2,7 +2,8 @@ import Foundation
 
 extension RedisAdmin {
     /// Brings back what action `auditID` removed and records the undo in the audit log;
-    /// returns how many entries came back. A key written again since keeps its new value.
+    /// returns how many entries came back. A key written again since keeps its new value. The
+    /// undo of a TTL action puts back the replaced expiry times.
     ///
     /// An undone clear sets each namespace's generation back to the one it kept, merging the
     /// entries written since into it (the newer wins); it is refused when the namespace was
@@ -30,9 +31,13 @@ extension RedisAdmin {
         }
         let back: (entries: Int, bytes: Int)
         do {
-            back =
-                record.cleared.isEmpty
-                ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
+            if case .expiry(let selector, _) = record.target {
+                back = (try restoreExpiry(auditID, selector: selector), 0)
+            } else {
+                back =
+                    record.cleared.isEmpty
+                    ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
+            }
         } catch {
             try? log.clear(auditID, "undone")
             throw error

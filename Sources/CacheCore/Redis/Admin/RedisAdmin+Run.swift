@@ -1,13 +1,14 @@
 import Foundation
 
 extension RedisAdmin {
-    /// Runs `target`: audits it, moves what it removes into its trash, and returns what it
-    /// removed. Every host's near cache drops the moved entries by push.
+    /// Runs `target`: audits it, moves what it removes into its trash (a TTL action changes
+    /// the entries' times, keeping the old ones), and returns what it removed (or changed).
+    /// Every host's near cache drops the moved or changed entries by push.
     ///
     /// A clear switches each namespace to a new generation at once (nothing is lost to a stop
     /// or a kill: the old generation is the trash), then counts what it emptied for the audit
     /// record, reporting progress; a stop asked for meanwhile takes effect before the next
-    /// namespace. Other actions move entries in atomic batches of 1,000 that also add to the
+    /// namespace. Other actions move (or change) entries in atomic batches of 1,000 that also add to the
     /// record's counts, so a killed action's record says what it moved; `progress` hears
     /// after every batch and stops the action by returning `false`.
     @discardableResult
@@ -21,7 +22,9 @@ extension RedisAdmin {
         let id = try log.begin(target, restores: nil, origin: origin, now: store.now())
         var state = RunState(id: id, total: total, progress: progress)
         do {
-            if let whole = try wholeNamespaces(of: target) {
+            if case .expiry(_, let change) = target {
+                try changeExpiry(selector, change, state: &state)
+            } else if let whole = try wholeNamespaces(of: target) {
                 try clear(whole, state: &state)
             } else {
                 try move(selector, state: &state)

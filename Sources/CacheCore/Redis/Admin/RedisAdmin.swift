@@ -14,8 +14,9 @@ import Foundation
 /// action's trash; its undo sets the generation back, merging entries written since (the
 /// newer wins). Other actions `RENAME` the entries they select into trash keys in atomic
 /// batches of 1,000, so apps' reads and writes interleave; undo renames them back unless the
-/// key was written again. The trash and the audit log last ``Admin/trashRetention``. Sweeps
-/// and TTL changes are refused: Redis expires entries itself (docs/REDIS.md).
+/// key was written again. TTL actions rewrite the entries' times in the same batches, keeping
+/// the old ones for the undo. The trash and the audit log last ``Admin/trashRetention``.
+/// Sweeps are refused: Redis expires entries itself (docs/REDIS.md).
 public struct RedisAdmin: StoreAdministering {
     let store: RedisStore
 
@@ -82,12 +83,9 @@ public struct RedisAdmin: StoreAdministering {
             throw CacheError.unsupported(
                 feature: "sweep on Redis",
                 reason: "Redis removes expired entries itself, at the end of their stale window")
-        case .expiry:
-            throw CacheError.unsupported(
-                feature: "TTL changes on Redis", reason: "not available yet; invalidate the entries instead (undoable)")
         case .clear(let name): selector = .namespace(name)
         case .clearAll: selector = .all
-        case .invalidate(let chosen): selector = chosen
+        case .invalidate(let chosen), .expiry(let chosen, _): selector = chosen
         }
         if let name = target.namespace, try generation(of: name) == nil { throw InspectorError.noSuchNamespace(name) }
         return selector

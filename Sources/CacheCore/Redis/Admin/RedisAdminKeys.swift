@@ -22,3 +22,9 @@ extension RedisKeys {
         return (Self.unescape(String(rest[..<end])), String(rest[rest.index(after: end)...]))
     }
 }
+
+extension RedisKeys {
+    /// The hash of the expiry times TTL action `id` replaced: field `<ns>:<key>` (escaped
+    /// namespace), value `[generation, c, x, s]` as JSON.
+    func expiryTrash(_ id: Int64) -> String { prefix + "expiry:\(id)" }
+}

@@ -3,7 +3,7 @@
 extension RedisScript {
     /// Lua helpers: `dropTags` takes `key` out of the tag sets its entry's `t` names;
     /// `addTags` puts it in them, keeping each set alive as long as its longest member.
-    private static let tagHelpers = """
+    static let tagHelpers = """
         local function dropTags(tagsPrefix, key, entry)
           local tags = redis.call('HGET', entry, 't')
           if tags then
@@ -142,7 +142,7 @@ extension RedisScript {
             return 1
             """
         default:
-            nil
+            expirySource
         }
     }
 }

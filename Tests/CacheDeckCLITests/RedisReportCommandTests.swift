@@ -1,0 +1,78 @@
+import CacheCore
+import CacheDeckTestSupport
+import Foundation
+import Testing
+
+/// `namespaces` and `stats` on a RedisStore, through the binary: the tables and JSON of a file.
+@Suite("Redis namespaces and stats commands", .enabled(if: redisAvailable))
+struct RedisReportCommandTests {
+    let server: RedisServer
+    let folder: TemporaryFolder
+    let store: RedisStore
+
+    /// 1,500 live `colors` (two read, one missed) and, written two minutes ago with a TTL of a
+    /// minute, 3 `old` entries expired but in their stale window.
+    init() throws {
+        server = try RedisServer()
+        folder = try TemporaryFolder()
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        let colors = try store.cache("colors", key: String.self, value: String.self)
+        try colors.set((0..<1500).map { (key: "k\($0)", value: "v\($0)") })
+        _ = try colors.get("k1")
+        _ = try colors.get("k2")
+        _ = try colors.get("missing")
+        try store.flushTelemetry()
+        let past = ManualClock(start: Date().addingTimeInterval(-120))
+        var pastOptions = StoreOptions(clock: past)
+        pastOptions.statistics = .disabled
+        let writer = try RedisStore(url: server.url, options: pastOptions, redis: RedisStoreOptions(environment: [:]))
+        defer { writer.close() }
+        let old = try writer.cache(
+            "old", key: String.self, value: Int.self, policy: .default.expiring(.after(.seconds(60))))
+        try old.set([(key: "a", value: 1), (key: "b", value: 2), (key: "c", value: 3)])
+    }
+
+    func run(_ arguments: String...) throws -> CLIResult {
+        try CLIProcess(arguments, folder: folder).wait()
+    }
+
+    @Test func namespacesCountsEveryEntryExactly() throws {
+        let list = try #require(try run("namespaces", server.url, "--json").json() as? [[String: Any]])
+        #expect(list.map { $0["name"] as? String } == ["colors", "old"])
+        #expect(list[0]["entryCount"] as? Int == 1500 && list[0]["liveEntryCount"] as? Int == 1500)
+        #expect(list[1]["entryCount"] as? Int == 3 && list[1]["expiredEntryCount"] as? Int == 3)
+        let activity = try #require(list[0]["lastMinute"] as? [String: Any])
+        #expect(activity["hits"] as? Int == 2 && activity["misses"] as? Int == 1 && activity["sets"] as? Int == 1500)
+        #expect(list[0]["policy"] is [String: Any] && list[0]["leastRecentlyUsedAt"] == nil)
+
+        let table = try run("namespaces", server.url)
+        #expect(table.status == 0 && table.stdout.hasPrefix("namespace"), "\(table.stderr)")
+        #expect(table.stdout.contains("colors") && table.stdout.contains("1,500") && table.stdout.contains("66.7%"))
+        let elsewhere = try run("namespaces", server.url, "--redis-prefix", "elsewhere:", "--json")
+        #expect(try elsewhere.status == 0 && (elsewhere.json() as? [Any])?.isEmpty == true)
+    }
+
+    @Test func statsShowsEveryClientsCountersSinceItOpened() throws {
+        let report = try run("stats", server.url, "colors", "--json").object()
+        #expect(report["namespace"] as? String == "colors" && report["processes"] as? Int == 1)
+        #expect(report["liveProcesses"] as? Int == 1)
+        let windows = try #require(report["windows"] as? [[String: Any]])
+        #expect(windows.count == 1 && windows[0]["name"] as? String == "since open")
+        let activity = try #require(windows[0]["activity"] as? [String: Any])
+        #expect(activity["requests"] as? Int == 3 && activity["hits"] as? Int == 2)
+
+        let table = try run("stats", server.url)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.hasPrefix("Activity of all namespaces, from the telemetry of 1 client (1 live)"))
+        #expect(table.stdout.contains("since open") && table.stdout.contains("66.7%"))
+
+        let missing = try run("stats", server.url, "nope")
+        #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no namespace named 'nope'"])
+        let watch = try run("stats", server.url, "--watch")
+        #expect(watch.status == 2 && watch.stderr.contains("--watch reads cache files only"))
+        let other = try run("timeline", server.url)
+        #expect(other.status == 1 && other.errorLines.first?.contains("namespaces, stats") == true)
+    }
+}
