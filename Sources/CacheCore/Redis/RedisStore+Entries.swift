@@ -129,9 +129,19 @@ extension RedisStore {
 
     /// Runs a cursor command (`["SCAN"]`, `["SSCAN", set]`) to its end, 1,000 a call (matching
     /// the glob `pattern` when given), calling `body` with each non-empty batch until it
-    /// returns `false`. Returns whether it reached the end.
+    /// returns `false`. Returns whether it reached the end. Names that are not UTF-8 cannot be
+    /// CacheCore's and are left out (``scanRawBatches(_:pattern:_:)`` has them all).
     @discardableResult
     func scanBatches(_ command: [String], pattern: String? = nil, _ body: ([String]) throws -> Bool) throws -> Bool {
+        try scanRawBatches(command, pattern: pattern) { found in
+            let names = found.compactMap { String(data: $0, encoding: .utf8) }
+            return names.isEmpty ? true : try body(names)
+        }
+    }
+
+    /// ``scanBatches(_:pattern:_:)`` with the names as the server sent them.
+    @discardableResult
+    func scanRawBatches(_ command: [String], pattern: String? = nil, _ body: ([Data]) throws -> Bool) throws -> Bool {
         var cursor = "0"
         let match: [RedisArgument] = pattern.map { ["MATCH", RedisArgument($0)] } ?? []
         repeat {
@@ -143,7 +153,7 @@ extension RedisStore {
                 throw CacheError.serverError(endpoint: endpoint, message: "\(command[0]) answered \(reply)")
             }
             cursor = next
-            let found = (parts[1].array ?? []).compactMap(\.string)
+            let found = (parts[1].array ?? []).compactMap(\.data)
             if !found.isEmpty, try !body(found) { return false }
         } while cursor != "0"
         return true

@@ -137,11 +137,21 @@ extension RedisStore {
         let pattern =
             RedisKeys.glob(keys.prefix) + "[et]:" + RedisKeys.glob(RedisKeys.escape(namespace) + ":\(generation):")
             + "*"
-        let entryPrefix = keys.entries(namespace)
-        let removed = try scan(pattern: pattern) { found in
-            let entries = found.filter { $0.hasPrefix(entryPrefix) }
-            if entries.count < found.count { _ = try unlink(found.filter { !$0.hasPrefix(entryPrefix) }) }
-            return entries.isEmpty ? 0 : try unlink(entries)
+        // Names stay bytes from SCAN to UNLINK: no text round trip per key, and a name that
+        // is not UTF-8 under the generation goes too.
+        let entryPrefix = Data(keys.entries(namespace).utf8)
+        var removed = 0
+        try scanRawBatches(["SCAN"], pattern: pattern) { found in
+            var entries: [RedisArgument] = ["UNLINK"]
+            var tagSets: [RedisArgument] = ["UNLINK"]
+            for name in found {
+                if name.starts(with: entryPrefix) { entries.append(RedisArgument(name)) } else { tagSets.append(RedisArgument(name)) }
+            }
+            try redis { connection in
+                if tagSets.count > 1 { try connection.command(tagSets) }
+                if entries.count > 1 { removed += Int(try connection.command(entries).integer ?? 0) }
+            }
+            return true
         }
         let member = RedisKeys.escape(namespace) + ":\(generation)"
         _ = try redis { connection in

@@ -97,6 +97,22 @@ struct RedisStoreTests {
         #expect(try cache.get("k") == nil)
     }
 
+    @Test func aClearUnlinksEveryKeyOfTheOldGenerationEvenOneNotUTF8() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let bricks = try store.dataCache("bricks", key: String.self)
+        try bricks.set((0..<2500).map { (key: "b\($0)", value: Data([1])) }, tags: ["red"])
+        // A name no CacheCore write makes, planted under the generation by another tool.
+        let hostile = Data("cachedeck:e:bricks:1:".utf8) + Data([0xFF, 0xFE])
+        let raw = try fixture.connection()
+        try raw.command(["HSET", RedisArgument(hostile), "v", "x"])
+        // The planted name counts: it was a key of the generation, and it is gone.
+        #expect(try bricks.removeAll() == 2501)
+        #expect(try raw.command(["EXISTS", RedisArgument(hostile)]).integer == 0)
+        #expect(try raw.command(["KEYS", "cachedeck:[et]:bricks:1:*"]).array?.isEmpty == true)
+        #expect(try bricks.count() == 0)
+    }
+
     @Test func aNewVersionTakesTheNamespaceOverAndUnlinksTheOldEntries() throws {
         let old = try fixture.open()
         let new = try fixture.open()
