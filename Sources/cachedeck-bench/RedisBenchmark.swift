@@ -65,7 +65,9 @@ final class RedisBenchmark {
                     throw BenchError("raw missed \(key)")
                 }
             })
-        record(ReportRow(operation: "get hit, no near cache (vs raw GET)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
+        record(
+            ReportRow(
+                operation: "get hit, no near cache (vs raw GET)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
     }
 
     /// Removes the keys the set rows wrote, a round's worth at a time.
@@ -101,7 +103,10 @@ final class RedisBenchmark {
             }
         }
         let times = Timing.Pair(cacheCore: Timing.median(ours), baseline: Timing.median(floor))
-        record(ReportRow(operation: "purge, per entry (vs raw SCAN + UNLINK)", times: times, budget: .atMost(1.2, label: "≤ 1.2×")))
+        record(
+            ReportRow(
+                operation: "purge, per entry (vs raw SCAN + UNLINK)", times: times,
+                budget: .atMost(1.2, label: "≤ 1.2×")))
         report.note(
             "purge of \(Format.count(purgeSize)) entries: \(Format.rate(times.cacheCore)) entries/s "
                 + "(raw SCAN + UNLINK \(Format.rate(times.baseline)) keys/s)")

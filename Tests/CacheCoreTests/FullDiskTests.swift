@@ -116,7 +116,8 @@ struct FullDiskTests {
         let tool = try CacheStore(path: path, options: options)
         let outcome = try tool.admin.run(.invalidate(.prefix(namespace: "tiles", prefix: "")))
         #expect(outcome.removed + outcome.notRemoved == tiles && outcome.removed > 0 && outcome.wasDiskFull)
-        print("full disk with a 48 kB reserve: removed \(outcome.removed) of \(tiles) tiles, \(outcome.notRemoved) left")
+        print(
+            "full disk with a 48 kB reserve: removed \(outcome.removed) of \(tiles) tiles, \(outcome.notRemoved) left")
         try tool.close()
         try expectIntegrity(path)
     }

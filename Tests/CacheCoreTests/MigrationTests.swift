@@ -57,7 +57,9 @@ struct MigrationTests {
                 countersExact = true
                 return
             }
-            moved = try rawScalar(path: path, "SELECT count(*) FROM entries e JOIN partitions p ON p.id = e.namespace_id") ?? 0
+            moved =
+                try rawScalar(path: path, "SELECT count(*) FROM entries e JOIN partitions p ON p.id = e.namespace_id")
+                ?? 0
             let pending = try rawScalar(
                 path: path, "SELECT count(*) FROM sqlite_schema WHERE name IN ('v3_trash', 'v3_trash_names')")
             waiting = pending == 2 ? try rawScalar(path: path, "SELECT count(*) FROM v3_trash") ?? 0 : 0
@@ -128,7 +130,8 @@ struct MigrationTests {
             let progress = try Progress(path)
             #expect(progress.moved + progress.waiting == Int64(Self.trashRows), "round \(round): \(progress)")
             #expect(progress.countersExact, "round \(round)")
-            #expect(try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'k%'") == Int64(Self.entries))
+            #expect(
+                try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'k%'") == Int64(Self.entries))
             if progress.version == 3 { untouched += 1 }
             if progress.isHalfway {
                 halfway += 1
@@ -220,7 +223,9 @@ struct MigrationTests {
         let path = folder.file()
         try Self.format3File(at: path, entries: 10, trashRows: 10)
         let before = fileBytes(path)
-        #expect(throws: CacheError.cannotOpen(path: path, reason: "format 3 must be upgraded to 4; open it read-write once")) {
+        #expect(
+            throws: CacheError.cannotOpen(path: path, reason: "format 3 must be upgraded to 4; open it read-write once")
+        ) {
             try CacheStore(path: path, options: .inspection())
         }
         #expect(fileBytes(path) == before)

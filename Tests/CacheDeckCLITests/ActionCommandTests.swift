@@ -76,7 +76,9 @@ import Testing
         let records = try #require(try fixture.run("audit", fixture.path, "--json").json() as? [[String: Any]])
         #expect(records.count == 4)
         #expect(
-            Set(records[0].keys) == ["id", "at", "origin", "restoredAuditID", "entries", "bytes", "canUndo", "finishedAt", "sampleKeys"],
+            Set(records[0].keys) == [
+                "id", "at", "origin", "restoredAuditID", "entries", "bytes", "canUndo", "finishedAt", "sampleKeys",
+            ],
             "the restore, newest first")
         #expect(records[0]["restoredAuditID"] as? Int == clearID && records[0]["entries"] as? Int == 3)
         #expect(records[2]["undoneAt"] != nil && records[2]["canUndo"] as? Bool == false)

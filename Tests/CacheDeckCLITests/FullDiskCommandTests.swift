@@ -95,7 +95,8 @@ struct FullDiskCommandTests {
         #expect(
             sweep.stdout.hasPrefix("Removed 0 entries (0 B). Room for new entries: ")
                 && sweep.stdout.hasSuffix(
-                    " The trash holds 600 more (1.2 MB) kept for undo by earlier actions: `cachedeck purge \(path)` deletes them.\n"),
+                    " The trash holds 600 more (1.2 MB) kept for undo by earlier actions: `cachedeck purge \(path)` deletes them.\n"
+                ),
             "\(sweep.stdout)")
         let dryRun = try run("purge", path, "--dry-run")
         #expect(dryRun.stdout == "Dry run: The trash holds 600 entries (1.2 MB) kept for undo. Nothing was changed.\n")
@@ -103,7 +104,8 @@ struct FullDiskCommandTests {
         #expect(
             purge.status == 0
                 && purge.stdout.hasPrefix(
-                    "Purged the trash: deleted 600 entries; their actions can no longer be undone. Room for new entries: "),
+                    "Purged the trash: deleted 600 entries; their actions can no longer be undone. Room for new entries: "
+                ),
             "\(purge.stdout)\(purge.stderr)")
         #expect(try run("purge", path, "--dry-run", "--json").object()["entries"] as? Int == 0)
         try Self.expectTheAppWritesAgain(path)

@@ -36,7 +36,8 @@ struct RedisCommandTests {
         #expect(top.stdout.contains("5 keys, "))
 
         let below = try run("keys", server.url, "user:", "--json").object()
-        #expect(Set(below.keys) == ["prefix", "prefixText", "separator", "children", "childCount", "keys", "bytes", "scan"])
+        #expect(
+            Set(below.keys) == ["prefix", "prefixText", "separator", "children", "childCount", "keys", "bytes", "scan"])
         #expect(below["prefixText"] as? String == "user:" && below["childCount"] as? Int == 4)
         let children = try #require(below["children"] as? [[String: Any]])
         let one = try #require(children.first { $0["nameText"] as? String == "1" })
@@ -46,7 +47,9 @@ struct RedisCommandTests {
         let admin = try #require(children.first { $0["nameText"] as? String == "admin:" })
         #expect(Set(admin.keys) == ["kind", "name", "nameText", "path", "keys", "bytes"])
         let scan = try #require(below["scan"] as? [String: Any])
-        #expect(scan["isComplete"] as? Bool == true && scan["keysFound"] as? Int == 4 && scan["isMatchScan"] as? Bool == true)
+        #expect(
+            scan["isComplete"] as? Bool == true && scan["keysFound"] as? Int == 4
+                && scan["isMatchScan"] as? Bool == true)
     }
 
     @Test func keyShowsTheDetailAndItsPreview() throws {
@@ -95,6 +98,9 @@ struct RedisCommandTests {
         let port = locked.port
         locked.stop()
         let refused = try run("keys", "redis://127.0.0.1:\(port)/0")
-        #expect(refused.status == 1 && refused.errorLines == ["cachedeck: cannot connect to Redis at 127.0.0.1:\(port): Connection refused"])
+        #expect(
+            refused.status == 1
+                && refused.errorLines == ["cachedeck: cannot connect to Redis at 127.0.0.1:\(port): Connection refused"]
+        )
     }
 }

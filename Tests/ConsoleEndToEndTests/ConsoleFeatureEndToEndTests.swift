@@ -87,6 +87,8 @@ struct ConsoleFeatureEndToEndTests {
         try tmux.waitFor("Namespaces (26)")
         try tmux.type(":ns parts", enter: true)
         try tmux.waitFor("parts · 600 entries")
+        // The page's rows load after the header: marks before them would mark nothing.
+        try tmux.waitFor("category:bricks")
         try tmux.keys("Space", "Space")
         try tmux.waitFor("2 marked")
         try tmux.type(":ttl never", enter: true)

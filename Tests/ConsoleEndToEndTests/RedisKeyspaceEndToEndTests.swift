@@ -12,7 +12,8 @@ import Testing
 struct RedisKeyspaceEndToEndTests {
     @Test func browseTheTreeOpenAPrefixAndAKeyThenQuit() throws {
         let server = try RedisServer()
-        let redis = try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
+        let redis = try RedisConnection(
+            endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
         try redis.command(["MSET"] + (1...3000).flatMap { [RedisArgument("orders:\($0)"), RedisArgument("v\($0)")] })
         try redis.command(["SET", "user:1", "alice", "PX", "3600000"])
         try redis.command(["HSET", "user:2", "name", "bob"])
@@ -52,7 +53,10 @@ struct RedisKeyspaceEndToEndTests {
 
     /// Bytes as the console shows them (decimal units, one decimal).
     static func bytes(_ value: Int) -> String {
-        value < 1000 ? "\(value) B" : value < 1_000_000 ? String(format: "%.1f kB", Double(value) / 1000)
-            : String(format: "%.1f MB", Double(value) / 1_000_000)
+        value < 1000
+            ? "\(value) B"
+            : value < 1_000_000
+                ? String(format: "%.1f kB", Double(value) / 1000)
+                : String(format: "%.1f MB", Double(value) / 1_000_000)
     }
 }

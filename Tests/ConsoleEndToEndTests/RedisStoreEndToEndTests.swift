@@ -41,10 +41,12 @@ struct RedisStoreEndToEndTests {
         #expect(entries.contains("1,200 entries") && entries.contains("product-"))
         try tmux.keys("Enter")
         let detail = try tmux.waitFor("\"price\"")
-        let keyLine = try #require(detail.split(separator: "\n").first { $0.contains("Key") && $0.contains("product-") })
+        let keyLine = try #require(
+            detail.split(separator: "\n").first { $0.contains("Key") && $0.contains("product-") })
         let key = try #require(keyLine.split(separator: " ").first { $0.hasPrefix("product-") })
         let stored = try server.cli("HGET", "cachedeck:e:products:1:\(key)", "v")
-        #expect(detail.contains("\"price\" : \(stored.filter(\.isNumber))") || detail.contains(stored.filter(\.isNumber)))
+        #expect(
+            detail.contains("\"price\" : \(stored.filter(\.isNumber))") || detail.contains(stored.filter(\.isNumber)))
 
         try tmux.keys("Escape")
         try tmux.waitFor("SCAN order")

@@ -286,10 +286,12 @@ extension ConsoleController {
                 .matching(namespace: entries.namespace, filter: entries.filter, expiry: change),
                 title: "\(change) of the matching entries")
         }
-        let keys = entries.marks.isEmpty ? entries.window.selectedRow.map { [$0.key] } ?? [] : entries.marks.values.sorted()
+        let keys =
+            entries.marks.isEmpty ? entries.window.selectedRow.map { [$0.key] } ?? [] : entries.marks.values.sorted()
         guard !keys.isEmpty else { return usage(usageText) }
         let selector: InvalidationSelector =
-            keys.count == 1 ? .key(namespace: entries.namespace, key: keys[0]) : .keys(namespace: entries.namespace, keys: keys)
+            keys.count == 1
+            ? .key(namespace: entries.namespace, key: keys[0]) : .keys(namespace: entries.namespace, keys: keys)
         return startAction(.target(.expiry(selector: selector, change: change)), title: "\(change) of \(selector)")
     }
 

@@ -124,7 +124,9 @@ extension ConsoleController {
         case .toggleMouse: return toggleMouse()
         case .redraw: return [.redrawAll]
         default:
-            if (ConsoleViews.all + ConsoleViews.keyspace).contains(where: { $0.bindings.contains { $0.action == action } }) {
+            if (ConsoleViews.all + ConsoleViews.keyspace).contains(where: {
+                $0.bindings.contains { $0.action == action }
+            }) {
                 report("\(label(action)) does nothing here (\(label(.help)) lists what each view offers).")
             }
             return []

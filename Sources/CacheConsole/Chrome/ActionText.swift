@@ -29,7 +29,8 @@ package enum ActionText {
             line = "Disk full: \(verb) \(entries) (\(bytes)) without keeping them for undo."
         }
         if outcome.notRemoved > 0 {
-            line += " \(Self.entries(outcome.notRemoved)) could not be removed: the disk had no room left even to delete one."
+            line +=
+                " \(Self.entries(outcome.notRemoved)) could not be removed: the disk had no room left even to delete one."
         }
         if !outcome.isAudited { line += " The disk had no room for its audit row." }
         return line

@@ -17,7 +17,9 @@ struct CounterHistory: Sendable {
         samples.append((at, totals))
         var kept: [(at: Int64, totals: [String: CacheStatistics])] = []
         for sample in samples where at - sample.at <= Self.day {
-            if at - sample.at > Self.fine, let previous = kept.last, sample.at / Self.minute == previous.at / Self.minute {
+            if at - sample.at > Self.fine, let previous = kept.last,
+                sample.at / Self.minute == previous.at / Self.minute
+            {
                 continue
             }
             kept.append(sample)
@@ -51,7 +53,9 @@ struct CounterHistory: Sendable {
         for index in 0..<points {
             let start = now - Int64(points - index) * resolution
             // Each bucket starts at the previous bucket's last sample, so no growth falls between.
-            guard let (counted, milliseconds) = delta(namespace, from: start, until: start + resolution, reach: resolution)
+            guard
+                let (counted, milliseconds) = delta(
+                    namespace, from: start, until: start + resolution, reach: resolution)
             else {
                 series.hitRate.append(.nan)
                 series.operations.append(.nan)

@@ -31,7 +31,8 @@ package enum KeyspaceText {
     package static func server(_ info: RedisServerInfo) -> String {
         let limit =
             info.maxMemory > 0
-            ? " of \(Formatting.bytes(info.maxMemory)) (\(info.maxMemoryPolicy))" : " (no maxmemory, \(info.maxMemoryPolicy))"
+            ? " of \(Formatting.bytes(info.maxMemory)) (\(info.maxMemoryPolicy))"
+            : " (no maxmemory, \(info.maxMemoryPolicy))"
         return "Redis \(info.version) \(info.role) · \(Formatting.bytes(info.usedMemory)) used\(limit) · "
             + "\(Formatting.count(info.keyCount)) \(info.keyCount == 1 ? "key" : "keys")"
     }
@@ -42,7 +43,8 @@ package enum KeyspaceText {
         let found = "\(Formatting.count(scan.keysFound)) \(scan.keysFound == 1 ? "key" : "keys")"
         if scan.isComplete { return "scanned " + found }
         if scan.isMatchScan { return "scanning\(ellipsis) \(found) found" }
-        return "scanning\(ellipsis) \(Formatting.count(scan.keysFound)) of ~\(Formatting.count(scan.keysInDatabase)) keys"
+        return
+            "scanning\(ellipsis) \(Formatting.count(scan.keysFound)) of ~\(Formatting.count(scan.keysInDatabase)) keys"
     }
 }
 
@@ -52,8 +54,10 @@ extension KeyspaceText {
     package static func previewLines(_ preview: RedisValuePreview) -> [String] {
         var lines: [String]
         switch preview.format {
-        case "text": lines = (preview.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        case "hex": lines = (preview.hex ?? []).map { String(format: "%08x  ", $0.offset) + $0.hex + "  |" + $0.ascii + "|" }
+        case "text":
+            lines = (preview.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case "hex":
+            lines = (preview.hex ?? []).map { String(format: "%08x  ", $0.offset) + $0.hex + "  |" + $0.ascii + "|" }
         case "items":
             lines = (preview.items ?? []).enumerated().map { index, item in
                 item.name.map { "\($0) = \(item.value)" } ?? "\(index + 1)) \(item.value)"

@@ -35,9 +35,11 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         censuses = Mutex((inspector.census(), nil))
         var options = StoreOptions()
         options.statistics.isEnabled = false
-        let store = readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
+        let store =
+            readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
         self.store = store
-        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL) {
+        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL)
+        {
             namespace, filter, after in
             let page = try inspector.entries(
                 RedisEntryQuery(

@@ -102,7 +102,8 @@ package struct StoreDataSource: ConsoleDataSource {
         let detail =
             switch id {
             case .row(let row): try store.inspector.entry(id: row, options: options)
-            case .key(let namespace, let key): try store.inspector.entry(namespace: namespace, key: key, options: options)
+            case .key(let namespace, let key):
+                try store.inspector.entry(namespace: namespace, key: key, options: options)
             }
         return detail.map { EntryDetailSnapshot($0, id: id) }
     }

@@ -27,7 +27,9 @@ extension CacheStore {
     /// Measures the room on the file's filesystem and in the file now.
     public func diskSpace() throws -> DiskSpace {
         let folder = (path as NSString).deletingLastPathComponent
-        let free = DiskRoom.statistics(-1, folder.isEmpty ? "." : folder).map { DiskRoom.bytes($0.f_bavail, $0.f_frsize) }
+        let free = DiskRoom.statistics(-1, folder.isEmpty ? "." : folder).map {
+            DiskRoom.bytes($0.f_bavail, $0.f_frsize)
+        }
         var log = stat()
         return DiskSpace(
             filesystemFree: free ?? 0, fileFree: try database.read { try $0.freePageBytes() },

@@ -193,7 +193,8 @@ public final class CacheStore: CacheBackend {
                 if rows.count == 1 && !limited {
                     guard
                         try connection.upsertEntry(
-                            namespaceID: namespaceID, ifLiveAs: runtime.name, rows[0], version: policy.version, now: now)
+                            namespaceID: namespaceID, ifLiveAs: runtime.name, rows[0], version: policy.version, now: now
+                        )
                     else { return false }
                     committed()
                     return true
@@ -202,7 +203,8 @@ public final class CacheStore: CacheBackend {
                     guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
                     try connection.upsertEntries(namespaceID: namespaceID, rows, version: policy.version, now: now)
                     if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
-                    let evicted = try Eviction.enforce(namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                    let evicted = try Eviction.enforce(
+                        namespaceID: namespaceID, policy: policy, on: connection, now: now)
                     let storeEvicted = try Eviction.enforceStore(
                         maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
                     try services.statistics.record(evicted + storeEvicted, on: connection)
@@ -242,7 +244,9 @@ public final class CacheStore: CacheBackend {
         runtime.retarget(nil)
         options.logger.warning(
             "namespace taken over by another version; this handle no longer reads or writes the file",
-            metadata: ["namespace": "\(runtime.name)", "version": "\(version)", "file version": "\(live?.version ?? "none")"])
+            metadata: [
+                "namespace": "\(runtime.name)", "version": "\(version)", "file version": "\(live?.version ?? "none")",
+            ])
     }
 
     /// Records a read in memory (never a write): a hit, or an entry found past its stale

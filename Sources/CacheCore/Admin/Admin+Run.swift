@@ -94,7 +94,9 @@ extension Admin {
         by target: AdminTarget, run: inout ActionRun, now: Int64, progress: ((ActionProgress) -> Bool)?
     ) throws {
         let ids = try store.database.read { connection in
-            try EntryScope.of(target, now: now, in: connection).flatMap { try connection.scopeIDs($0, start: run.start) }
+            try EntryScope.of(target, now: now, in: connection).flatMap {
+                try connection.scopeIDs($0, start: run.start)
+            }
         }
         var partitions: [Int64: Int64] = [:]
         var next = 0
@@ -177,7 +179,8 @@ extension Admin {
                 try connection.writeTransaction {
                     let auditID =
                         try run.auditID
-                        ?? connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: run.start.time)
+                        ?? connection.insertAudit(
+                            origin: origin, target: targetJSON, restores: nil, now: run.start.time)
                     try connection.finishAudit(auditID, entries: run.removed, bytes: run.bytes, now: now)
                     run.auditID = auditID
                     try journal(connection)

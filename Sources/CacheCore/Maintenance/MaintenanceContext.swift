@@ -16,6 +16,7 @@ struct MaintenanceContext {
     /// Runs `body` in one write transaction on the store's writer. Maintenance removes (or
     /// shrinks) what it rewrites, so it may use the room kept for removals.
     func writeTransaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try database.write(usingReserve: true) { connection in try connection.writeTransaction { try body(connection) } }
+        try database.write(usingReserve: true) { connection in try connection.writeTransaction { try body(connection) }
+        }
     }
 }

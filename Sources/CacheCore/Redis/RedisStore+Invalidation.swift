@@ -145,7 +145,11 @@ extension RedisStore {
             var entries: [RedisArgument] = ["UNLINK"]
             var tagSets: [RedisArgument] = ["UNLINK"]
             for name in found {
-                if name.starts(with: entryPrefix) { entries.append(RedisArgument(name)) } else { tagSets.append(RedisArgument(name)) }
+                if name.starts(with: entryPrefix) {
+                    entries.append(RedisArgument(name))
+                } else {
+                    tagSets.append(RedisArgument(name))
+                }
             }
             try redis { connection in
                 if tagSets.count > 1 { try connection.command(tagSets) }

@@ -114,12 +114,13 @@ enum Format3Trash {
             partition, group.auditID, group.name)
         // `+namespace_id`: the new rows by row id, never the partition through an index (which
         // would count the whole partition again every batch).
-        let added = try connection.withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id > ?1 AND +namespace_id = ?2"
-        ) { statement in
-            statement.bind(before, partition)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) }
-        } ?? (0, 0)
+        let added =
+            try connection.withStatement(
+                "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id > ?1 AND +namespace_id = ?2"
+            ) { statement in
+                statement.bind(before, partition)
+                return try statement.firstRow { ($0.int(0), $0.int(1)) }
+            } ?? (0, 0)
         try connection.addToCounters(of: partition, entries: added.0, bytes: added.1)
     }
 }

@@ -6,7 +6,8 @@ import CacheCore
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show a cache file (or a Redis server) at a glance: sizes, format, totals, activity and attached processes.",
+        abstract:
+            "Show a cache file (or a Redis server) at a glance: sizes, format, totals, activity and attached processes.",
         discussion: """
             Given a redis:// URL it shows the server instead: version, role, memory, maxmemory and its policy, and \
             the exact key count (DBSIZE) of the database. \
@@ -81,7 +82,8 @@ struct InfoCommand: ParsableCommand {
                 ("Memory", "\(Formatting.bytes(info.usedMemory)) used (\(Formatting.count(info.usedMemory)) B)"),
                 (
                     "Max memory",
-                    (info.maxMemory > 0 ? Formatting.bytes(info.maxMemory) : "no limit") + ", policy \(info.maxMemoryPolicy)"
+                    (info.maxMemory > 0 ? Formatting.bytes(info.maxMemory) : "no limit")
+                        + ", policy \(info.maxMemoryPolicy)"
                 ),
                 ("Keys", "\(Formatting.count(info.keyCount)) (DBSIZE)"),
             ]).rendered)

@@ -7,7 +7,8 @@ import Foundation
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "List one level of any Redis keyspace as a prefix tree: prefixes and keys with counts, memory, type and TTL.",
+        abstract:
+            "List one level of any Redis keyspace as a prefix tree: prefixes and keys with counts, memory, type and TTL.",
         discussion: """
             Read-only: SCAN in bounded batches (MATCH PREFIX* inside a prefix), TYPE, PTTL, MEMORY USAGE and OBJECT \
             ENCODING; never KEYS, never a write. Names split on the separator: `user:` groups user:1 and user:2. \
@@ -92,11 +93,13 @@ struct KeyCommand: ParsableCommand {
                 ("Key", detail.keyText),
                 ("Type", "\(detail.type) (\(detail.encoding))"),
                 ("Length", KeyspaceText.length(detail) ?? Table.none),
-                ("Memory", KeyspaceText.bytes(detail.bytes) + (detail.bytes.isSampled ? " (Redis' sampled estimate)" : "")),
+                (
+                    "Memory",
+                    KeyspaceText.bytes(detail.bytes) + (detail.bytes.isSampled ? " (Redis' sampled estimate)" : "")
+                ),
                 ("Expires", KeyspaceText.expiry(detail.expiresAt, now: now)),
             ]).rendered)
         print()
         for line in KeyspaceText.previewLines(detail.preview) { print(TerminalText.sanitize(line)) }
     }
 }
-

@@ -218,7 +218,8 @@ import Testing
     @Test func gAndShiftGJumpBetweenTheEndsOfALargeNamespace() {
         let rows = (0..<20_000).map { index in
             EntryInfo(
-                id: .row(Int64(index)), key: "k" + String(index + 100_000), size: 100, createdAt: FakeDataSource.now - 1000,
+                id: .row(Int64(index)), key: "k" + String(index + 100_000), size: 100,
+                createdAt: FakeDataSource.now - 1000,
                 expiresAt: nil, lastAccessAt: FakeDataSource.now, hits: 0, tags: [])
         }
         var harness = ConsoleHarness(source: FakeDataSource(entries: ["big": rows]))

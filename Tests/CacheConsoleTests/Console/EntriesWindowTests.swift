@@ -6,7 +6,8 @@ import Testing
     private func rows(_ range: Range<Int>) -> [EntryInfo] {
         range.map { index in
             EntryInfo(
-                id: .row(Int64(index)), key: "k\(index)", size: 1, createdAt: 0, expiresAt: nil, lastAccessAt: 0, hits: 0,
+                id: .row(Int64(index)), key: "k\(index)", size: 1, createdAt: 0, expiresAt: nil, lastAccessAt: 0,
+                hits: 0,
                 tags: [])
         }
     }

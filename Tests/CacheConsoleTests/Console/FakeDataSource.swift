@@ -61,7 +61,8 @@ final class FakeDataSource: ConsoleDataSource {
             let created = now - Int64(index % 50 + 1) * 37 * minute
             products.append(
                 EntryInfo(
-                    id: .row(Int64(1000 + index)), key: String(format: "product-%04d", index), size: 400 + index * 13 % 900,
+                    id: .row(Int64(1000 + index)), key: String(format: "product-%04d", index),
+                    size: 400 + index * 13 % 900,
                     createdAt: created,
                     expiresAt: index % 10 == 9 ? nil : created + Int64(index % 7 + 1) * 240 * minute,
                     lastAccessAt: now - Int64(index % 13) * 17_000, hits: index * 7 % 97,
@@ -284,7 +285,8 @@ final class FakeDataSource: ConsoleDataSource {
                 AuditEntry(
                     id: auditID, at: Self.now, who: "ops@web-1", action: pending.target.description, entries: removed,
                     bytes: bytes, isUndone: false, canUndo: undoable && removed > 0,
-                    sampleKeys: doomed.flatMap { name, rows in rows.map { "\(name)/\($0.key)" } }.sorted().prefix(5).map { $0 }))
+                    sampleKeys: doomed.flatMap { name, rows in rows.map { "\(name)/\($0.key)" } }.sorted().prefix(5).map
+                    { $0 }))
             state.version += 1
             return ActionResult(
                 target: pending.target,

@@ -11,7 +11,8 @@ let redisAvailable = RedisServer.isInstalled || RedisServer.isRequired
 struct RedisEndpointTests {
     @Test func parsesEveryPartOfAURL() throws {
         let endpoint = try RedisEndpoint(url: "redis://alice:p%40ss@cache.example:6380/3", environment: [:])
-        #expect(endpoint == RedisEndpoint(host: "cache.example", port: 6380, database: 3, user: "alice", password: "p@ss"))
+        #expect(
+            endpoint == RedisEndpoint(host: "cache.example", port: 6380, database: 3, user: "alice", password: "p@ss"))
         #expect(endpoint.description == "cache.example:6380/3")
         #expect(endpoint.redactedURL == "redis://alice@cache.example:6380/3")
         #expect(!"\(endpoint)".contains("p@ss"))
@@ -19,7 +20,8 @@ struct RedisEndpointTests {
 
     @Test func defaultsAndShorthands() throws {
         #expect(try RedisEndpoint(url: "redis://localhost", environment: [:]) == RedisEndpoint(host: "localhost"))
-        #expect(try RedisEndpoint(url: "redis://[::1]:7000", environment: [:]) == RedisEndpoint(host: "::1", port: 7000))
+        #expect(
+            try RedisEndpoint(url: "redis://[::1]:7000", environment: [:]) == RedisEndpoint(host: "::1", port: 7000))
         #expect(try RedisEndpoint(url: "redis://[::1]:7000", environment: [:]).description == "[::1]:7000")
         // redis-cli's `redis://secret@host`: a password without a user.
         #expect(try RedisEndpoint(url: "redis://secret@h", environment: [:]).password == "secret")
@@ -136,7 +138,8 @@ struct RedisClientTests {
     }
 
     @Test func thePoolReusesHealthyConnectionsAndDropsBrokenOnes() throws {
-        let pool = RedisPool(endpoint: try RedisEndpoint(url: server.url, environment: [:]), size: 2, timeout: .seconds(1))
+        let pool = RedisPool(
+            endpoint: try RedisEndpoint(url: server.url, environment: [:]), size: 2, timeout: .seconds(1))
         let id = try #require(try pool.withConnection { try $0.command(["CLIENT", "ID"]).integer })
         #expect(try pool.withConnection { try $0.command(["CLIENT", "ID"]).integer } == id)
         // The server drops the idle connection: the next call sees it broken (it cannot know
@@ -166,7 +169,9 @@ struct RedisClientTests {
 struct RedisLoginTests {
     @Test func aWrongOrMissingPasswordIsRefusedInOneLine() throws {
         let server = try RedisServer(password: "right")
-        #expect(try RedisConnection(endpoint: try RedisEndpoint(url: server.url), timeout: .seconds(2)).command(["PING"]) == .status("PONG"))
+        #expect(
+            try RedisConnection(endpoint: try RedisEndpoint(url: server.url), timeout: .seconds(2)).command(["PING"])
+                == .status("PONG"))
         for url in ["redis://:wrong@127.0.0.1:\(server.port)", "redis://127.0.0.1:\(server.port)"] {
             #expect {
                 try RedisConnection(endpoint: try RedisEndpoint(url: url, environment: [:]), timeout: .seconds(2))
@@ -175,7 +180,9 @@ struct RedisLoginTests {
                 return "\(error)".contains("REDISCLI_AUTH") && !"\(error)".contains("\n")
             }
         }
-        let viaEnvironment = try RedisEndpoint(url: "redis://127.0.0.1:\(server.port)", environment: ["REDISCLI_AUTH": "right"])
-        #expect(try RedisConnection(endpoint: viaEnvironment, timeout: .seconds(2)).command(["PING"]) == .status("PONG"))
+        let viaEnvironment = try RedisEndpoint(
+            url: "redis://127.0.0.1:\(server.port)", environment: ["REDISCLI_AUTH": "right"])
+        #expect(
+            try RedisConnection(endpoint: viaEnvironment, timeout: .seconds(2)).command(["PING"]) == .status("PONG"))
     }
 }

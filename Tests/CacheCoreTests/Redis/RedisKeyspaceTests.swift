@@ -72,7 +72,9 @@ struct RedisKeyspaceTests {
 
     @Test func aPrefixScanMatchesOnlyItsKeysEvenWithGlobCharacters() throws {
         let redis = try writer()
-        _ = try redis.pipeline([["SET", "a*b:1", "1"], ["SET", "axb:1", "2"], ["SET", "a*b:c:2", "3"], ["SET", "b", "4"]])
+        _ = try redis.pipeline([
+            ["SET", "a*b:1", "1"], ["SET", "axb:1", "2"], ["SET", "a*b:c:2", "3"], ["SET", "b", "4"],
+        ])
         let scan = try open().scan(prefix: Data("a*b:".utf8))
         try scan.finish()
         let level = scan.level()
@@ -110,7 +112,8 @@ struct RedisKeyspaceTests {
         let root = scan.level()
         #expect(root.keys == KeyspaceAmount(20_000))
         let counts = Dictionary(uniqueKeysWithValues: root.children.map { ($0.nameText, $0.keys) })
-        #expect(counts == ["orders:": KeyspaceAmount(6667), "users:": KeyspaceAmount(6667), "carts:": KeyspaceAmount(6666)])
+        #expect(
+            counts == ["orders:": KeyspaceAmount(6667), "users:": KeyspaceAmount(6667), "carts:": KeyspaceAmount(6666)])
         #expect(scan.level(Data("carts:eu:".utf8), limit: 10).children.count == 10)
         #expect(scan.level(Data("carts:eu:".utf8), limit: 10).childCount == 6666)
         // Once complete, more steps read nothing.
@@ -123,7 +126,11 @@ struct RedisKeyspaceTests {
         try redis.command(["SET", "blob", RedisArgument(Data([0, 1, 2, 0xFF]))])
         try redis.command(["SET", "long", RedisArgument(String(repeating: "é", count: 3000))])
         try redis.command(["RPUSH", "list"] + (0..<60).map { RedisArgument("item\($0)") })
-        try redis.command(["HSET", "hash"] + (0..<200).flatMap { [RedisArgument("f\($0)"), RedisArgument("v\($0)" + String(repeating: "-", count: 70))] })
+        try redis.command(
+            ["HSET", "hash"]
+                + (0..<200).flatMap {
+                    [RedisArgument("f\($0)"), RedisArgument("v\($0)" + String(repeating: "-", count: 70))]
+                })
         try redis.command(["ZADD", "zset", "1.5", "a", "2", "b"])
         try redis.command(["XADD", "stream", "5-1", "k", "v", "k2", "v2"])
         try redis.command(["PEXPIRE", "list", "90000"])
@@ -157,7 +164,8 @@ struct RedisKeyspaceTests {
         #expect(try server.cli("HGET", "hash", try #require(item.name)) == item.value)
 
         let zset = try #require(try keyspace.key(Data("zset".utf8)))
-        #expect(zset.preview.items == [RedisPreviewItem(name: "a", value: "1.5"), RedisPreviewItem(name: "b", value: "2")])
+        #expect(
+            zset.preview.items == [RedisPreviewItem(name: "a", value: "1.5"), RedisPreviewItem(name: "b", value: "2")])
         #expect(zset.bytes.isExact)
 
         let stream = try #require(try keyspace.key(Data("stream".utf8)))

@@ -100,11 +100,14 @@ struct RedisStoreInspectorTests {
     @Test func filtersNarrowTheScanByPrefixAndTestTheRest() throws {
         _ = try fillSmall()
         let inspector = try inspector()
-        let users = try inspector.entries(RedisEntryQuery(namespace: "users", filter: EntryFilter(parsing: "prefix:al")))
+        let users = try inspector.entries(
+            RedisEntryQuery(namespace: "users", filter: EntryFilter(parsing: "prefix:al")))
         #expect(users.rows.map(\.key) == ["alice"] && users.next == nil)
-        let tagged = try inspector.entries(RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "tag:warm")))
+        let tagged = try inspector.entries(
+            RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "tag:warm")))
         #expect(tagged.rows.map(\.key) == ["1"] && tagged.rows.first?.tags == ["warm"])
-        let expiring = try inspector.entries(RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "ttl<1h")))
+        let expiring = try inspector.entries(
+            RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "ttl<1h")))
         #expect(expiring.rows.map(\.key) == ["3"])
         let never = try inspector.entries(RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "never")))
         #expect(Set(never.rows.map(\.key)) == ["1", "2"])
@@ -122,7 +125,8 @@ struct RedisStoreInspectorTests {
         try odd.set(1, for: "a*b")
         try odd.set(2, for: "axb")
         try odd.set(3, for: "a*bc")
-        let page = try inspector().entries(RedisEntryQuery(namespace: "odd*[ns]", filter: EntryFilter(parsing: "prefix:a*b")))
+        let page = try inspector().entries(
+            RedisEntryQuery(namespace: "odd*[ns]", filter: EntryFilter(parsing: "prefix:a*b")))
         #expect(Set(page.rows.map(\.key)) == ["a*b", "a*bc"])
     }
 
@@ -140,7 +144,8 @@ struct RedisStoreInspectorTests {
         let expires = try #require(blue.entry.expiresAt)
         #expect((590_000...600_000).contains(expires - blue.now))
         #expect(blue.entry.staleUntil == expires + NamespacePolicy.defaultStaleWindow.milliseconds)
-        let red = try #require(try inspector.entry(namespace: "colors", key: "1", options: EntryDetailOptions(format: .hexDump)))
+        let red = try #require(
+            try inspector.entry(namespace: "colors", key: "1", options: EntryDetailOptions(format: .hexDump)))
         guard case .hexDump(let lines, false) = red.value else {
             Issue.record("expected a hex dump")
             return
@@ -192,7 +197,9 @@ struct RedisStoreInspectorTests {
     @Test func anEmptyDatabaseHoldsNoStore() throws {
         try fixture.server.cli("SET", "other", "1")
         #expect(try !inspector().holdsStore())
-        #expect(try RedisStoreInspector(url: fixture.server.url, prefix: "elsewhere:", environment: [:]).holdsStore() == false)
+        #expect(
+            try RedisStoreInspector(url: fixture.server.url, prefix: "elsewhere:", environment: [:]).holdsStore()
+                == false)
     }
 
     @Test func itSendsOnlyReadCommands() throws {
@@ -207,7 +214,8 @@ struct RedisStoreInspectorTests {
         let census = inspector.census(batchSize: 1)
         try census.finish()
         _ = try census.expiryTimeline()
-        let page = try inspector.entries(RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "regex:[0-9]"), limit: 2))
+        let page = try inspector.entries(
+            RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "regex:[0-9]"), limit: 2))
         _ = try page.next.map {
             try inspector.entries(
                 RedisEntryQuery(namespace: "colors", filter: EntryFilter(parsing: "regex:[0-9]"), limit: 2, after: $0))

@@ -32,7 +32,8 @@ package struct EntriesView: ConsoleView {
     package internal(set) var isScanOrder = false
 
     /// Why a scan-ordered list does not sort or jump to its end.
-    static let scanOrderNotice = "Redis lists entries in SCAN order: sorting or jumping to the end would read every key."
+    static let scanOrderNotice =
+        "Redis lists entries in SCAN order: sorting or jumping to the end would read every key."
 
     /// A view of `namespace` sorted by key.
     init(namespace: String) {

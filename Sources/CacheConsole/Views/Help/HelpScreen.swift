@@ -10,7 +10,8 @@ enum HelpScreen {
 
     /// The lines for `keyMap`: the bindings everywhere, in lists and of each view, then the
     /// commands, all from the records dispatch and the hints use.
-    static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false) -> [Line] {
+    static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false) -> [Line]
+    {
         var lines = [Line(keys: "", text: "Everywhere (rebind keys in ~/.config/cachedeck/keys.toml)", isHeading: true)]
         func add(_ bindings: [KeyBinding]) {
             for binding in bindings {

@@ -56,7 +56,8 @@ enum KeyspaceScreen {
         let summary =
             (level.prefixText.isEmpty ? "top level" : level.prefixText) + options.dot
             + "\(KeyspaceText.count(level.keys)) \(level.keys.value == 1 ? "key" : "keys")" + options.dot
-            + KeyspaceText.bytes(level.bytes) + options.dot + KeyspaceText.progress(level.scan, ellipsis: options.ellipsis)
+            + KeyspaceText.bytes(level.bytes) + options.dot
+            + KeyspaceText.progress(level.scan, ellipsis: options.ellipsis)
             + (more > 0 ? "\(options.dot)\(Formatting.count(more)) smaller not listed" : "")
             + (level.bytes.isSampled ? "\(options.dot)~ sampled by Redis" : "")
             + (level.scan.isComplete ? "" : "\(options.dot)≥ until the scan ends")

@@ -81,4 +81,3 @@ package struct KeyspaceView: ConsoleView {
         KeyspaceScreen.draw(self, now: context.now, in: area, into: &buffer, options: options)
     }
 }
-

@@ -46,11 +46,14 @@ enum RedisKeyScreen {
         let lines = lines(detail, columns: box.size.columns)
         let position =
             lines.isEmpty
-            ? "" : "\(options.dot)lines \(view.scroll + 1)–\(min(lines.count, view.scroll + box.size.rows - 2)) of \(lines.count)"
+            ? ""
+            : "\(options.dot)lines \(view.scroll + 1)–\(min(lines.count, view.scroll + box.size.rows - 2)) of \(lines.count)"
         buffer.drawBox(box, style: CellStyle(.border), border: options.border, title: "Value\(position)")
         let inner = box.insetBy(1)
         for (offset, line) in lines.dropFirst(view.scroll).prefix(inner.size.rows).enumerated() {
-            buffer.put(" " + line, at: Point(column: inner.minColumn, row: inner.minRow + offset), maxWidth: inner.size.columns)
+            buffer.put(
+                " " + line, at: Point(column: inner.minColumn, row: inner.minRow + offset), maxWidth: inner.size.columns
+            )
         }
     }
 }

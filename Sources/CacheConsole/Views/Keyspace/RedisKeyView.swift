@@ -24,7 +24,8 @@ package struct RedisKeyView: ConsoleView {
 
     package static let title = "Redis key"
 
-    package static let bindings: [KeyBinding] = [KeyBinding(.previousView, help: "Back to the level")] + KeyBinding.listMotion
+    package static let bindings: [KeyBinding] =
+        [KeyBinding(.previousView, help: "Back to the level")] + KeyBinding.listMotion
 
     package func breadcrumb(in context: ViewContext) -> String? { keyText }
 

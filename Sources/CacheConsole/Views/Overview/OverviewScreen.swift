@@ -122,7 +122,8 @@ enum OverviewScreen {
                     + "\(snapshot.namespaces.count) namespaces\(options.dot)format \(file.formatVersion)"
             }
         buffer.put(
-            facts, at: Point(column: column, row: row), maxWidth: width - column, truncation: .ellipsis(options.ellipsis))
+            facts, at: Point(column: column, row: row), maxWidth: width - column,
+            truncation: .ellipsis(options.ellipsis))
 
         row += 1
         column = label("Apps")

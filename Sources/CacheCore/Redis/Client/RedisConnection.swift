@@ -23,7 +23,8 @@ final class RedisConnection: @unchecked Sendable {
         if context.pointee.err != 0 {
             let reason = Self.errorText(context)
             throw reason.contains("timed out")
-                ? .timeout(endpoint: endpoint.description) : .cannotConnect(endpoint: endpoint.description, reason: reason)
+                ? .timeout(endpoint: endpoint.description)
+                : .cannotConnect(endpoint: endpoint.description, reason: reason)
         }
         redisSetTimeout(context, interval)
         redisEnableKeepAlive(context)

@@ -43,7 +43,9 @@ struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         guard path.isEmpty || (path.allSatisfy(\.isASCII) && Int(path).map({ $0 >= 0 }) == true) else {
             throw .badURL("database \(Self.quoted(String(path))) is not a number; expected redis://host:port/0")
         }
-        let user = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
+        let user = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let password =
             components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
             ?? environment["REDISCLI_AUTH"].flatMap { $0.isEmpty ? nil : $0 }
@@ -66,6 +68,9 @@ struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? "?" : Character($0) }) + "\""
+        "\""
+            + String(
+                text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+            + "\""
     }
 }

@@ -88,9 +88,11 @@ public final class RedisEntryCensus: SteppedScan {
             return (current, next, rows)
         }
         return state.withLock { state in
-            let moved = started && namespaces.contains { name, record in
-                state.namespaces[name].map { $0.generation != record.generation } ?? false
-            }
+            let moved =
+                started
+                && namespaces.contains { name, record in
+                    state.namespaces[name].map { $0.generation != record.generation } ?? false
+                }
             if !started || moved {
                 if moved { state.restarts += 1 }
                 state.cursor = "0"

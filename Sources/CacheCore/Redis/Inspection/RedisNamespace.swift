@@ -20,7 +20,9 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
         var names: Set<String> = []
         var cursor = "0"
         repeat {
-            let reply = try connection.command(["SSCAN", RedisArgument(keys.namespaces), RedisArgument(cursor), "COUNT", 1000])
+            let reply = try connection.command([
+                "SSCAN", RedisArgument(keys.namespaces), RedisArgument(cursor), "COUNT", 1000,
+            ])
             guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
                 throw RedisError.server("SSCAN gave an unexpected reply")
             }

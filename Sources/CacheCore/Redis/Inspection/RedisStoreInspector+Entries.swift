@@ -25,7 +25,8 @@ extension RedisStoreInspector {
                 else { throw InspectorError.cursorMismatch }
             }
             let base = Data((keys.entries(query.namespace) + "\(namespace.generation):").utf8)
-            let prefix = query.filter.terms.lazy.compactMap { if case .keyPrefix(let text) = $0 { text } else { nil } }
+            let prefix =
+                query.filter.terms.lazy.compactMap { if case .keyPrefix(let text) = $0 { text } else { nil } }
                 .first ?? ""
             let pattern = RedisKeys.glob(String(decoding: base, as: UTF8.self) + prefix) + "*"
             var cursor = query.after?.scanCursor ?? "0"

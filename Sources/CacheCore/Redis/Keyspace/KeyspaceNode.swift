@@ -2,22 +2,33 @@ import Foundation
 
 /// A Redis data type, as `TYPE` names it (`module` types keep their own name).
 public struct RedisKeyType: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name `TYPE` answers.
     public var rawValue: String
+    /// The type `TYPE` names `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// A string (or number, or bytes).
     public static let string = RedisKeyType(rawValue: "string")
+    /// A list.
     public static let list = RedisKeyType(rawValue: "list")
+    /// A hash of fields.
     public static let hash = RedisKeyType(rawValue: "hash")
+    /// A set.
     public static let set = RedisKeyType(rawValue: "set")
+    /// A sorted set.
     public static let zset = RedisKeyType(rawValue: "zset")
+    /// A stream.
     public static let stream = RedisKeyType(rawValue: "stream")
 
+    /// The name `TYPE` answers.
     public var description: String { rawValue }
 
+    /// Decodes the name alone (JSON `"hash"`).
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the name alone (JSON `"hash"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

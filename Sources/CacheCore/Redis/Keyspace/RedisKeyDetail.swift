@@ -49,7 +49,8 @@ public struct RedisKeyDetail: Sendable, Hashable, Codable {
     /// The value's first part.
     public var preview: RedisValuePreview
 
-    /// A string value's bytes previewed (4 KiB), and a collection's items (50).
+    /// A string value's bytes previewed (4 KiB).
     public static let previewBytes = 4096
+    /// A collection's items previewed.
     public static let previewItems = 50
 }

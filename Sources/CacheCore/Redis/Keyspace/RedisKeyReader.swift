@@ -8,7 +8,9 @@ enum RedisKeyReader {
     static func read(_ key: Data, on connection: RedisConnection, now: Int64) throws(RedisError) -> RedisKeyDetail? {
         let name = RedisArgument(key)
         let facts = try KeyFactsReader.checked(
-            try connection.pipeline([["TYPE", name], ["OBJECT", "ENCODING", name], ["PTTL", name], ["MEMORY", "USAGE", name]]),
+            try connection.pipeline([
+                ["TYPE", name], ["OBJECT", "ENCODING", name], ["PTTL", name], ["MEMORY", "USAGE", name],
+            ]),
             on: connection)
         guard let typeName = facts[0].string, typeName != "none" else { return nil }
         let type = RedisKeyType(rawValue: typeName)
@@ -19,7 +21,8 @@ enum RedisKeyReader {
         return RedisKeyDetail(
             key: key, keyText: PrintableKey.text(key), type: type, encoding: encoding, ttlMilliseconds: ttl,
             expiresAt: ttl.map { now + $0 }, bytes: KeyspaceAmount(Int(facts[3].integer ?? 0), isSampled: sampled),
-            length: length.map(Int.init), lengthUnit: unit, preview: try preview(type, key, length: length ?? 0, on: connection))
+            length: length.map(Int.init), lengthUnit: unit,
+            preview: try preview(type, key, length: length ?? 0, on: connection))
     }
 
     private static func length(_ type: RedisKeyType, _ key: Data, on connection: RedisConnection) throws(RedisError)
@@ -40,14 +43,16 @@ enum RedisKeyReader {
         let truncated = length > Int64(limit)
         switch type {
         case .string:
-            let bytes = try connection.command(["GETRANGE", name, 0, RedisArgument(RedisKeyDetail.previewBytes - 1)]).data
+            let bytes = try connection.command(["GETRANGE", name, 0, RedisArgument(RedisKeyDetail.previewBytes - 1)])
+                .data
             return stringPreview(bytes ?? Data(), isTruncated: length > Int64(RedisKeyDetail.previewBytes))
         case .list:
             let list = try connection.command(["LRANGE", name, 0, RedisArgument(limit - 1)]).array ?? []
             return items(list.map { RedisPreviewItem(name: nil, value: text($0)) }, isTruncated: truncated)
         case .hash:
             let fields = try scan("HSCAN", key, on: connection)
-            return items(pairs(fields).map { RedisPreviewItem(name: text($0), value: text($1)) }, isTruncated: truncated)
+            return items(
+                pairs(fields).map { RedisPreviewItem(name: text($0), value: text($1)) }, isTruncated: truncated)
         case .set:
             let members = try scan("SSCAN", key, on: connection)
             return items(members.map { RedisPreviewItem(name: nil, value: text($0)) }, isTruncated: truncated)
@@ -76,9 +81,13 @@ enum RedisKeyReader {
         var cursor = "0"
         var found: [RedisReply] = []
         for _ in 0..<10 {
-            let reply = try connection.command(
-                [RedisArgument(command), RedisArgument(key), RedisArgument(cursor), "COUNT", RedisArgument(RedisKeyDetail.previewItems)]
-            ).array ?? []
+            let reply =
+                try connection.command(
+                    [
+                        RedisArgument(command), RedisArgument(key), RedisArgument(cursor), "COUNT",
+                        RedisArgument(RedisKeyDetail.previewItems),
+                    ]
+                ).array ?? []
             guard reply.count == 2, let next = reply[0].string else { break }
             found += reply[1].array ?? []
             cursor = next
