@@ -4,21 +4,19 @@ import Synchronization
 
 /// The console's data from a ``RedisStore``'s keys on a Redis server, through CacheCore's
 /// read-only ``RedisStoreInspector``: namespaces and counts from a census (bounded `SCAN`
-/// batches, a bounded while per read; lower bounds until it completes, then recounted every
+/// batches on a thread of its own; lower bounds until it completes, then recounted every
 /// ``recountInterval``), entry pages by `SCAN` cursor, hit rates and rates from every host's
 /// counters sampled at each refresh, and the raw keyspace through a ``KeyspaceDataSource``.
 /// Actions, undo and the audit log go through the store's ``RedisAdmin``; a read-only source
 /// opens no store and sends no write command.
 package final class RedisStoreDataSource: ConsoleDataSource {
-    /// How long one read lets the census run before it answers with the counts so far.
-    static let countBudget = Duration.milliseconds(120)
-    /// How old complete counts may get before a new census starts (the old one is shown until
-    /// the new one completes).
-    static let recountInterval: Int64 = 15_000
+    /// How long complete counts are shown before a new census starts (the old one is shown
+    /// until the new one completes).
+    static let recountInterval = Duration.seconds(15)
 
     private let inspector: RedisStoreInspector
     private let keyspaceSource: KeyspaceDataSource
-    private let censuses: Mutex<(counting: RedisEntryCensus, shown: RedisEntryCensus?)>
+    private let census: RedisCensusRunner
     private let history = Mutex(CounterHistory())
     /// The store actions run on (`nil` when read-only).
     private let store: RedisStore?
@@ -32,7 +30,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         let inspector = try RedisStoreInspector(url: url, prefix: prefix)
         self.inspector = inspector
         keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
-        censuses = Mutex((inspector.census(), nil))
+        census = RedisCensusRunner(inspector: inspector, interval: Self.recountInterval)
         var options = StoreOptions()
         options.statistics.isEnabled = false
         let store =
@@ -49,7 +47,10 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         }
     }
 
-    deinit { store?.close() }
+    deinit {
+        census.stop()
+        store?.close()
+    }
 
     /// Whether the database at `url` holds a store under `prefix`.
     package static func holdsStore(url: String, prefix: String) throws -> Bool {
@@ -198,28 +199,14 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     // MARK: Counting
 
-    /// Runs the counting census a bounded while and returns the census to show: the last
-    /// complete one, else the one counting. Complete counts older than ``recountInterval``
-    /// start a new census.
+    /// The census to show: the last complete one, else the one counting.
     private func countedCensus() throws -> RedisEntryCensus {
-        let counting = censuses.withLock { $0.counting }
-        let progress = try counting.run(for: Self.countBudget)
-        return censuses.withLock { censuses in
-            if progress.isComplete {
-                censuses.shown = counting
-                if let completedAt = progress.completedAt, Self.now() - completedAt > Self.recountInterval,
-                    censuses.counting === counting
-                {
-                    censuses.counting = inspector.census()
-                }
-            }
-            return censuses.shown ?? censuses.counting
-        }
+        try census.current()
     }
 
     /// Drops the counts shown and starts a new census (shown as lower bounds until it completes).
     private func recount() {
-        censuses.withLock { $0 = (inspector.census(), nil) }
+        census.restart()
     }
 
     private static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

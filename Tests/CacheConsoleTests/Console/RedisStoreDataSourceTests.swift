@@ -23,7 +23,11 @@ struct RedisStoreDataSourceTests {
         let source = try RedisStoreDataSource(url: server.url, readOnly: true)
         #expect(source.isReadOnly && source.hasKeyspace && !source.isKeyspace)
         var overview = try source.overview()
-        while overview.redis?.countedAt == nil { overview = try source.overview() }
+        // The census counts on its own thread: poll until it completes (10 s at most).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while overview.redis?.countedAt == nil && ContinuousClock.now < deadline {
+            overview = try source.overview()
+        }
         let facts = try #require(overview.namespaces.first)
         #expect(facts.name == "users" && facts.entries == 250 && facts.isExact)
         #expect(overview.processes.count == 1 && overview.processes[0].isLive)
