@@ -23,6 +23,15 @@ package final class RedisRawClient {
         return Self.size(reply)
     }
 
+    /// Sends `commands` in one round trip (a pipeline); throws if any answered an error.
+    package func pipeline(_ commands: [[RedisRawArgument]]) throws {
+        for reply in try connection.pipeline(commands.map { $0.map(\.argument) }) {
+            if case .error(let message) = reply {
+                throw CacheError.serverError(endpoint: "\(connection.endpoint)", message: message)
+            }
+        }
+    }
+
     /// `SCAN`s the keys matching `pattern` (a glob) and `UNLINK`s them in batches; returns how many.
     package func unlinkMatching(_ pattern: String, batch: Int = 1000) throws -> Int {
         var cursor = "0"
