@@ -6,7 +6,9 @@ import Synchronization
 /// read-only ``RedisStoreInspector``: namespaces and counts from a census (bounded `SCAN`
 /// batches on a thread of its own; lower bounds until it completes, then recounted every
 /// ``recountInterval``), entry pages by `SCAN` cursor, hit rates and rates from every host's
-/// counters sampled at each refresh, and the raw keyspace through a ``KeyspaceDataSource``.
+/// counters sampled at each refresh (the Overview and the 5-minute statistics) or from their
+/// per-minute telemetry on the server (the hour and day statistics), and the raw keyspace
+/// through a ``KeyspaceDataSource``.
 /// Actions, undo and the audit log go through the store's ``RedisAdmin``; a read-only source
 /// opens no store and sends no write command.
 package final class RedisStoreDataSource: ConsoleDataSource {
@@ -136,7 +138,11 @@ package final class RedisStoreDataSource: ConsoleDataSource {
             try census.expiryTimeline(namespace: namespace), isExact: census.progress.isComplete)
     }
 
-    /// The series of the counters sampled since the console started (earlier points are empty).
+    /// The hour and day windows from every host's per-minute telemetry on the server
+    /// (``RedisStoreInspector/activity(namespace:over:)``), so they reach back before the
+    /// console opened; the 5-minute window (5-second points, finer than those minutes) from
+    /// the counters sampled since the console started (earlier points are empty), as the
+    /// Overview's per-second hit sparkline.
     package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
         let telemetryWindow: TelemetryWindow =
             switch window {
@@ -145,17 +151,24 @@ package final class RedisStoreDataSource: ConsoleDataSource {
             case .day: .day
             }
         let now = Self.now()
-        let history = history.withLock { $0 }
-        let resolution = telemetryWindow.resolutionMilliseconds
-        let points = telemetryWindow.pointCount
-        var namespaces: [String: StatisticsSeries] = [:]
-        for namespace in try inspector.namespaces() {
-            namespaces[namespace.name] = history.series(
-                namespace.name, now: now, resolution: resolution, points: points)
+        let names = try inspector.namespaces().map(\.name)
+        let series: (String?) throws -> StatisticsSeries
+        if window == .fiveMinutes {
+            let history = history.withLock { $0 }
+            let resolution = telemetryWindow.resolutionMilliseconds
+            let points = telemetryWindow.pointCount
+            series = { history.series($0, now: now, resolution: resolution, points: points) }
+        } else {
+            series = { [inspector] namespace in
+                let points = try inspector.activity(namespace: namespace, over: telemetryWindow).points
+                return StatisticsSeries(
+                    hitRate: points.map { $0.hitRate ?? .nan }, operations: points.map(\.operationsPerSecond),
+                    evictions: points.map(\.evictionsPerSecond))
+            }
         }
-        return StatisticsSnapshot(
-            window: window, overall: history.series(nil, now: now, resolution: resolution, points: points),
-            namespaces: namespaces)
+        var namespaces: [String: StatisticsSeries] = [:]
+        for name in names { namespaces[name] = try series(name) }
+        return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
     }
 
     package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {

@@ -41,22 +41,13 @@ extension Inspector {
     public func activity(namespace: String? = nil, over window: TelemetryWindow) throws -> ActivitySeries {
         let now = store.now()
         let width = window.resolutionMilliseconds
-        let count = window.pointCount
-        let elapsed = ((now % width) + width) % width
-        let lastStart = elapsed == 0 ? now - width : now - elapsed
-        let first = lastStart - Int64(count - 1) * width
+        let span = window.span(endingAt: now)
         let rows = try store.database.read { connection in
-            try connection.activityCounts(from: first, until: lastStart + width, width: width, namespace: namespace)
+            try connection.activityCounts(from: span.first, until: span.end, width: width, namespace: namespace)
         }
-        var slots = [CacheStatistics](repeating: .zero, count: count)
+        var slots = [CacheStatistics](repeating: .zero, count: window.pointCount)
         for row in rows where slots.indices.contains(row.slot) { slots[row.slot] += row.counts }
-        let points = slots.enumerated().map { index, counts in
-            let start = first + Int64(index) * width
-            return Activity(start: start, duration: min(width, now - start), statistics: counts)
-        }
-        return ActivitySeries(
-            namespace: namespace, window: window, now: now, points: points,
-            total: Activity(start: first, duration: now - first, statistics: slots.reduce(.zero, +)))
+        return ActivitySeries(namespace: namespace, window: window, now: now, slots: slots)
     }
 
     /// The last minute's counters per namespace, read on `connection`.

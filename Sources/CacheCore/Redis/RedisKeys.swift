@@ -36,6 +36,12 @@ struct RedisKeys: Sendable {
     func statistics(client id: Int64, namespace name: String) -> String { prefix + "s:\(id):" + Self.escape(name) }
     /// What the counter hashes of client `id` start with.
     func statisticsPrefix(client id: Int64) -> String { prefix + "s:\(id):" }
+    /// Every client's counters for namespace `name` (`nil`: every namespace together, as
+    /// `%all`, which no escaped name can be) during the minute starting at `minute` (ms since
+    /// the epoch, a multiple of 60,000).
+    func minuteStatistics(namespace name: String?, minute: Int64) -> String {
+        prefix + "m:" + (name.map(Self.escape) ?? "%all") + ":\(minute)"
+    }
 
     /// What a key pushed by client-side tracking names.
     enum Pushed: Equatable {

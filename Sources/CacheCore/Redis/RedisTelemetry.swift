@@ -5,7 +5,9 @@ import Synchronization
 /// Writes a ``RedisStore``'s counters and heartbeat under its prefix, in the background
 /// every ``StatisticsOptions/telemetryInterval`` (never per operation), so a console can show
 /// every host's hit rates: `HINCRBY` of what was counted since the last write into this
-/// client's hash per namespace, and its heartbeat hash with a TTL of three intervals.
+/// client's hash per namespace, the same into the per-minute hashes every client shares (per
+/// namespace and for every namespace together, kept as long as the file store keeps 1-minute
+/// buckets), and its heartbeat hash with a TTL of three intervals.
 final class RedisTelemetry: Sendable {
     /// This store's client id (from `INCR <prefix>clientseq`).
     let clientID: Int64
@@ -14,6 +16,8 @@ final class RedisTelemetry: Sendable {
     private let registry: StatisticsRegistry
     private let interval: Duration
     private let clock: any CacheClock
+    /// How long a per-minute hash is kept after its last write, in milliseconds.
+    private let minuteLife: Int64
     private let logger: Logger
     /// What was written so far, per namespace.
     private let written = Mutex<[String: CacheStatistics]>([:])
@@ -29,6 +33,7 @@ final class RedisTelemetry: Sendable {
         self.registry = registry
         self.interval = interval
         self.clock = options.clock
+        self.minuteLife = Self.minuteLife(options.statistics.retention)
         self.logger = options.logger
         let identity = ProcessIdentity.current(program: options.statistics.programName)
         let now = options.clock.nowMilliseconds()
@@ -61,15 +66,20 @@ final class RedisTelemetry: Sendable {
         let totals = registry.totals()
         let previous = written.withLock { $0 }
         let now = clock.nowMilliseconds()
+        let minute = now - ((now % Self.minute) + Self.minute) % Self.minute
         var commands: [[RedisArgument]] = []
+        var overall = CacheStatistics.zero
         for (namespace, total) in totals.sorted(by: { $0.key < $1.key }) {
             let delta = total - (previous[namespace] ?? .zero)
             guard !delta.isZero else { continue }
-            let hash = RedisArgument(keys.statistics(client: clientID, namespace: namespace))
-            for (field, amount) in Self.fields(delta) where amount != 0 {
-                commands.append(["HINCRBY", hash, RedisArgument(field), RedisArgument(amount)])
-            }
-            commands.append(["PEXPIRE", hash, RedisArgument(Self.day)])
+            overall += delta
+            commands += Self.increments(keys.statistics(client: clientID, namespace: namespace), delta, life: Self.day)
+            commands += Self.increments(
+                keys.minuteStatistics(namespace: namespace, minute: minute), delta, life: minuteLife)
+        }
+        if !overall.isZero {
+            commands += Self.increments(
+                keys.minuteStatistics(namespace: nil, minute: minute), overall, life: minuteLife)
         }
         let client = RedisArgument(keys.client(clientID))
         commands.append(["HSET", client, "seen", RedisArgument(now)])
@@ -119,6 +129,28 @@ final class RedisTelemetry: Sendable {
 
     /// One day, in milliseconds: how long counters and a stopped client's hash are kept.
     static let day: Int64 = 86_400_000
+
+    /// One minute, in milliseconds: the width of the shared per-minute hashes.
+    static let minute: Int64 = 60_000
+
+    /// How long per-minute hashes are kept: as long as `retention` keeps 1-minute buckets
+    /// (a day by default), else its longest tier's time, at least a minute.
+    static func minuteLife(_ retention: TelemetryRetention) -> Int64 {
+        let tier =
+            retention.tiers.first { $0.resolution.milliseconds == minute }
+            ?? retention.tiers.max { $0.keptFor < $1.keptFor }
+        return max(tier?.keptFor.milliseconds ?? day, minute)
+    }
+
+    /// `HINCRBY` of every nonzero field of `delta` into `hash`, then `PEXPIRE` of `life` ms.
+    private static func increments(_ hash: String, _ delta: CacheStatistics, life: Int64) -> [[RedisArgument]] {
+        let key = RedisArgument(hash)
+        var commands: [[RedisArgument]] = Self.fields(delta).filter { $0.1 != 0 }.map { field, amount in
+            ["HINCRBY", key, RedisArgument(field), RedisArgument(amount)]
+        }
+        commands.append(["PEXPIRE", key, RedisArgument(life)])
+        return commands
+    }
 
     private static func heartbeatLife(_ interval: Duration) -> Int64 { max(interval.milliseconds, 1) * 3 }
 

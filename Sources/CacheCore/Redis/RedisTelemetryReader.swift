@@ -73,4 +73,32 @@ enum RedisTelemetryReader {
         } while cursor != "0"
         return namespaces
     }
+
+    /// Every client's counters for `namespace` (`nil`: every namespace together) per minute,
+    /// for the minutes that start in `start..<end`, oldest first, without the minutes nobody
+    /// counted in: one `HMGET` per minute, in one pipeline.
+    static func minutes(
+        keys: RedisKeys, namespace: String?, from start: Int64, until end: Int64, on connection: RedisConnection
+    ) throws -> [(minute: Int64, counts: CacheStatistics)] {
+        let width = RedisTelemetry.minute
+        let first = start + ((width - start % width) % width)
+        let minutes = Array(stride(from: first, to: end, by: Int(width)))
+        guard !minutes.isEmpty else { return [] }
+        let fields = RedisTelemetry.fields(.zero).map(\.0)
+        let replies = try connection.pipeline(
+            minutes.map { minute in
+                ["HMGET" as RedisArgument, RedisArgument(keys.minuteStatistics(namespace: namespace, minute: minute))]
+                    + fields.map { RedisArgument($0) }
+            })
+        var counted: [(minute: Int64, counts: CacheStatistics)] = []
+        for (minute, reply) in zip(minutes, replies) {
+            let values = reply.array ?? []
+            var hash: [String: Int] = [:]
+            for (field, value) in zip(fields, values) {
+                if let number = value.integer { hash[field] = Int(number) }
+            }
+            if !hash.isEmpty { counted.append((minute, RedisTelemetry.statistics(hash))) }
+        }
+        return counted
+    }
 }

@@ -58,6 +58,31 @@ struct RedisStoreDataSourceTests {
         #expect(level.server.keyCount > 250)
     }
 
+    @Test func hourAndDayStatisticsShowTelemetryFromBeforeTheConsoleOpened() throws {
+        let server = try RedisServer()
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        options.statistics.telemetryInterval = .seconds(3600)
+        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        let users = try store.cache("users", key: String.self, value: Int.self, policy: .databaseOnly)
+        try users.set(1, for: "alice")
+        _ = try users.get("alice")
+        _ = try users.get("bob")
+        try store.flushTelemetry()
+
+        let source = try RedisStoreDataSource(url: server.url, readOnly: true)
+        for window in [StatisticsWindow.hour, .day] {
+            let snapshot = try source.statistics(window: window)
+            #expect(snapshot.overall.hitRate.count == (window == .hour ? 60 : 48))
+            #expect(snapshot.overall.hitRate.filter { !$0.isNaN } == [0.5])
+            #expect(snapshot.namespaces["users"]?.hitRate.filter { !$0.isNaN } == [0.5])
+        }
+        // Five minutes in 5-second points: sampled since the console opened, so still empty.
+        let recent = try source.statistics(window: .fiveMinutes)
+        #expect(recent.overall.hitRate.allSatisfy { $0.isNaN })
+    }
+
     @Test func actionsPreviewRunAuditAndUndoThroughTheStoresAdmin() throws {
         let server = try RedisServer()
         let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))

@@ -194,6 +194,82 @@ struct RedisStoreInspectorTests {
         #expect(try inspector.sharedStatistics() == shared)
     }
 
+    @Test func activityOverTheHourSumsEveryHostsMinutes() throws {
+        // 1,700,000,040 s is the start of a minute.
+        let minute: Int64 = 1_700_000_040_000
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_700_000_040))
+        let first = try fixture.open(clock: clock)
+        let second = try fixture.open(clock: clock)
+        let colorsA = try first.cache("colors", key: Int.self, value: String.self, policy: .databaseOnly)
+        let colorsB = try second.cache("colors", key: Int.self, value: String.self, policy: .databaseOnly)
+        let usersB = try second.cache("users", key: Int.self, value: String.self, policy: .databaseOnly)
+        try colorsA.set("red", for: 1)
+        // Minute one: 1 hit and 1 miss on the first host, 2 hits and 1 miss on the second.
+        clock.advance(by: .seconds(10))
+        _ = try colorsA.get(1)
+        _ = try colorsA.get(2)
+        _ = try colorsB.get(1)
+        _ = try colorsB.get(1)
+        _ = try colorsB.get(3)
+        try first.flushTelemetry()
+        try second.flushTelemetry()
+        // Two minutes later: 1 miss on the first host, 1 hit on the second and a miss in users.
+        clock.advance(by: .seconds(120))
+        _ = try colorsA.get(4)
+        _ = try colorsB.get(1)
+        _ = try usersB.get(1)
+        try first.flushTelemetry()
+        try second.flushTelemetry()
+
+        let inspector = try inspector()
+        let now = minute + 150_000
+        let overall = try inspector.activity(namespace: nil, over: .hour, now: now)
+        #expect(overall.points.count == 60 && overall.now == now)
+        let oldest = try #require(overall.points.first)
+        #expect(oldest.start == minute + 120_000 - 59 * 60_000)
+        let counted = overall.points.filter { $0.requests > 0 }
+        #expect(counted.map(\.start) == [minute, minute + 120_000])
+        #expect(counted.map(\.hits) == [3, 1] && counted.map(\.misses) == [2, 2])
+        #expect(counted.map(\.hitRate) == [0.6, 1.0 / 3])
+        #expect(overall.points.last?.durationMilliseconds == 30_000)
+        #expect(overall.total.hits == 4 && overall.total.misses == 4 && overall.total.sets == 1)
+
+        let colors = try inspector.activity(namespace: "colors", over: .hour, now: now)
+        #expect(colors.points.filter { $0.requests > 0 }.map(\.hitRate) == [0.6, 0.5])
+        let users = try inspector.activity(namespace: "users", over: .hour, now: now)
+        #expect(users.total.misses == 1 && users.total.hits == 0)
+        // The day window sums the same minutes into its 30-minute points.
+        let day = try inspector.activity(namespace: nil, over: .day, now: now)
+        #expect(day.points.count == 48 && day.total.hits == 4 && day.total.misses == 4)
+    }
+
+    @Test func minuteBucketsExpireWithTheRetentionOfOneMinuteBuckets() throws {
+        let minute: Int64 = 1_700_000_040_000
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_700_000_040))
+        let keys = RedisKeys(prefix: RedisStoreOptions.defaultPrefix)
+        let standard = try fixture.open(clock: clock)
+        _ = try standard.cache("colors", key: Int.self, value: String.self, policy: .databaseOnly).get(1)
+        try standard.flushTelemetry()
+        for namespace in ["colors", nil] {
+            let life = try #require(
+                Int64(fixture.server.cli("PTTL", keys.minuteStatistics(namespace: namespace, minute: minute))))
+            #expect(life > 86_400_000 - 60_000 && life <= 86_400_000)
+        }
+
+        var options = fixture.options(clock: clock)
+        options.statistics.retention = TelemetryRetention(tiers: [
+            .init(resolution: .seconds(1), keptFor: .seconds(600)),
+            .init(resolution: .seconds(60), keptFor: .seconds(7200)),
+        ])
+        let shorter = try RedisStore(
+            url: fixture.server.url, options: options, redis: RedisStoreOptions(prefix: "short:", environment: [:]))
+        _ = try shorter.cache("colors", key: Int.self, value: String.self, policy: .databaseOnly).get(1)
+        try shorter.flushTelemetry()
+        let key = RedisKeys(prefix: "short:").minuteStatistics(namespace: "colors", minute: minute)
+        let life = try #require(Int64(fixture.server.cli("PTTL", key)))
+        #expect(life > 7_200_000 - 60_000 && life <= 7_200_000)
+    }
+
     @Test func anEmptyDatabaseHoldsNoStore() throws {
         try fixture.server.cli("SET", "other", "1")
         #expect(try !inspector().holdsStore())
@@ -222,6 +298,7 @@ struct RedisStoreInspectorTests {
         }
         _ = try inspector.entry(namespace: "users", key: "alice")
         _ = try inspector.sharedStatistics()
+        _ = try inspector.activity(over: .hour)
         #expect(try fixture.server.cli("ACL", "LOG") == "")
     }
 }
