@@ -66,34 +66,30 @@ struct RedisAdminRunTests {
     }
 
     @Test func everyNearCacheFollowsAClearAndItsUndo() throws {
-        let a = try fixture.open(clock: SystemClock())
-        let b = try fixture.open(clock: SystemClock())
-        defer {
-            a.close()
-            b.close()
+        try fixture.withTwoHosts { a, b in
+            let onA = try a.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
+            let onB = try b.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
+            try onA.set("red", for: 1)
+            try onA.set("blue", for: 2)
+            try b.synchronize()
+            #expect(try onB.get(1) == "red" && onB.get(2) == "blue" && onB.memoryUsage.entries == 2)
+
+            let cleared = try a.admin.run(.clear(namespace: "colors"))
+            eventually { onB.memoryUsage.entries == 0 }
+            #expect(try onB.get(1) == nil)
+            try onA.set("green", for: 2)
+            try b.synchronize()
+            #expect(try onB.get(2) == "green")
+            try a.admin.restore(cleared.auditID)
+            try b.synchronize()
+            #expect(try onB.get(1) == "red" && onB.get(2) == "green")
+
+            let removed = try a.admin.run(.invalidate(.key(namespace: "colors", key: "1")))
+            try b.synchronize()
+            #expect(try onB.get(1) == nil)
+            try a.admin.restore(removed.auditID)
+            try b.synchronize()
+            #expect(try onB.get(1) == "red")
         }
-        let onA = try a.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
-        let onB = try b.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
-        try onA.set("red", for: 1)
-        try onA.set("blue", for: 2)
-        try b.synchronize()
-        #expect(try onB.get(1) == "red" && onB.get(2) == "blue" && onB.memoryUsage.entries == 2)
-
-        let cleared = try a.admin.run(.clear(namespace: "colors"))
-        eventually { onB.memoryUsage.entries == 0 }
-        #expect(try onB.get(1) == nil)
-        try onA.set("green", for: 2)
-        try b.synchronize()
-        #expect(try onB.get(2) == "green")
-        try a.admin.restore(cleared.auditID)
-        try b.synchronize()
-        #expect(try onB.get(1) == "red" && onB.get(2) == "green")
-
-        let removed = try a.admin.run(.invalidate(.key(namespace: "colors", key: "1")))
-        try b.synchronize()
-        #expect(try onB.get(1) == nil)
-        try a.admin.restore(removed.auditID)
-        try b.synchronize()
-        #expect(try onB.get(1) == "red")
     }
 }

@@ -10,58 +10,50 @@ struct RedisCoherenceTests {
     init() throws { fixture = try RedisFixture() }
 
     @Test func anotherStoresSetDropsTheCopyByPush() throws {
-        let a = try fixture.open(clock: SystemClock())
-        let b = try fixture.open(clock: SystemClock())
-        defer {
-            a.close()
-            b.close()
+        try fixture.withTwoHosts { a, b in
+            let onA = try a.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
+            let onB = try b.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
+            try onA.set("red", for: 1)
+            try b.synchronize()  // a's push reached b (a read racing it would not keep its copy)
+            #expect(try onB.get(1) == "red")
+            #expect(onB.memoryUsage.entries == 1)
+            // b now answers from memory, without the server, until a push says otherwise.
+            try onA.set("blue", for: 1)
+            let delay = eventually { onB.memoryUsage.entries == 0 }
+            #expect(try onB.get(1) == "blue")
+            #expect(delay.map { $0 < .milliseconds(50) } == true)
         }
-        let onA = try a.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
-        let onB = try b.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
-        try onA.set("red", for: 1)
-        try b.synchronize()  // a's push reached b (a read racing it would not keep its copy)
-        #expect(try onB.get(1) == "red")
-        #expect(onB.memoryUsage.entries == 1)
-        // b now answers from memory, without the server, until a push says otherwise.
-        try onA.set("blue", for: 1)
-        let delay = eventually { onB.memoryUsage.entries == 0 }
-        #expect(try onB.get(1) == "blue")
-        #expect(delay.map { $0 < .milliseconds(50) } == true)
     }
 
     @Test func removalsClearsAndOutsideChangesReachEveryNearCache() throws {
-        let a = try fixture.open(clock: SystemClock())
-        let b = try fixture.open(clock: SystemClock())
-        defer {
-            a.close()
-            b.close()
-        }
-        let onA = try a.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
-        let onB = try b.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
-        for index in 0..<10 { try onA.set(index, for: "p\(index)", tags: index < 3 ? ["t"] : []) }
-        try b.synchronize()
-        for index in 0..<10 { #expect(try onB.get("p\(index)") == index) }
-        #expect(onB.memoryUsage.entries == 10)
+        try fixture.withTwoHosts { a, b in
+            let onA = try a.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
+            let onB = try b.cache("parts", key: String.self, value: Int.self, policy: .hybrid)
+            for index in 0..<10 { try onA.set(index, for: "p\(index)", tags: index < 3 ? ["t"] : []) }
+            try b.synchronize()
+            for index in 0..<10 { #expect(try onB.get("p\(index)") == index) }
+            #expect(onB.memoryUsage.entries == 10)
 
-        try onA.remove("p9")
-        eventually { onB.memoryUsage.entries == 9 }
-        try onA.invalidate(tag: "t")
-        eventually { onB.memoryUsage.entries == 6 }
-        #expect(try onB.get("p0") == nil)
-        // The console (or redis-cli) deleting a key directly.
-        try fixture.server.cli("DEL", "cachedeck:e:parts:1:p8")
-        eventually { onB.memoryUsage.entries <= 5 }
-        #expect(try onB.get("p8") == nil)
-        try onA.removeAll()
-        eventually { onB.memoryUsage.entries == 0 }
-        #expect(try onB.get("p5") == nil)
-        for index in 0..<3 { try onB.set(index, for: "q\(index)") }
-        try b.synchronize()
-        #expect(onB.memoryUsage.entries == 0)  // its own writes come back too (tolerated)
-        for index in 0..<3 { #expect(try onB.get("q\(index)") == index) }
-        #expect(onB.memoryUsage.entries == 3)
-        try fixture.server.cli("FLUSHDB")
-        eventually { onB.memoryUsage.entries == 0 }
+            try onA.remove("p9")
+            eventually { onB.memoryUsage.entries == 9 }
+            try onA.invalidate(tag: "t")
+            eventually { onB.memoryUsage.entries == 6 }
+            #expect(try onB.get("p0") == nil)
+            // The console (or redis-cli) deleting a key directly.
+            try fixture.server.cli("DEL", "cachedeck:e:parts:1:p8")
+            eventually { onB.memoryUsage.entries <= 5 }
+            #expect(try onB.get("p8") == nil)
+            try onA.removeAll()
+            eventually { onB.memoryUsage.entries == 0 }
+            #expect(try onB.get("p5") == nil)
+            for index in 0..<3 { try onB.set(index, for: "q\(index)") }
+            try b.synchronize()
+            #expect(onB.memoryUsage.entries == 0)  // its own writes come back too (tolerated)
+            for index in 0..<3 { #expect(try onB.get("q\(index)") == index) }
+            #expect(onB.memoryUsage.entries == 3)
+            try fixture.server.cli("FLUSHDB")
+            eventually { onB.memoryUsage.entries == 0 }
+        }
     }
 
     @Test func aSeparateProcessInvalidatesThisProcessesNearCache() throws {

@@ -29,6 +29,18 @@ struct RedisFixture {
         try RedisStore(url: server.url, options: options(clock: clock, rules: rules), redis: redis)
     }
 
+    /// Runs `body` with two stores on the wall clock (two hosts of one shared cache), closed
+    /// afterwards: what one changes, the other's near cache must follow.
+    func withTwoHosts<T>(_ body: (RedisStore, RedisStore) throws -> T) throws -> T {
+        let a = try open(clock: SystemClock())
+        let b = try open(clock: SystemClock())
+        defer {
+            a.close()
+            b.close()
+        }
+        return try body(a, b)
+    }
+
     /// A raw connection to the server (as another tool would use it).
     func connection() throws -> RedisConnection {
         try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(2))
