@@ -51,7 +51,7 @@ struct MigrationTests {
 
         init(_ path: String) throws {
             version = try rawScalar(path: path, "PRAGMA user_version") ?? 0
-            guard version == 4 else {
+            guard version == Schema.currentVersion else {
                 moved = 0
                 waiting = try rawScalar(path: path, "SELECT count(*) FROM trash") ?? 0
                 countersExact = true
@@ -73,7 +73,7 @@ struct MigrationTests {
                     """) == 0
         }
 
-        var isHalfway: Bool { version == 4 && waiting > 0 }
+        var isHalfway: Bool { version == Schema.currentVersion && waiting > 0 }
     }
 
     /// Every trash row restored by undoing both actions, values byte for byte; every entry read.
@@ -165,7 +165,7 @@ struct MigrationTests {
         try StoreFile.migrate(connection, path: path)
         for _ in 0..<2 { #expect(try Format3Trash.moveBatch(connection, limit: 1000, now: 5) == 1000) }
         let halfway = try Progress(path)
-        #expect(halfway.version == 4 && halfway.moved == 2000 && halfway.waiting == 3000 && halfway.countersExact)
+        #expect(halfway.version == Schema.currentVersion && halfway.moved == 2000 && halfway.waiting == 3000 && halfway.countersExact)
 
         // Between batches another process writes and reads as usual; a read-only store
         // reads the file as it is.
@@ -213,7 +213,7 @@ struct MigrationTests {
         try Self.format3File(at: empty, entries: 10, trashRows: 0)
         try CacheStore(path: empty).close()
         for path in [fresh, empty] {
-            #expect(try rawScalar(path: path, "PRAGMA user_version") == 4)
+            #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
             #expect(try rawScalar(path: path, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%trash%'") == 1)
         }
     }
@@ -224,7 +224,7 @@ struct MigrationTests {
         try Self.format3File(at: path, entries: 10, trashRows: 10)
         let before = fileBytes(path)
         #expect(
-            throws: CacheError.cannotOpen(path: path, reason: "format 3 must be upgraded to 4; open it read-write once")
+            throws: CacheError.cannotOpen(path: path, reason: "format 3 must be upgraded to \(Schema.currentVersion); open it read-write once")
         ) {
             try CacheStore(path: path, options: .inspection())
         }

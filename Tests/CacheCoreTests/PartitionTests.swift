@@ -102,7 +102,7 @@ import Testing
             """)
         let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
         defer { try? store.close() }
-        #expect(try rawScalar(path: path, "PRAGMA user_version") == 4)
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
         let tiles = try store.cache("tiles", key: String.self, value: String.self)
         #expect(try tiles.get("kept") == "ab" && tiles.get("gone") == nil && tiles.count() == 1)
         let record = try #require(try store.admin.auditLog().first)

@@ -4,8 +4,10 @@ import Foundation
 /// SQLite's top-N sorter over a bounded scan, then reads the chosen rows by id (so values are
 /// read only for rows that are shown).
 ///
-/// What is scanned, whichever is cheaper: a namespace's rows through a `namespace_id` index
-/// (a row lookup each, costed at ``lookupCost`` sequential rows), or the table in row id order.
+/// What is scanned: a namespace's entries in the index that holds the sort column, when the
+/// filter reads nothing else (no row is read); otherwise whichever is cheaper, its rows
+/// through a `namespace_id` index (a row lookup each, costed at ``lookupCost`` sequential
+/// rows), or the table in row id order.
 /// A namespace is always ranked whole, so its order is exact whatever the scan limit. A ranking
 /// of the whole store (a top list) that would scan more than the limit fixes a window of the
 /// most recently inserted rows (ids from `max(id) - scanLimit + 1`) instead, and every later
@@ -27,7 +29,7 @@ struct EntryRanking {
     private static let filteredBatch = 256
 
     /// What each batch scans.
-    private struct Scope {
+    struct Scope {
         let throughNamespaceIndex: Bool
         let fromRowID: Int64?
         let rows: Int
@@ -67,7 +69,7 @@ struct EntryRanking {
         }
     }
 
-    private func scope(continuing start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
+    func scope(continuing start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
         -> Scope
     {
         let (first, last) = try connection.rowIDRange()
@@ -80,17 +82,35 @@ struct EntryRanking {
             namespaceID == nil
             ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
         let limit = start == nil && namespaceID == nil ? scanLimit ?? .max : .max
-        if indexCost < span {
+        if isCovered || indexCost < span {
             return Scope(throughNamespaceIndex: true, fromRowID: nil, rows: namespaceEntries)
         }
         guard span > limit, let last else { return Scope(throughNamespaceIndex: false, fromRowID: nil, rows: span) }
         return Scope(throughNamespaceIndex: false, fromRowID: last - Int64(limit) + 1, rows: limit)
     }
 
+    /// Whether a namespace's ranking reads only what the index holding the sort column holds
+    /// (see ``SortPlan/rankingIndexColumns``): SQLite then scans that index, never a row.
+    private var isCovered: Bool {
+        guard namespaceID != nil, regexes.isEmpty, let columns = plan.rankingIndexColumns else { return false }
+        return filter.terms.allSatisfy { term in term.column.map(columns.contains) ?? false }
+    }
+
     /// The next `count` candidates after `position`: id, key and sort values.
     private func rank(_ scope: Scope, after position: EntryCursor?, count: Int, on connection: SQLiteConnection) throws
         -> [(id: Int64, key: String, values: [CursorValue])]
     {
+        let (query, parameters) = batchQuery(scope, after: position, count: count)
+        var values = [CursorValue](repeating: .null, count: plan.segments[0].columns.count)
+        return try connection.rows(query, parameters) { row in
+            plan.readValues(of: row, segment: 0, from: 2, into: &values)
+            return (row.int64(0), String(decoding: row.blob(1), as: UTF8.self), values)
+        }
+    }
+
+    /// The query of a batch of `count` candidates after `position` (id, the key when a regular
+    /// expression needs it, sort values) and its parameters.
+    func batchQuery(_ scope: Scope, after position: EntryCursor?, count: Int) -> (sql: String, values: [SQLValue]) {
         var sql = SQLBuilder()
         var conditions: [String] = []
         conditions.append(
@@ -104,11 +124,7 @@ struct EntryRanking {
             WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
             ORDER BY \(plan.orderBy(0)) LIMIT \(sql.parameter(count))
             """
-        var values = [CursorValue](repeating: .null, count: plan.segments[0].columns.count)
-        return try connection.rows(query, sql.values) { row in
-            plan.readValues(of: row, segment: 0, from: 2, into: &values)
-            return (row.int64(0), String(decoding: row.blob(1), as: UTF8.self), values)
-        }
+        return (query, sql.values)
     }
 }
 

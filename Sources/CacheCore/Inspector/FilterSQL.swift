@@ -35,6 +35,19 @@ extension EntryFilterTerm {
         }
     }
 
+    /// The one `entries` column the term's condition reads, or `nil` when it reads more (the
+    /// tag index) or is tested in Swift.
+    var column: String? {
+        switch self {
+        case .keyContains, .keyPrefix: "key"
+        case .keyMatches, .tag: nil
+        case .timeToLive, .expired, .neverExpires: "expires_at"
+        case .size: "size"
+        case .hits: "hits"
+        case .age: "created_at"
+        }
+    }
+
     /// Whether the term bounds the leading column of `field`'s index, so a walk in that order
     /// can apply it as a range instead of testing every row.
     func narrowsWalk(by field: EntrySortField) -> Bool {

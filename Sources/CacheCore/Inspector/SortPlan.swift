@@ -48,6 +48,17 @@ struct SortPlan {
 
     private var direction: String { sort.descending ? " DESC" : "" }
 
+    /// For an order no index delivers, the columns of the index that holds its sort column
+    /// (besides `namespace_id` and the row id, which every index holds): a ranking that reads
+    /// nothing else scans that index instead of the table and its values.
+    var rankingIndexColumns: Set<String>? {
+        switch sort.field {
+        case .size: ["expires_at", "stale_until", "size"]
+        case .created, .hits: ["accessed_at", "created_at", "hits"]
+        case .key, .expires, .lastAccess: nil
+        }
+    }
+
     /// `ORDER BY` terms of a segment (SQLite puts NULLs first ascending and last descending,
     /// as the indexes hold them).
     func orderBy(_ segment: Int) -> String {

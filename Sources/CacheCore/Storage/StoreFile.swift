@@ -148,7 +148,7 @@ enum StoreFile {
                 path: path, reason: before?.fileSize == 0 ? "the file is empty" : "it is an empty SQLite database")
         }
         if options.readOnly {
-            guard header.version == Schema.currentVersion else {
+            guard header.version >= Schema.oldestReadableVersion else {
                 throw CacheError.cannotOpen(
                     path: path,
                     reason:

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+/// Format 5: a namespace ranked by size, creation or hits is read from the index that holds
+/// the sort column, never from the table with its values; a format-4 file gets the wider
+/// access index when an app opens it, and a read-only store reads it as it is.
+@Suite struct RankingIndexTests {
+    /// A store with namespace `n`: 50 entries of different sizes and hit counts.
+    private static func fixture() throws -> TestStore {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: Int.self, value: String.self)
+        for index in 0..<50 {
+            try cache.set(String(repeating: "x", count: (index * 37) % 50), for: index)
+            fixture.clock.advance(by: .milliseconds(1))
+        }
+        for index in 0..<50 where index % 3 == 0 { _ = try cache.get(index) }
+        try fixture.store.flush()
+        return fixture
+    }
+
+    /// The detail column of SQLite's plan for the first batch of ranking `sort` in `n`.
+    private static func plan(_ fixture: TestStore, _ sort: EntrySort, filter: String = "") throws -> String {
+        let connection = try SQLiteConnection(path: fixture.path, readOnly: true, create: false, busyTimeout: .seconds(5))
+        let id = try #require(try fixture.scalar("SELECT id FROM namespaces WHERE name = 'n'"))
+        let filter = try EntryFilter(parsing: filter)
+        let ranking = EntryRanking(
+            plan: SortPlan(sort), namespaceID: id, namespaceEntries: 50, namespaceName: "n", filter: filter,
+            regexes: KeyMatcher(try filter.compiledRegexes()), now: 0, previewBytes: 0)
+        let scope = try ranking.scope(continuing: nil, scanLimit: nil, on: connection)
+        let (sql, values) = ranking.batchQuery(scope, after: nil, count: 10)
+        return try connection.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) }.joined(separator: "; ")
+    }
+
+    @Test(arguments: [
+        (EntrySortField.size, "entries_by_expiry"), (.created, "entries_by_access"), (.hits, "entries_by_access"),
+    ])
+    func aRankingReadsOnlyTheIndexHoldingItsColumn(field: EntrySortField, index: String) throws {
+        let fixture = try Self.fixture()
+        for descending in [false, true] {
+            let plan = try Self.plan(fixture, EntrySort(field, descending: descending))
+            #expect(plan.contains("COVERING INDEX \(index)"), "\(plan)")
+        }
+        let filtered = try Self.plan(fixture, EntrySort(field), filter: field == .size ? "ttl<1h" : "age<1h hits>0")
+        #expect(filtered.contains("COVERING INDEX \(index)"), "a filter on the index's columns: \(filtered)")
+    }
+
+    @Test func aFilterTheIndexLacksReadsTheRows() throws {
+        let fixture = try Self.fixture()
+        for filter in ["size>10", "prefix:1", "regex:^1"] {
+            let plan = try Self.plan(fixture, EntrySort(.created), filter: filter)
+            #expect(!plan.contains("COVERING"), "\(filter): \(plan)")
+        }
+    }
+
+    @Test func theOrderIsExactWhicheverWayItIsRead() throws {
+        let fixture = try Self.fixture()
+        let inspector = try fixture.inspectionStore().inspector
+        for field in [EntrySortField.size, .created, .hits] {
+            for descending in [false, true] {
+                let query = EntryQuery(namespace: "n", sort: EntrySort(field, descending: descending), limit: 7)
+                let rows = try inspector.allPages(query).flatMap(\.rows)
+                let expected = rows.sorted { lhs, rhs in
+                    let (left, right) =
+                        switch field {
+                        case .size: (Int64(lhs.size), Int64(rhs.size))
+                        case .created: (lhs.createdAt, rhs.createdAt)
+                        default: (Int64(lhs.hits), Int64(rhs.hits))
+                        }
+                    return left != right ? (left < right) != descending : (lhs.id < rhs.id) != descending
+                }
+                #expect(rows.count == 50 && rows.map(\.id) == expected.map(\.id), "\(field) descending: \(descending)")
+                #expect(Set(rows.map(\.hits)).count > 1 && Set(rows.map(\.size)).count > 1)
+            }
+        }
+    }
+
+    @Test func aFormat4FileIsReadAsItIsAndMigratedByAnApp() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        try rawExecute(path: path, Schema.migrations.prefix(4).joined(separator: "\n"))
+        try rawExecute(
+            path: path,
+            """
+            PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 4; PRAGMA journal_mode = WAL;
+            INSERT INTO namespaces (id, name, entry_count, total_bytes, created_at, updated_at) VALUES (1, 'n', 2, 10, 1, 1);
+            INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits)
+                VALUES (1, 'a', x'226122', 4, 1, 1, 3), (1, 'bb', x'22626222', 6, 2, 2, 1);
+            """)
+        var readOnly = StoreOptions.inspection()
+        readOnly.clock = ManualClock()
+        let inspection = try CacheStore(path: path, options: readOnly)
+        let byHits = try inspection.inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
+        #expect(byHits.rows.map(\.key) == ["a", "bb"])
+        try inspection.close()
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == 4, "a read-only store changed nothing")
+
+        let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
+        defer { try? store.close() }
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == 5)
+        let columns = try rawScalar(path: path, "SELECT count(*) FROM pragma_index_info('entries_by_access')")
+        #expect(columns == 4)
+        #expect(try store.cache("n", key: String.self, value: String.self).get("bb") == "bb")
+    }
+}
