@@ -80,18 +80,20 @@ struct EntryScope: Sendable {
                     condition: "e.namespace_id = ?1 AND e.key >= ?2 AND e.key < (?2 || CAST(x'ff' AS TEXT))",
                     parameters: [id, prefix])
             ]
+        // `+e.namespace_id`: the tag index drives (a row lookup per tagged entry), never a
+        // namespace index (which would test every entry of the namespace against the tag).
         case .invalidate(.tag(let tag, nil)):
             return [
                 EntryScope(
                     condition:
-                        "e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1) AND e.namespace_id IN (SELECT id FROM namespaces)",
+                        "e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1) AND +e.namespace_id IN (SELECT id FROM namespaces)",
                     parameters: [tag])
             ]
         case .invalidate(.tag(let tag, let name?)):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
-                    condition: "e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
+                    condition: "+e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
                     parameters: [tag, id])
             ]
         case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry:
