@@ -72,15 +72,9 @@ final class CoherenceMonitor: Sendable {
             guard let memory = runtime.memory, let namespaceID = runtime.namespaceID, memory.count > 0 else {
                 continue
             }
-            let written = try connection.withStatement(
-                """
-                SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2
-                """
-            ) { statement in
-                statement.bind(namespaceID, since)
-                return try statement.rows { ($0.text(0), $0.int64(1)) }
+            for entry in try connection.entriesWritten(namespaceID: namespaceID, since: since) {
+                _ = memory.dropIfReplaced(entry.key, writtenAt: entry.writtenAt)
             }
-            for (key, writtenAt) in written { _ = memory.dropIfReplaced(key, writtenAt: writtenAt) }
         }
     }
 }

@@ -132,3 +132,15 @@ final class SQLiteStatement {
         return Data(bytes: bytes, count: count)
     }
 }
+
+/// A statement's rows read one at a time, each mapped by `read` (which the SQL that selected
+/// the columns supplies, so callers use names, not column numbers).
+struct RowCursor<Row> {
+    let statement: SQLiteStatement
+    let read: (SQLiteStatement) -> Row
+
+    /// The next row, or `nil` after the last.
+    func next() throws -> Row? {
+        try statement.step() ? read(statement) : nil
+    }
+}
