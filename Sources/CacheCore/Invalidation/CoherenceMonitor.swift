@@ -26,7 +26,7 @@ final class CoherenceMonitor: Sendable {
     init(path: String, origin: String, busyTimeout: Duration, now: Int64) throws {
         let (connection, dataVersion, journalSeq) = try CacheError.mappingSQLite(path: path) {
             let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
-            return (connection, try connection.scalar("PRAGMA data_version") ?? 0, try connection.latestInvalidation())
+            return (connection, try connection.dataVersion(), try connection.latestInvalidation())
         }
         state = Mutex(State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, lastCheck: now))
         self.origin = origin
@@ -42,7 +42,7 @@ final class CoherenceMonitor: Sendable {
 
     private func check(_ runtimes: [NamespaceRuntime], now: Int64) throws {
         try state.withLock { state in
-            let version = try state.connection.scalar("PRAGMA data_version") ?? 0
+            let version = try state.connection.dataVersion()
             guard version != state.dataVersion else { return }
             state.dataVersion = version
             try applyJournal(&state, runtimes)

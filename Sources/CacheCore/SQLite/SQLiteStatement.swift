@@ -69,7 +69,13 @@ final class SQLiteStatement {
 
     /// Binds the values to parameters 1, 2, … in order.
     func bind<each V: SQLiteBindable>(_ values: repeat each V) {
-        var index: Int32 = 1
+        bind(from: 1, repeat each values)
+    }
+
+    /// Binds the values to parameters `first`, `first + 1`, … in order (one row of a
+    /// multi-row statement).
+    func bind<each V: SQLiteBindable>(from first: Int32, _ values: repeat each V) {
+        var index = first
         for value in repeat each values {
             value.bind(to: self, at: index)
             index += 1

@@ -89,8 +89,11 @@ extension SQLiteConnection {
         for (rows, sql) in zip(Self.upsertGroupSizes, Self.upsertGroupSQL) {
             while writes.endIndex - start >= rows {
                 try withDynamicStatement(sql) { statement in
-                    for offset in 0..<rows {
-                        bindUpsert(writes[start + offset], at: Int32(offset * 10), namespaceID, version, now, statement)
+                    for (offset, write) in writes[start..<start + rows].enumerated() {
+                        statement.bind(
+                            from: Int32(offset * 10 + 1), namespaceID, write.key, write.value, write.size,
+                            write.writtenAt, write.attributes.expiresAt, write.attributes.staleUntil, version,
+                            write.attributes.tagsJSON, now)
                     }
                     try statement.run()
                 }
@@ -119,23 +122,6 @@ extension SQLiteConnection {
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """
-    }
-
-    /// Binds one row of a multi-row upsert, its parameters numbered from `base + 1`.
-    private func bindUpsert(
-        _ write: EntryWrite, at base: Int32, _ namespaceID: Int64, _ version: String, _ now: Int64,
-        _ statement: SQLiteStatement
-    ) {
-        namespaceID.bind(to: statement, at: base + 1)
-        write.key.bind(to: statement, at: base + 2)
-        write.value.bind(to: statement, at: base + 3)
-        write.size.bind(to: statement, at: base + 4)
-        write.writtenAt.bind(to: statement, at: base + 5)
-        write.attributes.expiresAt.bind(to: statement, at: base + 6)
-        write.attributes.staleUntil.bind(to: statement, at: base + 7)
-        version.bind(to: statement, at: base + 8)
-        write.attributes.tagsJSON.bind(to: statement, at: base + 9)
-        now.bind(to: statement, at: base + 10)
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with

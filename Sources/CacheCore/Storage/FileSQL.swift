@@ -58,6 +58,18 @@ extension SQLiteConnection {
         _ = try withDynamicStatement(sql) { try $0.step() }
     }
 
+    /// The bytes of the file's free pages (reused by the next writes before the file grows).
+    func freePageBytes() throws -> Int {
+        let pages = try scalar("PRAGMA freelist_count") ?? 0
+        let size = try scalar("PRAGMA page_size") ?? 4096
+        return Int(pages * size)
+    }
+
+    /// A number that changes when another connection commits to the file.
+    func dataVersion() throws -> Int64 {
+        try scalar("PRAGMA data_version") ?? 0
+    }
+
     /// The rows of `sql` as `read` maps them, up to the first damaged page.
     func readableRows<T>(_ sql: String, _ read: (SQLiteStatement) -> T) -> [T] {
         var rows: [T] = []
