@@ -292,8 +292,7 @@ public final class CacheStore: CacheBackend {
                         id: existing.id, auditID: nil, version: policy.version, policyJSON: policyJSON, now: now)
                     return (moved.newID, moved.entries)
                 }
-                try connection.run(
-                    "UPDATE namespaces SET policy = ?2, updated_at = ?3 WHERE id = ?1", existing.id, policyJSON, now)
+                try connection.updateNamespacePolicy(id: existing.id, policyJSON: policyJSON, now: now)
                 return (existing.id, nil)
             }
         }

@@ -31,7 +31,7 @@ public final class ChangeWatcher: Sendable {
         try state.withLock { state in
             let version: Int64
             do {
-                version = try state.connection.scalar("PRAGMA data_version") ?? 0
+                version = try state.connection.dataVersion()
             } catch let error as SQLiteError {
                 throw CacheError(error, path: state.connection.path)
             }

@@ -34,22 +34,15 @@ extension Inspector {
                 ["namespace_id = \(sql.parameter(id))"] + filter.terms.compactMap { $0.sqlCondition(now: now, &sql) }
             let condition = conditions.joined(separator: " AND ")
             guard !regexes.isEmpty else {
-                let totals = try connection.rows(
-                    "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE \(condition)", sql.values
-                ) { ($0.int(0), $0.int(1)) }
-                return EntryCount(entries: totals.first?.0 ?? 0, bytes: totals.first?.1 ?? 0)
+                let totals = try connection.entryTotals(where: condition, sql.values)
+                return EntryCount(entries: totals.entries, bytes: totals.bytes)
             }
-            return try connection.withDynamicStatement(
-                "SELECT CAST(key AS BLOB), size FROM entries WHERE \(condition)"
-            ) { statement in
-                statement.bind(sql.values)
-                var count = EntryCount(entries: 0, bytes: 0)
-                while try statement.step() {
-                    guard try regexes.allMatch(String(decoding: statement.blob(0), as: UTF8.self)) else { continue }
-                    count = EntryCount(entries: count.entries + 1, bytes: count.bytes.addingClamped(statement.int(1)))
-                }
-                return count
+            var count = EntryCount(entries: 0, bytes: 0)
+            try connection.forEachEntryKey(where: condition, sql.values) { key, size in
+                guard try regexes.allMatch(String(decoding: key, as: UTF8.self)) else { return }
+                count = EntryCount(entries: count.entries + 1, bytes: count.bytes.addingClamped(size))
             }
+            return count
         }
     }
 }

@@ -20,16 +20,8 @@ extension Inspector {
         -> EntryDetail?
     {
         let id = try store.database.read { connection in
-            try connection.scalar(
-                "SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = ?1 AND e.key = ?2",
-                namespace, key)
-                ?? PrintableKey.bytes(key).flatMap { bytes in
-                    try connection.scalar(
-                        """
-                        SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id
-                        WHERE n.name = ?1 AND e.key = CAST(?2 AS TEXT)
-                        """, namespace, bytes)
-                }
+            try connection.entryID(namespace: namespace, key: key)
+                ?? PrintableKey.bytes(key).flatMap { try connection.entryID(namespace: namespace, keyBytes: $0) }
         }
         return try id.flatMap { try entry(id: $0, options: options) }
     }

@@ -37,13 +37,3 @@ extension Inspector {
         }
     }
 }
-
-extension SQLiteConnection {
-    /// The id and stored-row counter of namespace `name`.
-    func inspectedNamespace(named name: String) throws -> (id: Int64, entries: Int)? {
-        try withStatement("SELECT id, entry_count FROM namespaces WHERE name = ?1") { statement in
-            statement.bind(name)
-            return try statement.firstRow { ($0.int64(0), $0.int(1)) }
-        }
-    }
-}

@@ -131,27 +131,3 @@ struct ExpiryCounts {
         }
     }
 }
-
-extension SQLiteConnection {
-    /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
-    /// from the index alone.
-    func expiringTotals(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> (Int, Int64) {
-        guard let range else {
-            return try withStatement(
-                "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL"
-            ) { statement in
-                statement.bind(namespaceID)
-                return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
-            }
-        }
-        return try withStatement(
-            """
-            SELECT count(*), coalesce(sum(size), 0) FROM entries
-            WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3
-            """
-        ) { statement in
-            statement.bind(namespaceID, range.lowerBound, range.upperBound)
-            return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
-        }
-    }
-}

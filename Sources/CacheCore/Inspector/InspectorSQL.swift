@@ -49,10 +49,4 @@ extension SQLiteConnection {
             return try statement.rows(row)
         }
     }
-
-    /// The namespaces' ids and names.
-    func namespaceNames() throws -> [Int64: String] {
-        let pairs = try withStatement("SELECT id, name FROM namespaces") { try $0.rows { ($0.int64(0), $0.text(1)) } }
-        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
-    }
 }

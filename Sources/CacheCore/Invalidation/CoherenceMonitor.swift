@@ -26,7 +26,7 @@ final class CoherenceMonitor: Sendable {
     init(path: String, origin: String, busyTimeout: Duration, now: Int64) throws {
         let (connection, dataVersion, journalSeq) = try CacheError.mappingSQLite(path: path) {
             let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
-            return (connection, try connection.scalar("PRAGMA data_version") ?? 0, try connection.latestInvalidation())
+            return (connection, try connection.dataVersion(), try connection.latestInvalidation())
         }
         state = Mutex(State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, lastCheck: now))
         self.origin = origin
@@ -42,7 +42,7 @@ final class CoherenceMonitor: Sendable {
 
     private func check(_ runtimes: [NamespaceRuntime], now: Int64) throws {
         try state.withLock { state in
-            let version = try state.connection.scalar("PRAGMA data_version") ?? 0
+            let version = try state.connection.dataVersion()
             guard version != state.dataVersion else { return }
             state.dataVersion = version
             try applyJournal(&state, runtimes)
@@ -72,15 +72,9 @@ final class CoherenceMonitor: Sendable {
             guard let memory = runtime.memory, let namespaceID = runtime.namespaceID, memory.count > 0 else {
                 continue
             }
-            let written = try connection.withStatement(
-                """
-                SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2
-                """
-            ) { statement in
-                statement.bind(namespaceID, since)
-                return try statement.rows { ($0.text(0), $0.int64(1)) }
+            for entry in try connection.entriesWritten(namespaceID: namespaceID, since: since) {
+                _ = memory.dropIfReplaced(entry.key, writtenAt: entry.writtenAt)
             }
-            for (key, writtenAt) in written { _ = memory.dropIfReplaced(key, writtenAt: writtenAt) }
         }
     }
 }

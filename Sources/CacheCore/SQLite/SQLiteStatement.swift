@@ -69,7 +69,13 @@ final class SQLiteStatement {
 
     /// Binds the values to parameters 1, 2, … in order.
     func bind<each V: SQLiteBindable>(_ values: repeat each V) {
-        var index: Int32 = 1
+        bind(from: 1, repeat each values)
+    }
+
+    /// Binds the values to parameters `first`, `first + 1`, … in order (one row of a
+    /// multi-row statement).
+    func bind<each V: SQLiteBindable>(from first: Int32, _ values: repeat each V) {
+        var index = first
         for value in repeat each values {
             value.bind(to: self, at: index)
             index += 1
@@ -130,5 +136,17 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
         return Data(bytes: bytes, count: count)
+    }
+}
+
+/// A statement's rows read one at a time, each mapped by `read` (which the SQL that selected
+/// the columns supplies, so callers use names, not column numbers).
+struct RowCursor<Row> {
+    let statement: SQLiteStatement
+    let read: (SQLiteStatement) -> Row
+
+    /// The next row, or `nil` after the last.
+    func next() throws -> Row? {
+        try statement.step() ? read(statement) : nil
     }
 }

@@ -78,14 +78,10 @@ final class AccessLog: Sendable {
     /// so neighbouring rows share page writes.
     static func write(_ batch: Pending, to connection: SQLiteConnection, now: Int64) throws {
         for (id, access) in batch.accesses.sorted(by: { $0.key < $1.key }) {
-            try connection.run(
-                "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3",
-                access.lastAt, access.hits, id)
+            try connection.recordAccess(id: id, lastAt: access.lastAt, hits: access.hits)
         }
         guard !batch.expired.isEmpty else { return }
-        let ids = String(decoding: try JSONEncoder().encode(batch.expired.sorted()), as: UTF8.self)
-        try connection.fillDoomed(
-            "SELECT id FROM entries WHERE id IN (SELECT value FROM json_each(?1)) AND stale_until <= ?2", ids, now)
+        try connection.fillDoomed(purgeable: batch.expired.sorted(), now: now)
         try connection.deleteDoomed()
     }
 

@@ -127,12 +127,3 @@ final class DiskRoom: Sendable {
         return room
     }
 }
-
-extension SQLiteConnection {
-    /// The bytes of the file's free pages (reused by the next writes before the file grows).
-    func freePageBytes() throws -> Int {
-        let pages = try scalar("PRAGMA freelist_count") ?? 0
-        let size = try scalar("PRAGMA page_size") ?? 4096
-        return Int(pages * size)
-    }
-}

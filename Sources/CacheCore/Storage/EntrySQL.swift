@@ -89,8 +89,11 @@ extension SQLiteConnection {
         for (rows, sql) in zip(Self.upsertGroupSizes, Self.upsertGroupSQL) {
             while writes.endIndex - start >= rows {
                 try withDynamicStatement(sql) { statement in
-                    for offset in 0..<rows {
-                        bindUpsert(writes[start + offset], at: Int32(offset * 10), namespaceID, version, now, statement)
+                    for (offset, write) in writes[start..<start + rows].enumerated() {
+                        statement.bind(
+                            from: Int32(offset * 10 + 1), namespaceID, write.key, write.value, write.size,
+                            write.writtenAt, write.attributes.expiresAt, write.attributes.staleUntil, version,
+                            write.attributes.tagsJSON, now)
                     }
                     try statement.run()
                 }
@@ -119,23 +122,6 @@ extension SQLiteConnection {
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
             """
-    }
-
-    /// Binds one row of a multi-row upsert, its parameters numbered from `base + 1`.
-    private func bindUpsert(
-        _ write: EntryWrite, at base: Int32, _ namespaceID: Int64, _ version: String, _ now: Int64,
-        _ statement: SQLiteStatement
-    ) {
-        namespaceID.bind(to: statement, at: base + 1)
-        write.key.bind(to: statement, at: base + 2)
-        write.value.bind(to: statement, at: base + 3)
-        write.size.bind(to: statement, at: base + 4)
-        write.writtenAt.bind(to: statement, at: base + 5)
-        write.attributes.expiresAt.bind(to: statement, at: base + 6)
-        write.attributes.staleUntil.bind(to: statement, at: base + 7)
-        version.bind(to: statement, at: base + 8)
-        write.attributes.tagsJSON.bind(to: statement, at: base + 9)
-        now.bind(to: statement, at: base + 10)
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
@@ -194,25 +180,237 @@ extension SQLiteConnection {
             try scalar("SELECT count(*) FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2", namespaceID, now)
                 ?? 0)
     }
+}
 
-    /// The namespace's entry and byte counters (kept exact by triggers).
-    func namespaceTotals(namespaceID: Int64) throws -> (entries: Int, bytes: Int) {
-        try withStatement("SELECT entry_count, total_bytes FROM namespaces WHERE id = ?1") { statement in
+/// The reads of size-limit eviction: entries as ``Eviction`` picks them, in the order it removes them.
+extension SQLiteConnection {
+    /// Least recently used first (the order of `entries_by_access`), with the access time the
+    /// store-wide merge compares.
+    private static let entriesByRecency: StaticString =
+        "SELECT id, size, accessed_at FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
+
+    /// Runs `body` over the namespace's entries in the order `eviction` removes them.
+    func withEntries<T>(
+        namespaceID: Int64, inOrderOf eviction: NamespacePolicy.Eviction,
+        _ body: (RowCursor<Eviction.Victim>) throws -> T
+    ) throws -> T {
+        let sql: StaticString =
+            switch eviction {
+            case .leastRecentlyUsed: Self.entriesByRecency
+            case .oldestCreated: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY id"
+            }
+        return try withStatement(sql) { statement in
             statement.bind(namespaceID)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            return try body(RowCursor(statement: statement, read: Self.victim))
         }
     }
 
-    /// The live row of namespace `name`, if any.
-    func namespaceRow(name: String) throws -> (id: Int64, version: String, policyJSON: String)? {
-        try withStatement("SELECT id, version, policy FROM namespaces WHERE name = ?1") { statement in
-            statement.bind(name)
-            return try statement.firstRow { ($0.int64(0), $0.text(1), $0.text(2)) }
+    /// Runs `body` over the namespace's entries expired at `now`, soonest expired first.
+    func withExpiredEntries<T>(
+        namespaceID: Int64, now: Int64, _ body: (RowCursor<Eviction.Victim>) throws -> T
+    ) throws -> T {
+        try withStatement(
+            "SELECT id, size FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 ORDER BY expires_at"
+        ) { statement in
+            statement.bind(namespaceID, now)
+            return try body(RowCursor(statement: statement, read: Self.victim))
         }
     }
 
-    /// The live namespaces' ids (partitions are not namespaces: see ``Schema/partitions``).
-    func namespaceIDs() throws -> [Int64] {
-        try withStatement("SELECT id FROM namespaces ORDER BY id") { try $0.rows { $0.int64(0) } }
+    /// Runs `body` with a cursor per namespace of `namespaceIDs` (all open at once) over its
+    /// entries, least recently used first, each with its access time.
+    func withEntriesByRecency<T>(
+        namespaceIDs: [Int64], _ body: ([RowCursor<(victim: Eviction.Victim, accessedAt: Int64)>]) throws -> T
+    ) throws -> T {
+        let statements = try namespaceIDs.map { namespaceID in
+            let statement = try prepare(Self.entriesByRecency.description)
+            statement.bind(namespaceID)
+            return statement
+        }
+        defer { for statement in statements { statement.reset() } }
+        return try body(
+            statements.map { statement in
+                RowCursor(statement: statement) { (victim: Self.victim($0), accessedAt: $0.int64(2)) }
+            })
+    }
+
+    /// The id and size of the row a statement is on (columns 0 and 1).
+    private static func victim(_ row: SQLiteStatement) -> Eviction.Victim {
+        Eviction.Victim(id: row.int64(0), size: row.int(1))
+    }
+}
+
+/// The reads and writes of entries outside a point read or write: access times, coherence
+/// checks and the inspector's questions.
+extension SQLiteConnection {
+    /// Adds `hits` reads to entry `id` and moves its access time up to `lastAt`.
+    func recordAccess(id: Int64, lastAt: Int64, hits: Int64) throws {
+        try run(
+            "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3", lastAt, hits, id)
+    }
+
+    /// Fills `temp.doomed` with those of `ids` that are past their stale window at `now`.
+    func fillDoomed(purgeable ids: [Int64], now: Int64) throws {
+        let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        try fillDoomed(
+            "SELECT id FROM entries WHERE id IN (SELECT value FROM json_each(?1)) AND stale_until <= ?2", json, now)
+    }
+
+    /// The keys of the namespace's entries that reached the file at `since` or later, with
+    /// when each was set.
+    func entriesWritten(namespaceID: Int64, since: Int64) throws -> [(key: String, writtenAt: Int64)] {
+        try withStatement("SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2") {
+            statement in
+            statement.bind(namespaceID, since)
+            return try statement.rows { ($0.text(0), $0.int64(1)) }
+        }
+    }
+
+    /// The id and written hits of `key` in namespace `name`, if its entry has `version`.
+    func entryHits(namespace name: String, key: String, version: String) throws -> (id: Int64, hits: Int64)? {
+        try withStatement(
+            """
+            SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+            WHERE n.name = ?1 AND e.version = ?3
+            """
+        ) { statement in
+            statement.bind(name, key, version)
+            return try statement.firstRow { ($0.int64(0), $0.int64(1)) }
+        }
+    }
+
+    /// The row id of `key` in namespace `name`.
+    func entryID(namespace name: String, key: String) throws -> Int64? {
+        try scalar(
+            "SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = ?1 AND e.key = ?2",
+            name, key)
+    }
+
+    /// The row id of the key whose bytes are `key` (not valid UTF-8) in namespace `name`.
+    func entryID(namespace name: String, keyBytes key: Data) throws -> Int64? {
+        try scalar(
+            """
+            SELECT e.id FROM entries e JOIN namespaces n ON n.id = e.namespace_id
+            WHERE n.name = ?1 AND e.key = CAST(?2 AS TEXT)
+            """, name, key)
+    }
+
+    /// The namespace's least and most recent access times (`nil` without entries).
+    func accessTimeRange(namespaceID: Int64) throws -> (least: Int64?, most: Int64?) {
+        // Separate statements: SQLite answers a lone min() or max() with one index descent,
+        // but both in one statement scan the range.
+        (
+            try scalar("SELECT min(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID),
+            try scalar("SELECT max(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID)
+        )
+    }
+
+    /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
+    /// from the index alone.
+    func expiringTotals(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> (Int, Int64) {
+        guard let range else {
+            return try withStatement(
+                "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE namespace_id = ?1 AND expires_at IS NULL"
+            ) { statement in
+                statement.bind(namespaceID)
+                return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
+            }
+        }
+        return try withStatement(
+            """
+            SELECT count(*), coalesce(sum(size), 0) FROM entries
+            WHERE namespace_id = ?1 AND expires_at BETWEEN ?2 AND ?3
+            """
+        ) { statement in
+            statement.bind(namespaceID, range.lowerBound, range.upperBound)
+            return try statement.firstRow { ($0.int(0), $0.int64(1)) } ?? (0, 0)
+        }
+    }
+
+    /// How many entries match `condition` (built with ``SQLBuilder``, whose `values` it
+    /// binds), and their bytes.
+    func entryTotals(where condition: String, _ values: [SQLValue]) throws -> (entries: Int, bytes: Int) {
+        try rows("SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE \(condition)", values) {
+            ($0.int(0), $0.int(1))
+        }.first ?? (0, 0)
+    }
+
+    /// Calls `visit` with the key bytes and size of each entry matching `condition` (built
+    /// with ``SQLBuilder``, whose `values` it binds).
+    func forEachEntryKey(
+        where condition: String, _ values: [SQLValue], _ visit: (_ key: Data, _ size: Int) throws -> Void
+    ) throws {
+        try withDynamicStatement("SELECT CAST(key AS BLOB), size FROM entries WHERE \(condition)") { statement in
+            statement.bind(values)
+            while try statement.step() { try visit(statement.blob(0), statement.int(1)) }
+        }
+    }
+}
+
+/// An `entries` row as salvage copies it: every column as stored (`nil` where NULL), the key,
+/// version and tags as bytes so no text is altered.
+struct SalvagedEntry {
+    let namespaceID: Int64?
+    let key: Data?
+    let value: Data?
+    let size: Int64?
+    let createdAt: Int64?
+    let expiresAt: Int64?
+    let staleUntil: Int64?
+    let accessedAt: Int64?
+    let hits: Int64?
+    let version: Data?
+    let tags: Data?
+}
+
+/// The SQL of salvage (see ``Salvage``): entries read up to damaged pages and copied by id.
+extension SQLiteConnection {
+    /// The entry ids that can be read from the table or through `index`, up to the first
+    /// damaged page.
+    func readableEntryIDs(indexedBy index: String?) -> [Int64] {
+        readableRows("SELECT id FROM entries\(index.map { " INDEXED BY \($0)" } ?? "")") { $0.int64(0) }
+    }
+
+    /// Entry `id` as stored, or `nil` when there is none.
+    func salvagedEntry(id: Int64) throws -> SalvagedEntry? {
+        try withStatement(
+            """
+            SELECT namespace_id, CAST(key AS BLOB), value, size, created_at, expires_at, stale_until,
+                   accessed_at, hits, CAST(version AS BLOB), CAST(tags AS BLOB)
+            FROM entries WHERE id = ?1
+            """
+        ) { statement in
+            statement.bind(id)
+            return try statement.firstRow { row in
+                func bytes(_ column: Int32) -> Data? { row.isNull(column) ? nil : row.blob(column) }
+                return SalvagedEntry(
+                    namespaceID: row.optionalInt64(0), key: bytes(1), value: bytes(2), size: row.optionalInt64(3),
+                    createdAt: row.optionalInt64(4), expiresAt: row.optionalInt64(5),
+                    staleUntil: row.optionalInt64(6), accessedAt: row.optionalInt64(7), hits: row.optionalInt64(8),
+                    version: bytes(9), tags: bytes(10))
+            }
+        }
+    }
+
+    /// Inserts `entry` as entry `id` (unless that id is taken).
+    func insertSalvagedEntry(_ entry: SalvagedEntry, id: Int64) throws {
+        try run(
+            """
+            INSERT OR IGNORE INTO entries (id, namespace_id, key, value, size, created_at, expires_at, stale_until,
+                accessed_at, hits, version, tags)
+            VALUES (?1, ?2, CAST(?3 AS TEXT), ?4, ?5, ?6, ?7, ?8, ?9, ?10, CAST(?11 AS TEXT), CAST(?12 AS TEXT))
+            """,
+            id, entry.namespaceID, entry.key, entry.value, entry.size, entry.createdAt, entry.expiresAt,
+            entry.staleUntil, entry.accessedAt, entry.hits, entry.version, entry.tags)
+    }
+
+    /// Fills the tag index from every entry's tags.
+    func rebuildTagIndex() throws {
+        try execute(
+            """
+            INSERT OR IGNORE INTO entry_tags (tag, entry_id)
+            SELECT j.value, e.id FROM entries e, json_each(e.tags) j
+            WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
+            """)
     }
 }

@@ -25,7 +25,7 @@ enum Eviction {
     }
 
     /// An entry chosen for removal.
-    fileprivate struct Victim {
+    struct Victim {
         let id: Int64
         let size: Int
     }
@@ -44,14 +44,8 @@ enum Eviction {
         let expired = try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now, limit: limit)
         tally.add(expired: expired, in: namespaceID)
         guard excess.isOver, expired < limit else { return tally }
-        let order: StaticString =
-            switch policy.eviction {
-            case .leastRecentlyUsed: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
-            case .oldestCreated: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY id"
-            }
-        let live = try connection.withStatement(order) { statement in
-            statement.bind(namespaceID)
-            return try pick(from: statement, until: &excess, limit: limit - expired)
+        let live = try connection.withEntries(namespaceID: namespaceID, inOrderOf: policy.eviction) { entries in
+            try pick(from: entries, until: &excess, limit: limit - expired)
         }
         try delete(live, on: connection)
         tally.add(evicted: live, in: namespaceID)
@@ -67,10 +61,8 @@ enum Eviction {
     ) throws -> EvictionTally {
         var tally = EvictionTally()
         guard maxEntries != nil || maxBytes != nil else { return tally }
-        let totals = try connection.withStatement(
-            "SELECT coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0) FROM namespaces"
-        ) { try $0.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0) }
-        var excess = Excess(entries: totals.0, bytes: totals.1, maxEntries: maxEntries, maxBytes: maxBytes)
+        let totals = try connection.storeTotals()
+        var excess = Excess(entries: totals.entries, bytes: totals.bytes, maxEntries: maxEntries, maxBytes: maxBytes)
         guard excess.isOver else { return tally }
         let namespaces = try connection.namespaceIDs()
         var budget = limit
@@ -81,27 +73,26 @@ enum Eviction {
             budget -= expired
         }
         guard excess.isOver, budget > 0 else { return tally }
-        let cursors = try namespaces.map { namespaceID in
-            let statement = try connection.prepare(
-                "SELECT id, size, accessed_at FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id")
-            statement.bind(namespaceID)
-            return statement
-        }
-        var heads = try cursors.map { try $0.step() }
-        var victims: [Int: [Victim]] = [:]
-        var picked = 0
-        while excess.isOver && picked < budget {
-            var best: Int?
-            for index in cursors.indices where heads[index] {
-                if best.map({ cursors[index].int64(2) < cursors[$0].int64(2) }) ?? true { best = index }
+        let victims = try connection.withEntriesByRecency(namespaceIDs: namespaces) { cursors in
+            var heads = try cursors.map { try $0.next() }
+            var victims: [Int: [Victim]] = [:]
+            var picked = 0
+            while excess.isOver && picked < budget {
+                var best: (index: Int, victim: Victim, accessedAt: Int64)?
+                for (index, head) in heads.enumerated() {
+                    guard let head else { continue }
+                    if best.map({ head.accessedAt < $0.accessedAt }) ?? true {
+                        best = (index, head.victim, head.accessedAt)
+                    }
+                }
+                guard let best else { break }
+                victims[best.index, default: []].append(best.victim)
+                excess.remove(size: best.victim.size)
+                picked += 1
+                heads[best.index] = try cursors[best.index].next()
             }
-            guard let best else { break }
-            victims[best, default: []].append(Victim(id: cursors[best].int64(0), size: cursors[best].int(1)))
-            excess.remove(size: cursors[best].int(1))
-            picked += 1
-            heads[best] = try cursors[best].step()
+            return victims
         }
-        for cursor in cursors { cursor.reset() }
         for (index, chosen) in victims {
             try delete(chosen, on: connection)
             tally.add(evicted: chosen, in: namespaces[index])
@@ -114,23 +105,21 @@ enum Eviction {
     private static func evictExpired(
         namespaceID: Int64, until excess: inout Excess, on connection: SQLiteConnection, now: Int64, limit: Int
     ) throws -> Int {
-        let victims = try connection.withStatement(
-            "SELECT id, size FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 ORDER BY expires_at"
-        ) { statement in
-            statement.bind(namespaceID, now)
-            return try pick(from: statement, until: &excess, limit: limit)
+        let victims = try connection.withExpiredEntries(namespaceID: namespaceID, now: now) { entries in
+            try pick(from: entries, until: &excess, limit: limit)
         }
         try delete(victims, on: connection)
         return victims.count
     }
 
-    private static func pick(from statement: SQLiteStatement, until excess: inout Excess, limit: Int) throws
+    /// Takes entries from `entries` until `excess` is gone or `limit` were taken.
+    private static func pick(from entries: RowCursor<Victim>, until excess: inout Excess, limit: Int) throws
         -> [Victim]
     {
         var victims: [Victim] = []
-        while excess.isOver, victims.count < limit, try statement.step() {
-            victims.append(Victim(id: statement.int64(0), size: statement.int(1)))
-            excess.remove(size: statement.int(1))
+        while excess.isOver, victims.count < limit, let victim = try entries.next() {
+            victims.append(victim)
+            excess.remove(size: victim.size)
         }
         return victims
     }

@@ -46,16 +46,4 @@ extension SQLiteConnection {
             return try statement.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0)
         }
     }
-
-    /// Every namespace's id and recorded policy JSON.
-    func namespacePolicies() throws -> [(id: Int64, policyJSON: String)] {
-        try withStatement("SELECT id, policy FROM namespaces ORDER BY id") { statement in
-            try statement.rows { ($0.int64(0), $0.text(1)) }
-        }
-    }
-
-    /// The bytes of every stored key and value (the namespaces' counters, kept by triggers).
-    func payloadBytes() throws -> Int {
-        Int(try scalar("SELECT coalesce(sum(total_bytes), 0) FROM namespaces") ?? 0)
-    }
 }

@@ -112,7 +112,7 @@ enum StoreFile {
         let before = FileHeader.read(path)
         var immutable = false
         var connection = try connect(path, options: options, immutable: false)
-        var header: Header
+        var header: SchemaHeader
         do {
             header = try readHeader(connection, path: path)
         } catch let error as SQLiteError where options.readOnly && error.isWALIndexUnavailable {
@@ -200,27 +200,11 @@ enum StoreFile {
         return stat(path + "-wal", &info) != 0 || info.st_size == 0
     }
 
-    private struct Header {
-        let applicationID: Int64
-        let version: Int
-        let isEmpty: Bool
-    }
-
-    /// Reads identity, version and emptiness in one statement, so all three describe the same
-    /// moment even while another process is creating the file.
-    private static func readHeader(_ connection: SQLiteConnection, path: String) throws -> Header {
+    /// Reads identity, version and emptiness (``SQLiteConnection/schemaHeader()``), telling a
+    /// damaged or foreign file apart.
+    private static func readHeader(_ connection: SQLiteConnection, path: String) throws -> SchemaHeader {
         do {
-            return try connection.withStatement(
-                """
-                SELECT (SELECT application_id FROM pragma_application_id),
-                       (SELECT user_version FROM pragma_user_version),
-                       (SELECT count(*) FROM sqlite_schema)
-                """
-            ) { statement in
-                try statement.firstRow { row in
-                    Header(applicationID: row.int64(0), version: row.int(1), isEmpty: row.int64(2) == 0)
-                }
-            } ?? Header(applicationID: 0, version: 0, isEmpty: true)
+            return try connection.schemaHeader()
         } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
             if let truncation = FileHeader.read(path)?.truncation { throw DamagedFile(reason: truncation) }
             throw DamagedFile(reason: error.isCorrupt ? "the database is corrupt" : "it is not a SQLite database")
@@ -230,11 +214,7 @@ enum StoreFile {
     /// What a SQLite file that is not a cache holds: python-diskcache's tables by name, else
     /// the first few table names (printable ASCII only: they are someone else's bytes).
     private static func foreignContent(_ connection: SQLiteConnection, path: String) throws -> String {
-        let tables = try mapped(path) {
-            try connection.withStatement(
-                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
-            ) { statement in try statement.rows { $0.text(0) } }
-        }
+        let tables = try mapped(path) { try connection.tableNames() }
         if Set(tables).isSuperset(of: ["Cache", "Settings"]) { return "it is a python-diskcache cache" }
         guard !tables.isEmpty else { return "it holds another application's data" }
         let shown = tables.prefix(3).map { name in

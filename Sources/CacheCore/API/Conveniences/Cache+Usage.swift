@@ -31,17 +31,7 @@ extension CacheStore {
     /// ``Cache/hitCount(for:)`` of the file: the entry's hits plus this store's unwritten ones.
     func hitCount(of key: String, in namespace: NamespaceRecord) throws -> Int? {
         let (name, version) = (namespace.name, namespace.policy.version)
-        let found = try database.read { connection in
-            try connection.withStatement(
-                """
-                SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
-                WHERE n.name = ?1 AND e.version = ?3
-                """
-            ) { statement in
-                statement.bind(name, key, version)
-                return try statement.firstRow { (id: $0.int64(0), hits: $0.int64(1)) }
-            }
-        }
+        let found = try database.read { try $0.entryHits(namespace: name, key: key, version: version) }
         guard let found else { return nil }
         return Int(found.hits + accessLog.pendingHits(found.id))
     }

@@ -1,0 +1,86 @@
+import Foundation
+
+/// What a file says of itself before its tables are read.
+struct SchemaHeader {
+    let applicationID: Int64
+    let version: Int
+    /// The file has no schema at all (a new or empty SQLite file).
+    let isEmpty: Bool
+}
+
+/// The SQL about the file itself rather than one table: its pragmas and `sqlite_schema`, and
+/// the probes and reads that stop at damaged pages.
+extension SQLiteConnection {
+    /// Identity, version and emptiness read in one statement, so all three describe the same
+    /// moment even while another process is creating the file.
+    func schemaHeader() throws -> SchemaHeader {
+        try withStatement(
+            """
+            SELECT (SELECT application_id FROM pragma_application_id),
+                   (SELECT user_version FROM pragma_user_version),
+                   (SELECT count(*) FROM sqlite_schema)
+            """
+        ) { statement in
+            try statement.firstRow { row in
+                SchemaHeader(applicationID: row.int64(0), version: row.int(1), isEmpty: row.int64(2) == 0)
+            }
+        } ?? SchemaHeader(applicationID: 0, version: 0, isEmpty: true)
+    }
+
+    /// The names of the file's own tables (not SQLite's), sorted.
+    func tableNames() throws -> [String] {
+        try withStatement(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
+        ) { statement in try statement.rows { $0.text(0) } }
+    }
+
+    /// The tables and indexes that have a b-tree of their own, in root page order.
+    func schemaObjects() throws -> [(type: String, name: String, table: String)] {
+        try withStatement("SELECT type, name, tbl_name FROM sqlite_schema WHERE rootpage > 0 ORDER BY rootpage") {
+            try $0.rows { ($0.text(0), $0.text(1), $0.text(2)) }
+        }
+    }
+
+    /// The names of the indexes `table`'s primary key made (a WITHOUT ROWID table's b-tree).
+    func primaryKeyIndexes(of table: String) throws -> [String] {
+        let keys = try withDynamicStatement("PRAGMA index_list(\(Self.quoted(table)))") { statement in
+            try statement.rows { (name: $0.text(1), origin: $0.text(3)) }
+        }
+        return keys.filter { $0.origin == "pk" }.map(\.name)
+    }
+
+    /// Reads the first row of `table` through `index` (`nil`: the table's own b-tree), which
+    /// throws when that b-tree's root page is damaged.
+    func probe(table: String, index: String?) throws {
+        let sql =
+            index.map { "SELECT 1 FROM \(Self.quoted(table)) INDEXED BY \(Self.quoted($0)) LIMIT 1" }
+            ?? "SELECT 1 FROM \(Self.quoted(table)) NOT INDEXED LIMIT 1"
+        _ = try withDynamicStatement(sql) { try $0.step() }
+    }
+
+    /// The bytes of the file's free pages (reused by the next writes before the file grows).
+    func freePageBytes() throws -> Int {
+        let pages = try scalar("PRAGMA freelist_count") ?? 0
+        let size = try scalar("PRAGMA page_size") ?? 4096
+        return Int(pages * size)
+    }
+
+    /// A number that changes when another connection commits to the file.
+    func dataVersion() throws -> Int64 {
+        try scalar("PRAGMA data_version") ?? 0
+    }
+
+    /// The rows of `sql` as `read` maps them, up to the first damaged page.
+    func readableRows<T>(_ sql: String, _ read: (SQLiteStatement) -> T) -> [T] {
+        var rows: [T] = []
+        _ = try? withDynamicStatement(sql) { statement in
+            while try statement.step() { rows.append(read(statement)) }
+        }
+        return rows
+    }
+
+    /// `name` as an SQL identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
