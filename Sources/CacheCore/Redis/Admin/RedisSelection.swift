@@ -60,7 +60,9 @@ extension RedisAdmin {
         }
     }
 
-    /// Calls `body` with each batch of keys starting with `prefix` in `generation` of `namespace`.
+    /// Calls `body` with each batch of keys starting with `prefix` in `generation` of `namespace`
+    /// until it returns `false`; returns whether it walked everything.
+    @discardableResult
     func forEachBatch(
         namespace: String, generation: Int64, prefix: String, _ body: (RedisSelectedBatch) throws -> Bool
     ) throws -> Bool {
