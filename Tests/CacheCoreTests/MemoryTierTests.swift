@@ -16,8 +16,10 @@ import Testing
         let tier = MemoryTier(maxEntries: 3, maxBytes: nil)
         for key in ["a", "b", "c"] { tier.set(entry(key, 1)) }
         _ = tier.get("a", now: 0)
+        #expect(tier.keysByRecency == ["a", "c", "b"])
         #expect(tier.set(entry("d", 1)) == 1)
-        #expect(tier.keysByRecency == ["d", "a", "c"])
+        // Eviction gave the read "a" its second chance (moving it to the new end) and took "b".
+        #expect(tier.keysByRecency == ["a", "d", "c"])
         #expect(tier.get("b", now: 0) == nil)
     }
 

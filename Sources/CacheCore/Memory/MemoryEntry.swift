@@ -1,8 +1,14 @@
 /// One entry of the memory tier, with what its file row said (if it mirrors one).
 ///
 /// The typed value lives in the ``TypedMemoryEntry`` subclass, so a typed read recovers it
-/// with one class cast. Entries are immutable; replacing a value makes a new entry.
+/// by comparing the entry's class with the one it expects. What an entry holds is immutable
+/// (replacing a value makes a new entry); only the tier's bookkeeping changes, under its lock.
 @usableFromInline class MemoryEntry: @unchecked Sendable {
+    /// Whether the entry was read since eviction last passed it (it then gets a second
+    /// chance). Touched only under the lock of the ``MemoryTier`` holding the entry.
+    @usableFromInline var referenced = false
+    /// The entry's place in its tier's eviction queue; touched only under the tier's lock.
+    var slot = -1
     let key: String
     /// When the value was written (the file row's `created_at`): another process's write of
     /// the same key shows up as a different time, and the copy is dropped.
