@@ -18,6 +18,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let clock: any CacheClock
     @usableFromInline let record: NamespaceRecord
     @usableFromInline let runtime: NamespaceRuntime
+    /// The runtime's memory tier, kept here so a hit does not retain it through ``runtime``.
+    @usableFromInline let memory: MemoryTier?
     private let coder: any CacheValueCoder<Value>
     @usableFromInline let counters: NamespaceCounters
 
@@ -29,6 +31,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         self.clock = backend.options.clock
         self.record = namespace
         self.runtime = runtime
+        self.memory = runtime.memory
         self.coder = coder
         self.counters = backend.counters(for: namespace)
     }
@@ -47,7 +50,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
         let canonical = try canonicalKey(key)
-        if let value = runtime.memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
+        if let value = memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
             counters.memoryHit()
             return value
         }

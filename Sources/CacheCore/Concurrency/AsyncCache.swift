@@ -151,7 +151,7 @@ extension Cache {
     /// counted as a memory hit; `nil` otherwise, counting nothing. Inlined like ``get(_:maxAge:)``.
     @inlinable
     func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
-        guard record.policy.isEnabled, let memory = runtime.memory,
+        guard record.policy.isEnabled, let memory,
             let value = memory.hit(try canonicalKey(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
         else { return nil }
         counters.memoryHit()

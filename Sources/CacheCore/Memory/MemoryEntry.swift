@@ -6,9 +6,9 @@
 @usableFromInline class MemoryEntry: @unchecked Sendable {
     /// Whether the entry was read since eviction last passed it (it then gets a second
     /// chance). Touched only under the lock of the ``MemoryTier`` holding the entry.
-    @usableFromInline var referenced = false
+    @usableFromInline final var referenced = false
     /// The entry's place in its tier's eviction queue; touched only under the tier's lock.
-    var slot = -1
+    final var slot = -1
     let key: String
     /// When the value was written (the file row's `created_at`): another process's write of
     /// the same key shows up as a different time, and the copy is dropped.

@@ -23,23 +23,24 @@ import Synchronization
         -> Value?
     {
         state.withLock { state in
-            guard let entry = state.index[key],
-                ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(TypedMemoryEntry<Value>.self)
-            else { return nil }
-            if entry.expiresAt != nil || maxAge != nil {
-                let now = clock.nowMilliseconds()
-                if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
-                if let maxAge, now.subtractingClamped(entry.writtenAt) >= maxAge { return nil }
+            state.index[key]?._withUnsafeGuaranteedRef { entry in
+                guard ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(TypedMemoryEntry<Value>.self)
+                else { return nil }
+                if entry.expiresAt != nil || maxAge != nil {
+                    let now = clock.nowMilliseconds()
+                    if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
+                    if let maxAge, now.subtractingClamped(entry.writtenAt) >= maxAge { return nil }
+                }
+                if !entry.referenced { entry.referenced = true }
+                return unsafeDowncast(entry, to: TypedMemoryEntry<Value>.self).value
             }
-            if !entry.referenced { entry.referenced = true }
-            return unsafeDowncast(entry, to: TypedMemoryEntry<Value>.self).value
         }
     }
 
     /// The entry for `key`, marked as read; `nil` when absent or past its stale window.
     func get(_ key: String, now: Int64) -> MemoryEntry? {
         state.withLock { state in
-            guard let entry = state.index[key] else { return nil }
+            guard let entry = state.entry(key) else { return nil }
             if entry.isPurgeable(at: now) {
                 state.remove(entry)
                 return nil
@@ -76,7 +77,7 @@ import Synchronization
     func remove(_ key: String) -> Bool {
         state.withLock { state in
             state.epoch &+= 1
-            guard let entry = state.index[key] else { return false }
+            guard let entry = state.entry(key) else { return false }
             state.remove(entry)
             return true
         }
@@ -87,7 +88,7 @@ import Synchronization
     func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
         state.withLock { state in
             state.epoch &+= 1
-            let doomed = state.index.values.filter(matches)
+            let doomed = state.index.values.map { $0.takeUnretainedValue() }.filter(matches)
             for entry in doomed { state.remove(entry) }
             return doomed.count
         }
@@ -96,7 +97,7 @@ import Synchronization
     /// Removes the entry for `key` if it mirrors a write other than the one at `writtenAt`.
     func dropIfReplaced(_ key: String, writtenAt: Int64) -> Bool {
         state.withLock { state in
-            guard let entry = state.index[key], entry.writtenAt != writtenAt else { return false }
+            guard let entry = state.entry(key), entry.writtenAt != writtenAt else { return false }
             state.epoch &+= 1
             state.remove(entry)
             return true
@@ -114,7 +115,7 @@ import Synchronization
 
     /// How many unexpired entries are held.
     func liveCount(at now: Int64) -> Int {
-        state.withLock { state in state.index.values.count { !$0.isExpired(at: now) } }
+        state.withLock { state in state.index.values.count { !$0.takeUnretainedValue().isExpired(at: now) } }
     }
 
     /// How many entries are held (expired ones included until met).
@@ -142,7 +143,9 @@ extension MemoryTier {
     @usableFromInline struct State {
         var maxEntries: Int
         var maxBytes: Int?
-        @usableFromInline var index: [String: MemoryEntry] = [:]
+        /// The entries by key, not retained: a hit then costs no reference counting. Every
+        /// entry in it is held by its slot, and the two change together.
+        @usableFromInline var index: [String: Unmanaged<MemoryEntry>] = [:]
         fileprivate var slots: [Slot] = []
         var freeSlots: [Int] = []
         var newest = -1
@@ -154,6 +157,8 @@ extension MemoryTier {
             self.maxEntries = maxEntries
             self.maxBytes = maxBytes
         }
+
+        func entry(_ key: String) -> MemoryEntry? { index[key]?.takeUnretainedValue() }
 
         var keysByRecency: [String] {
             var read: [String] = []
@@ -169,7 +174,7 @@ extension MemoryTier {
         }
 
         mutating func insert(_ entry: MemoryEntry) -> Int {
-            if let old = index[entry.key] {
+            if let old = self.entry(entry.key) {
                 bytes += entry.size - old.size
                 entry.slot = old.slot
                 slots[old.slot].entry = entry
@@ -182,7 +187,7 @@ extension MemoryTier {
                 bytes += entry.size
                 linkAsNewest(slot)
             }
-            index[entry.key] = entry
+            index[entry.key] = Unmanaged.passUnretained(entry)
             return evictOverLimits(sparing: entry)
         }
 

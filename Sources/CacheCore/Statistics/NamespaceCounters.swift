@@ -10,10 +10,10 @@ import Synchronization
 ///
 /// A store with statistics off hands out disabled counters, which record nothing.
 @usableFromInline final class NamespaceCounters: Sendable {
-    let isEnabled: Bool
+    @usableFromInline let isEnabled: Bool
     private let baseline = Mutex(CacheStatistics.zero)
 
-    private let memoryHits = Atomic<Int>(0)
+    @usableFromInline let memoryHits = Atomic<Int>(0)
     private let diskHits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
     private let staleHits = Atomic<Int>(0)
@@ -34,7 +34,9 @@ import Synchronization
     // MARK: Reads
 
     /// A read served from the in-memory tier.
-    @usableFromInline func memoryHit() { add(memoryHits, 1) }
+    @inlinable func memoryHit() {
+        if isEnabled { memoryHits.wrappingAdd(1, ordering: .relaxed) }
+    }
 
     /// A read served from the file.
     func diskHit() { add(diskHits, 1) }
@@ -132,7 +134,7 @@ import Synchronization
     }
 
     private func add(_ counter: borrowing Atomic<Int>, _ amount: Int) {
-        if isEnabled { counter.add(amount, ordering: .relaxed) }
+        if isEnabled { counter.wrappingAdd(amount, ordering: .relaxed) }
     }
 
     private static func nanoseconds(_ milliseconds: Double) -> Int {
