@@ -51,7 +51,6 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard record.policy.isEnabled else { return nil }
         let canonical = try canonicalKey(key)
         if let value = memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
-            counters.memoryHit()
             return value
         }
         return try getBeyondMemory(canonical, now: clock.nowMilliseconds(), maxAge: maxAge)

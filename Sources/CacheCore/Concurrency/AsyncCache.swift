@@ -154,7 +154,6 @@ extension Cache {
         guard record.policy.isEnabled, let memory,
             let value = memory.hit(try canonicalKey(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
         else { return nil }
-        counters.memoryHit()
         return value
     }
 }

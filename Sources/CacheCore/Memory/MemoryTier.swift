@@ -17,8 +17,9 @@ import Synchronization
 
     /// The value for `key` if it is a live `Value`: unexpired and, with `maxAge` (in
     /// milliseconds), written less than `maxAge` ago; marks it as read. Reads `clock` only
-    /// when the entry expires or `maxAge` is given. The hit path of typed reads, inlined into
-    /// the caller and specialized for `Value`.
+    /// when the entry expires or `maxAge` is given, and counts the hit inside the lock (see
+    /// ``NamespaceCounters/addUp(_:)``). The hit path of typed reads, inlined into the caller
+    /// and specialized for `Value`.
     @inlinable func hit<Value: Sendable>(_ key: String, as type: Value.Type, maxAge: Int64?, clock: any CacheClock)
         -> Value?
     {
@@ -32,6 +33,7 @@ import Synchronization
                     if let maxAge, now.subtractingClamped(entry.writtenAt) >= maxAge { return nil }
                 }
                 if !entry.referenced { entry.referenced = true }
+                state.countHit()
                 return unsafeDowncast(entry, to: TypedMemoryEntry<Value>.self).value
             }
         }
@@ -57,6 +59,19 @@ import Synchronization
         state.withLock { state in
             state.epoch &+= 1
             return state.insert(entry)
+        }
+    }
+
+    /// Hits counted by ``hit(_:as:maxAge:clock:)`` that no counters have taken over.
+    var hits: Int { state.withLock { $0.hits } }
+
+    /// Takes the hits counted so far (the caller adds them to `counters`) and sends later
+    /// ones to `counters` directly.
+    func handOverHits(to counters: NamespaceCounters) -> Int {
+        state.withLock { state in
+            defer { state.hits = 0 }
+            state.hitCounters = counters
+            return state.hits
         }
     }
 
@@ -152,10 +167,17 @@ extension MemoryTier {
         var oldest = -1
         var bytes = 0
         var epoch: UInt64 = 0
+        /// Hits counted here, until ``hitCounters`` is set; from then on hits go there.
+        @usableFromInline var hits = 0
+        @usableFromInline var hitCounters: NamespaceCounters?
 
         init(maxEntries: Int, maxBytes: Int?) {
             self.maxEntries = maxEntries
             self.maxBytes = maxBytes
+        }
+
+        @inlinable mutating func countHit() {
+            if let hitCounters { hitCounters.memoryHit() } else { hits &+= 1 }
         }
 
         func entry(_ key: String) -> MemoryEntry? { index[key]?.takeUnretainedValue() }

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// The live counters of one namespace in one store: relaxed atomic adds, so recording costs
-/// a few nanoseconds, never a lock, a hash or a write to the file.
+/// a few nanoseconds, never a lock, a hash or a write to the file. Hits on the memory tier's
+/// fast path cost even less: the tier counts them inside the lock it takes anyway, and the
+/// counters add its count up (``addUp(_:)``).
 ///
 /// A handle gets its namespace's counters once, when it is made; every handle on the same
 /// namespace of a store shares them. The counters only grow: a reset moves a baseline that
@@ -12,6 +14,8 @@ import Synchronization
 @usableFromInline final class NamespaceCounters: Sendable {
     @usableFromInline let isEnabled: Bool
     private let baseline = Mutex(CacheStatistics.zero)
+    /// The memory tiers whose own hit counts belong to ``memoryHits``.
+    private let tiers = Mutex<[MemoryTier]>([])
 
     @usableFromInline let memoryHits = Atomic<Int>(0)
     private let diskHits = Atomic<Int>(0)
@@ -36,6 +40,20 @@ import Synchronization
     /// A read served from the in-memory tier.
     @inlinable func memoryHit() {
         if isEnabled { memoryHits.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    /// Counts `tier`'s hits (see ``MemoryTier/hit(_:as:maxAge:clock:)``) as memory hits.
+    func addUp(_ tier: MemoryTier) {
+        if isEnabled { tiers.withLock { $0.append(tier) } }
+    }
+
+    /// Stops adding up `tier`'s count (it was replaced): its hits so far join the memory
+    /// hits, and later ones are recorded here one by one.
+    func retire(_ tier: MemoryTier) {
+        tiers.withLock { tiers in
+            tiers.removeAll { $0 === tier }
+            add(memoryHits, tier.handOverHits(to: self))
+        }
     }
 
     /// A read served from the file.
@@ -123,7 +141,10 @@ import Synchronization
     /// while other threads record).
     func snapshot() -> CacheStatistics {
         CacheStatistics(
-            memoryHits: memoryHits.load(ordering: .relaxed), diskHits: diskHits.load(ordering: .relaxed),
+            memoryHits: tiers.withLock { tiers in
+                tiers.reduce(memoryHits.load(ordering: .relaxed)) { $0 &+ $1.hits }
+            },
+            diskHits: diskHits.load(ordering: .relaxed),
             misses: misses.load(ordering: .relaxed), staleHits: staleHits.load(ordering: .relaxed),
             sets: sets.load(ordering: .relaxed), removes: removes.load(ordering: .relaxed),
             evictions: evictions.load(ordering: .relaxed), evictedBytes: evictedBytes.load(ordering: .relaxed),
