@@ -25,8 +25,7 @@ import Synchronization
     {
         state.withLock { state in
             state.index[key]?._withUnsafeGuaranteedRef { entry in
-                guard ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(TypedMemoryEntry<Value>.self)
-                else { return nil }
+                guard entry.valueType == ObjectIdentifier(Value.self) else { return nil }
                 if entry.expiresAt != nil || maxAge != nil {
                     let now = clock.nowMilliseconds()
                     if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
