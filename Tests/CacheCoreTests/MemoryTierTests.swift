@@ -16,8 +16,10 @@ import Testing
         let tier = MemoryTier(maxEntries: 3, maxBytes: nil)
         for key in ["a", "b", "c"] { tier.set(entry(key, 1)) }
         _ = tier.get("a", now: 0)
+        #expect(tier.keysByRecency == ["a", "c", "b"])
         #expect(tier.set(entry("d", 1)) == 1)
-        #expect(tier.keysByRecency == ["d", "a", "c"])
+        // Eviction gave the read "a" its second chance (moving it to the new end) and took "b".
+        #expect(tier.keysByRecency == ["a", "d", "c"])
         #expect(tier.get("b", now: 0) == nil)
     }
 
@@ -67,5 +69,76 @@ import Testing
         let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
         tier.set(entry("k", 1))
         #expect(tier.get("k", now: 0)?.value(as: String.self) == nil)
+    }
+
+    @Test func aReadEntryOutlivesEveryUnreadOneButOnlyOnce() {
+        let tier = MemoryTier(maxEntries: 4, maxBytes: nil)
+        for key in ["a", "b", "c", "d"] { tier.set(entry(key, 1)) }
+        _ = tier.get("a", now: 0)
+        _ = tier.get("c", now: 0)
+        #expect(tier.set(entry("e", 1)) == 1)
+        #expect(tier.set(entry("f", 1)) == 1)
+        #expect(Set(tier.keysByRecency) == ["a", "c", "e", "f"])
+        // Eviction moved "a" and "c" to the new end without their marks: unread since, they
+        // go in turn like any entry ("e" was older than "a" there).
+        tier.set(entry("g", 1))
+        tier.set(entry("h", 1))
+        #expect(tier.keysByRecency == ["h", "g", "c", "f"])
+    }
+
+    @Test func aNewEntryIsNotEvictedByItsOwnInsertionWhileOthersCanGo() {
+        let tier = MemoryTier(maxEntries: 2, maxBytes: nil)
+        tier.set(entry("a", 1))
+        tier.set(entry("b", 1))
+        _ = tier.get("a", now: 0)
+        _ = tier.get("b", now: 0)
+        #expect(tier.set(entry("c", 1)) == 1)
+        #expect(tier.get("c", now: 0) != nil)
+        #expect(tier.count == 2)
+        // An entry larger than the byte limit on its own still leaves.
+        let small = MemoryTier(maxEntries: 10, maxBytes: 5)
+        small.set(entry("x", 1, size: 2))
+        #expect(small.set(entry("huge", 1, size: 6)) == 2)
+        #expect(small.count == 0)
+    }
+
+    @Test func hitsMarkEntriesForEvictionLikeOtherReads() {
+        let tier = MemoryTier(maxEntries: 2, maxBytes: nil)
+        tier.set(entry("a", 1))
+        tier.set(entry("b", 2))
+        #expect(tier.hit("a", as: Int.self, maxAge: nil, clock: ManualClock()) == 1)
+        tier.set(entry("c", 3))
+        #expect(tier.keysByRecency == ["a", "c"])
+    }
+
+    @Test func aHitReadsTheClockOnlyForAnEntryThatExpiresOrAMaxAge() {
+        let clock = CountingClock(now: 100)
+        let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
+        tier.set(entry("forever", 1, writtenAt: 50))
+        tier.set(entry("expiring", 2, expiresAt: 150, writtenAt: 50))
+        #expect(tier.hit("forever", as: Int.self, maxAge: nil, clock: clock) == 1)
+        #expect(clock.reads == 0)
+        #expect(tier.hit("expiring", as: Int.self, maxAge: nil, clock: clock) == 2)
+        #expect(clock.reads == 1)
+        #expect(tier.hit("forever", as: Int.self, maxAge: 51, clock: clock) == 1)
+        #expect(tier.hit("forever", as: Int.self, maxAge: 50, clock: clock) == nil)
+        #expect(clock.reads == 3)
+        clock.now = 150
+        #expect(tier.hit("expiring", as: Int.self, maxAge: nil, clock: clock) == nil)
+        #expect(tier.hit("forever", as: String.self, maxAge: nil, clock: clock) == nil)
+        #expect(tier.hit("missing", as: Int.self, maxAge: nil, clock: clock) == nil)
+    }
+}
+
+/// A clock that counts how often it is read.
+private final class CountingClock: CacheClock, @unchecked Sendable {
+    var now: Int64
+    private(set) var reads = 0
+
+    init(now: Int64) { self.now = now }
+
+    func nowMilliseconds() -> Int64 {
+        reads += 1
+        return now
     }
 }

@@ -34,6 +34,25 @@ import Testing
         #expect(statistics["never-opened"] == .zero)
     }
 
+    @Test func memoryHitsCountedByTheTierSurviveResetsAndAReplacedTier() async throws {
+        let fixture = try TestStore()
+        let memory = try fixture.store.cache(
+            "m", key: String.self, value: Int.self, policy: NamespacePolicy(tiers: .memory))
+        try memory.set(1, for: "a")
+        #expect(try memory.get("a") == 1 && memory.get("a") == 1)
+        #expect(try await memory.async.get("a") == 1)
+        #expect(fixture.store.statistics()["m"].memoryHits == 3)
+        fixture.store.resetStatistics()
+        #expect(try memory.get("a") == 1)
+        #expect(memory.statistics().memoryHits == 1)
+        // A handle with other tiers replaces the runtime; the older handle keeps its tier.
+        _ = try fixture.store.cache("m", key: String.self, value: Int.self, policy: NamespacePolicy(tiers: .disk))
+        #expect(fixture.store.statistics()["m"].memoryHits == 1)
+        #expect(try memory.get("a") == 1)
+        #expect(fixture.store.statistics()["m"].memoryHits == 2)
+        #expect(fixture.store.statistics().overall.memoryHits == 2)
+    }
+
     @Test func staleReadsAreStaleHitsAndUndecodableValuesAreMisses() throws {
         let fixture = try TestStore()
         let policy = NamespacePolicy(staleWindow: .seconds(30))

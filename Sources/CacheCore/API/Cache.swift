@@ -18,6 +18,8 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let clock: any CacheClock
     @usableFromInline let record: NamespaceRecord
     @usableFromInline let runtime: NamespaceRuntime
+    /// The runtime's memory tier, kept here so a hit does not retain it through ``runtime``.
+    @usableFromInline let memory: MemoryTier?
     private let coder: any CacheValueCoder<Value>
     @usableFromInline let counters: NamespaceCounters
 
@@ -29,6 +31,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         self.clock = backend.options.clock
         self.record = namespace
         self.runtime = runtime
+        self.memory = runtime.memory
         self.coder = coder
         self.counters = backend.counters(for: namespace)
     }
@@ -41,19 +44,16 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// with its expiry.
     ///
     /// A memory hit is inlined into the caller and specialized for its types (no run-time
-    /// generic lookups), which keeps it near a dictionary lookup behind a lock.
+    /// generic lookups), and reads the clock only for an entry that expires or a `maxAge`,
+    /// which keeps it near a dictionary lookup behind a lock.
     @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
-        let now = clock.nowMilliseconds()
         let canonical = try canonicalKey(key)
-        if let hit = runtime.memory?.liveEntry(canonical, now: now) as? TypedMemoryEntry<Value>,
-            maxAge.map({ now.subtractingClamped(hit.writtenAt) < $0.milliseconds }) ?? true
-        {
-            counters.memoryHit()
-            return hit.value
+        if let value = memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
+            return value
         }
-        return try getBeyondMemory(canonical, now: now, maxAge: maxAge)
+        return try getBeyondMemory(canonical, now: clock.nowMilliseconds(), maxAge: maxAge)
     }
 
     /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.

@@ -36,11 +36,13 @@ extension CacheStore {
     func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
         let keepsMemory = namespace.policy.tiers == .memory || (namespace.policy.tiers.usesMemory && !isReadOnly)
         let runtime = runtimes.withLock { runtimes in
-            if let existing = runtimes[namespace.name], existing.fits(keepsMemory: keepsMemory) {
+            let existing = runtimes[namespace.name]
+            if let existing, existing.fits(keepsMemory: keepsMemory) {
                 existing.adopt(namespace)
                 return existing
             }
-            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory)
+            existing?.retire()
+            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory, counters: counters(for: namespace))
             runtimes[namespace.name] = made
             return made
         }

@@ -151,13 +151,10 @@ extension Cache {
     /// counted as a memory hit; `nil` otherwise, counting nothing. Inlined like ``get(_:maxAge:)``.
     @inlinable
     func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
-        guard record.policy.isEnabled, let memory = runtime.memory else { return nil }
-        let now = clock.nowMilliseconds()
-        guard let hit = memory.liveEntry(try canonicalKey(key), now: now) as? TypedMemoryEntry<Value>,
-            maxAge.map({ now - hit.writtenAt < $0.milliseconds }) ?? true
+        guard record.policy.isEnabled, let memory,
+            let value = memory.hit(try canonicalKey(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
         else { return nil }
-        counters.memoryHit()
-        return hit.value
+        return value
     }
 }
 

@@ -1,49 +1,76 @@
 import Synchronization
 
-/// A bounded, TTL-aware, least-recently-used map from canonical keys to values, safe from
-/// many threads.
+/// A bounded, TTL-aware map from canonical keys to values that evicts roughly the least
+/// recently used entries first, safe from many threads.
 ///
-/// Entries sit in slots linked most-recent-first, so a hit is one hash lookup and a relink
-/// of integer links under a lock. Expired entries are kept until their stale
-/// window ends (for stale reads) and are dropped when met.
+/// A hit is one hash lookup under a lock that only marks the entry as read. Eviction takes
+/// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
+/// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
+/// an entry read since eviction last passed it outlives every unread one. Expired entries
+/// are kept until their stale window ends (for stale reads) and are dropped when met.
 @usableFromInline final class MemoryTier: Sendable {
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
 
     init(maxEntries: Int, maxBytes: Int?) {
         state = Mutex(State(maxEntries: max(1, maxEntries), maxBytes: maxBytes))
     }
 
-    /// The entry for `key` if it is live at `now`, marked as just used. The hit path of typed
-    /// reads: no generics, so nothing is looked up at run time.
-    @usableFromInline func liveEntry(_ key: String, now: Int64) -> MemoryEntry? {
+    /// The value for `key` if it is a live `Value`: unexpired and, with `maxAge` (in
+    /// milliseconds), written less than `maxAge` ago; marks it as read. Reads `clock` only
+    /// when the entry expires or `maxAge` is given, and counts the hit inside the lock (see
+    /// ``NamespaceCounters/addUp(_:)``). The hit path of typed reads, inlined into the caller
+    /// and specialized for `Value`.
+    @inlinable func hit<Value: Sendable>(_ key: String, as type: Value.Type, maxAge: Int64?, clock: any CacheClock)
+        -> Value?
+    {
         state.withLock { state in
-            guard let (slot, entry) = state.entry(key) else { return nil }
-            if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
-            state.moveToFront(slot)
-            return entry
+            state.index[key]?._withUnsafeGuaranteedRef { entry in
+                guard entry.valueType == ObjectIdentifier(Value.self) else { return nil }
+                if entry.expiresAt != nil || maxAge != nil {
+                    let now = clock.nowMilliseconds()
+                    if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
+                    if let maxAge, now.subtractingClamped(entry.writtenAt) >= maxAge { return nil }
+                }
+                if !entry.referenced { entry.referenced = true }
+                state.countHit()
+                return unsafeDowncast(entry, to: TypedMemoryEntry<Value>.self).value
+            }
         }
     }
 
-    /// The entry for `key`, marked as just used; `nil` when absent or past its stale window.
+    /// The entry for `key`, marked as read; `nil` when absent or past its stale window.
     func get(_ key: String, now: Int64) -> MemoryEntry? {
         state.withLock { state in
-            guard let (slot, entry) = state.entry(key) else { return nil }
+            guard let entry = state.entry(key) else { return nil }
             if entry.isPurgeable(at: now) {
-                state.remove(slot: slot)
+                state.remove(entry)
                 return nil
             }
-            state.moveToFront(slot)
+            entry.referenced = true
             return entry
         }
     }
 
-    /// Stores `entry` (replacing any), then evicts least recently used entries over the
-    /// limits. Returns how many it evicted.
+    /// Stores `entry` (replacing any) as the newest, then evicts over the limits (never
+    /// `entry` while others can go). Returns how many it evicted.
     @discardableResult
     func set(_ entry: MemoryEntry) -> Int {
         state.withLock { state in
             state.epoch &+= 1
             return state.insert(entry)
+        }
+    }
+
+    /// Hits counted by ``hit(_:as:maxAge:clock:)`` that no counters have taken over.
+    var hits: Int { state.withLock { $0.hits } }
+
+    /// Takes the hits counted so far (the caller adds them to `counters`) and sends later
+    /// ones to `counters` directly.
+    func handOverHits(to counters: NamespaceCounters) -> Int {
+        state.withLock { state in
+            defer { state.hits = 0 }
+            state.hitCounters = counters
+            return state.hits
         }
     }
 
@@ -64,8 +91,8 @@ import Synchronization
     func remove(_ key: String) -> Bool {
         state.withLock { state in
             state.epoch &+= 1
-            guard let slot = state.index[key] else { return false }
-            state.remove(slot: slot)
+            guard let entry = state.entry(key) else { return false }
+            state.remove(entry)
             return true
         }
     }
@@ -75,8 +102,8 @@ import Synchronization
     func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
         state.withLock { state in
             state.epoch &+= 1
-            let doomed = state.index.values.filter { state.slots[$0].entry.map(matches) == true }
-            for slot in doomed { state.remove(slot: slot) }
+            let doomed = state.index.values.map { $0.takeUnretainedValue() }.filter(matches)
+            for entry in doomed { state.remove(entry) }
             return doomed.count
         }
     }
@@ -84,9 +111,9 @@ import Synchronization
     /// Removes the entry for `key` if it mirrors a write other than the one at `writtenAt`.
     func dropIfReplaced(_ key: String, writtenAt: Int64) -> Bool {
         state.withLock { state in
-            guard let (slot, entry) = state.entry(key), entry.writtenAt != writtenAt else { return false }
+            guard let entry = state.entry(key), entry.writtenAt != writtenAt else { return false }
             state.epoch &+= 1
-            state.remove(slot: slot)
+            state.remove(entry)
             return true
         }
     }
@@ -96,13 +123,13 @@ import Synchronization
         state.withLock { state in
             state.maxEntries = max(1, maxEntries)
             state.maxBytes = maxBytes
-            _ = state.evictOverLimits()
+            _ = state.evictOverLimits(sparing: nil)
         }
     }
 
     /// How many unexpired entries are held.
     func liveCount(at now: Int64) -> Int {
-        state.withLock { state in state.entries.count { !$0.isExpired(at: now) } }
+        state.withLock { state in state.index.values.count { !$0.takeUnretainedValue().isExpired(at: now) } }
     }
 
     /// How many entries are held (expired ones included until met).
@@ -111,83 +138,107 @@ import Synchronization
     /// The bytes held, as counted against the byte limit.
     var bytes: Int { state.withLock { $0.bytes } }
 
-    /// The keys held, most recently used first (for tests and inspection).
+    /// The keys held, the one eviction would take last first (for tests and inspection):
+    /// entries read since eviction last passed them, newest in the queue first, then unread
+    /// ones, newest first. Recency as this tier sees it: a read marks an entry, it does not
+    /// move it, so two entries read since eviction last ran keep their queue order.
     var keysByRecency: [String] { state.withLock { $0.keysByRecency } }
 }
 
 extension MemoryTier {
-    /// A slot of the recency list. Links are slot numbers, not references, so relinking on a
-    /// hit is a few integer stores with no reference counting.
+    /// A place in the eviction queue. Links are slot numbers, not references, so moving an
+    /// entry is a few integer stores with no reference counting.
     fileprivate struct Slot {
         var entry: MemoryEntry?
         var newer = -1
         var older = -1
     }
 
-    fileprivate struct State {
+    @usableFromInline struct State {
         var maxEntries: Int
         var maxBytes: Int?
-        var index: [String: Int] = [:]
-        var slots: [Slot] = []
+        /// The entries by key, not retained: a hit then costs no reference counting. Every
+        /// entry in it is held by its slot, and the two change together.
+        @usableFromInline var index: [String: Unmanaged<MemoryEntry>] = [:]
+        fileprivate var slots: [Slot] = []
         var freeSlots: [Int] = []
         var newest = -1
         var oldest = -1
         var bytes = 0
         var epoch: UInt64 = 0
+        /// Hits counted here, until ``hitCounters`` is set; from then on hits go there.
+        @usableFromInline var hits = 0
+        @usableFromInline var hitCounters: NamespaceCounters?
 
-        func entry(_ key: String) -> (slot: Int, entry: MemoryEntry)? {
-            guard let slot = index[key], let entry = slots[slot].entry else { return nil }
-            return (slot, entry)
+        init(maxEntries: Int, maxBytes: Int?) {
+            self.maxEntries = maxEntries
+            self.maxBytes = maxBytes
         }
 
-        var entries: [MemoryEntry] { index.values.compactMap { slots[$0].entry } }
+        @inlinable mutating func countHit() {
+            if let hitCounters { hitCounters.memoryHit() } else { hits &+= 1 }
+        }
+
+        func entry(_ key: String) -> MemoryEntry? { index[key]?.takeUnretainedValue() }
 
         var keysByRecency: [String] {
-            var keys: [String] = []
+            var read: [String] = []
+            var unread: [String] = []
             var slot = newest
             while slot >= 0 {
-                if let entry = slots[slot].entry { keys.append(entry.key) }
+                if let entry = slots[slot].entry {
+                    if entry.referenced { read.append(entry.key) } else { unread.append(entry.key) }
+                }
                 slot = slots[slot].older
             }
-            return keys
+            return read + unread
         }
 
         mutating func insert(_ entry: MemoryEntry) -> Int {
-            if let slot = index[entry.key] {
-                bytes += entry.size - (slots[slot].entry?.size ?? 0)
-                slots[slot].entry = entry
-                moveToFront(slot)
+            if let old = self.entry(entry.key) {
+                bytes += entry.size - old.size
+                entry.slot = old.slot
+                slots[old.slot].entry = entry
+                moveToFront(old.slot)
             } else {
                 let slot = freeSlots.popLast() ?? slots.count
                 if slot == slots.count { slots.append(Slot()) }
+                entry.slot = slot
                 slots[slot].entry = entry
-                index[entry.key] = slot
                 bytes += entry.size
                 linkAsNewest(slot)
             }
-            return evictOverLimits()
+            index[entry.key] = Unmanaged.passUnretained(entry)
+            return evictOverLimits(sparing: entry)
         }
 
-        mutating func evictOverLimits() -> Int {
+        /// Evicts from the old end until within the limits; a read entry is spared once (it
+        /// loses its mark and moves to the new end), and so is `spared` while others remain.
+        mutating func evictOverLimits(sparing spared: MemoryEntry?) -> Int {
             var evicted = 0
             while oldest >= 0, index.count > maxEntries || maxBytes.map({ bytes > $0 }) == true {
-                remove(slot: oldest)
-                evicted += 1
+                guard let entry = slots[oldest].entry else { break }
+                if entry.referenced || (entry === spared && index.count > 1) {
+                    entry.referenced = false
+                    moveToFront(oldest)
+                } else {
+                    remove(entry)
+                    evicted += 1
+                }
             }
             return evicted
         }
 
-        mutating func remove(slot: Int) {
+        mutating func remove(_ entry: MemoryEntry) {
+            let slot = entry.slot
             unlink(slot)
-            if let entry = slots[slot].entry {
-                index[entry.key] = nil
-                bytes -= entry.size
-            }
+            index[entry.key] = nil
+            bytes -= entry.size
             slots[slot].entry = nil
             freeSlots.append(slot)
         }
 
-        mutating func moveToFront(_ slot: Int) {
+        private mutating func moveToFront(_ slot: Int) {
             guard newest != slot else { return }
             unlink(slot)
             linkAsNewest(slot)

@@ -11,14 +11,24 @@ import Synchronization
     let loads = SingleFlight()
     let backoff = LoadBackoffTable()
     let pending = PendingWrites()
+    /// The namespace's counters, which add up the memory tier's hits.
+    private let counters: NamespaceCounters
 
     /// `keepsMemory` says whether the namespace gets a memory tier (its policy asks for one
     /// and the store can keep it coherent).
-    init(_ namespace: NamespaceRecord, keepsMemory: Bool) {
+    init(_ namespace: NamespaceRecord, keepsMemory: Bool, counters: NamespaceCounters) {
         let policy = namespace.policy
         name = namespace.name
         current = Mutex(namespace)
         memory = keepsMemory ? MemoryTier(maxEntries: policy.memoryMaxEntries, maxBytes: policy.memoryMaxBytes) : nil
+        self.counters = counters
+        if let memory { counters.addUp(memory) }
+    }
+
+    /// Hands the memory tier's hit count to the counters for good: a runtime with other
+    /// tiers replaces this one (handles made before keep using it).
+    func retire() {
+        if let memory { counters.retire(memory) }
     }
 
     /// Whether a handle on `namespace` can share this runtime (same tiers).

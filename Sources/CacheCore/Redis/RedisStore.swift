@@ -198,11 +198,13 @@ public final class RedisStore: CacheBackend {
         let keepsMemory = namespace.policy.tiers.usesMemory
         if namespace.policy.tiers == .memoryAndDisk { try startListening() }
         return runtimes.withLock { runtimes in
-            if let existing = runtimes[namespace.name], existing.fits(keepsMemory: keepsMemory) {
+            let existing = runtimes[namespace.name]
+            if let existing, existing.fits(keepsMemory: keepsMemory) {
                 existing.adopt(namespace)
                 return existing
             }
-            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory)
+            existing?.retire()
+            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory, counters: counters(for: namespace))
             runtimes[namespace.name] = made
             return made
         }

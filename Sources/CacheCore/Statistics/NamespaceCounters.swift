@@ -1,7 +1,9 @@
 import Synchronization
 
 /// The live counters of one namespace in one store: relaxed atomic adds, so recording costs
-/// a few nanoseconds, never a lock, a hash or a write to the file.
+/// a few nanoseconds, never a lock, a hash or a write to the file. Hits on the memory tier's
+/// fast path cost even less: the tier counts them inside the lock it takes anyway, and the
+/// counters add its count up (``addUp(_:)``).
 ///
 /// A handle gets its namespace's counters once, when it is made; every handle on the same
 /// namespace of a store shares them. The counters only grow: a reset moves a baseline that
@@ -10,10 +12,12 @@ import Synchronization
 ///
 /// A store with statistics off hands out disabled counters, which record nothing.
 @usableFromInline final class NamespaceCounters: Sendable {
-    let isEnabled: Bool
+    @usableFromInline let isEnabled: Bool
     private let baseline = Mutex(CacheStatistics.zero)
+    /// The memory tiers whose own hit counts belong to ``memoryHits``.
+    private let tiers = Mutex<[MemoryTier]>([])
 
-    private let memoryHits = Atomic<Int>(0)
+    @usableFromInline let memoryHits = Atomic<Int>(0)
     private let diskHits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
     private let staleHits = Atomic<Int>(0)
@@ -34,7 +38,23 @@ import Synchronization
     // MARK: Reads
 
     /// A read served from the in-memory tier.
-    @usableFromInline func memoryHit() { add(memoryHits, 1) }
+    @inlinable func memoryHit() {
+        if isEnabled { memoryHits.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    /// Counts `tier`'s hits (see ``MemoryTier/hit(_:as:maxAge:clock:)``) as memory hits.
+    func addUp(_ tier: MemoryTier) {
+        if isEnabled { tiers.withLock { $0.append(tier) } }
+    }
+
+    /// Stops adding up `tier`'s count (it was replaced): its hits so far join the memory
+    /// hits, and later ones are recorded here one by one.
+    func retire(_ tier: MemoryTier) {
+        tiers.withLock { tiers in
+            tiers.removeAll { $0 === tier }
+            add(memoryHits, tier.handOverHits(to: self))
+        }
+    }
 
     /// A read served from the file.
     func diskHit() { add(diskHits, 1) }
@@ -121,7 +141,10 @@ import Synchronization
     /// while other threads record).
     func snapshot() -> CacheStatistics {
         CacheStatistics(
-            memoryHits: memoryHits.load(ordering: .relaxed), diskHits: diskHits.load(ordering: .relaxed),
+            memoryHits: tiers.withLock { tiers in
+                tiers.reduce(memoryHits.load(ordering: .relaxed)) { $0 &+ $1.hits }
+            },
+            diskHits: diskHits.load(ordering: .relaxed),
             misses: misses.load(ordering: .relaxed), staleHits: staleHits.load(ordering: .relaxed),
             sets: sets.load(ordering: .relaxed), removes: removes.load(ordering: .relaxed),
             evictions: evictions.load(ordering: .relaxed), evictedBytes: evictedBytes.load(ordering: .relaxed),
@@ -132,7 +155,7 @@ import Synchronization
     }
 
     private func add(_ counter: borrowing Atomic<Int>, _ amount: Int) {
-        if isEnabled { counter.add(amount, ordering: .relaxed) }
+        if isEnabled { counter.wrappingAdd(amount, ordering: .relaxed) }
     }
 
     private static func nanoseconds(_ milliseconds: Double) -> Int {
