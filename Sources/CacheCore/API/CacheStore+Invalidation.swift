@@ -114,8 +114,7 @@ extension CacheStore {
             let batch = Array(ids[start..<min(start + Self.batchSize, ids.count)])
             removed += try database.write(usingReserve: true) { connection in
                 try connection.writeTransaction {
-                    try connection.fillDoomed(ids: batch)
-                    try connection.keepDoomed(writtenBy: .max)
+                    try connection.fillDoomed(ids: batch, writtenBy: .max)
                     return try connection.deleteDoomed().entries
                 }
             }

@@ -30,7 +30,8 @@ final class MaintenanceService: Sendable {
         self.storeOptions = options
         self.checkpointer = Checkpointer(path: database.path)
         self.sweeper = ExpirySweeper(
-            database: database, statistics: statistics, clock: options.clock, sizer: SweepBatchSizer(),
+            database: database, statistics: statistics, clock: options.clock,
+            sizer: BatchSizer(stopwatch: options.batchStopwatch),
             checkpointer: checkpointer)
     }
 

@@ -75,9 +75,12 @@ extension SQLiteConnection {
 
     /// Moves the entries listed in `temp.doomed` that namespace or partition `from` holds into
     /// namespace or partition `to`, in place (values are not copied, ids are kept), and moves
-    /// their counts with them. Returns how many and their bytes.
-    func moveDoomed(from: Int64, to: Int64) throws -> (entries: Int, bytes: Int) {
-        let (count, bytes) = try doomedTotals(in: from)
+    /// their counts with them. `totals` are those entries' count and bytes when the caller
+    /// has them already. Returns how many and their bytes.
+    func moveDoomed(from: Int64, to: Int64, totals: (entries: Int, bytes: Int)? = nil) throws -> (
+        entries: Int, bytes: Int
+    ) {
+        let (count, bytes) = try totals ?? doomedTotals(in: from)
         guard count > 0 else { return (0, 0) }
         // `+namespace_id`: drive the update from the doomed ids, never from a namespace index
         // (without statistics SQLite would walk the whole namespace for each batch).
@@ -143,23 +146,28 @@ extension SQLiteConnection {
         taken: Int, restored: Int, bytes: Int
     ) {
         let taken = try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2", id, limit)
-        let replaced =
-            "SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id "
-            + "WHERE EXISTS (SELECT 1 FROM entries n WHERE n.namespace_id = ?1 AND n.key = p.key)"
-        let (count, bytes) = try withDynamicStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN (\(replaced))"
+        let isReplaced = "EXISTS (SELECT 1 FROM entries n WHERE n.namespace_id = ?1 AND n.key = p.key)"
+        // One pass over the batch: its entries and bytes, and those of the replaced ones.
+        let totals = try withDynamicStatement(
+            """
+            SELECT count(*), coalesce(sum(size), 0), coalesce(sum(replaced), 0), coalesce(sum(replaced * size), 0)
+            FROM (SELECT p.size, \(isReplaced) AS replaced FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id)
+            """
         ) { statement in
             statement.bind(namespaceID)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2), $0.int(3)) } ?? (0, 0, 0, 0)
         }
-        if count > 0 {
-            try withDynamicStatement("DELETE FROM entries WHERE id IN (\(replaced))") { statement in
+        let (entries, bytes, replaced, replacedBytes) = totals
+        if replaced > 0 {
+            try withDynamicStatement(
+                "DELETE FROM entries WHERE id IN (SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id WHERE \(isReplaced))"
+            ) { statement in
                 statement.bind(namespaceID)
                 _ = try statement.run()
             }
-            try addToCounters(of: id, entries: -count, bytes: -bytes)
+            try addToCounters(of: id, entries: -replaced, bytes: -replacedBytes)
         }
-        let moved = try moveDoomed(from: id, to: namespaceID)
+        let moved = try moveDoomed(from: id, to: namespaceID, totals: (entries - replaced, bytes - replacedBytes))
         return (taken, moved.entries, moved.bytes)
     }
 
