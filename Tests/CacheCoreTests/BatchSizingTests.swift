@@ -9,7 +9,7 @@ import Testing
 /// batch "takes" whatever the stepping stopwatch says.
 @Suite struct BatchSizingTests {
     @Test func theSizeScalesTowardsTheBudgetAtMostTwofoldPerBatch() {
-        let sizer = BatchSizer()
+        let sizer = BatchSizer(checkpointer: Checkpointer(path: "unused.sqlite"))
         #expect(sizer.size == 1000)
         sizer.learn(requested: 1000, handled: 1000, elapsed: .milliseconds(5), budget: .milliseconds(25))
         #expect(sizer.size == 2000, "grows at most twofold")

@@ -4,10 +4,9 @@ import Foundation
 /// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``.
 /// Counts what it removes as expirations.
 ///
-/// Between batches it checkpoints the WAL passively on maintenance's own connection, so the
-/// pages a long sweep writes are copied into the file outside the writer lock; otherwise the
-/// commit of some batch would run SQLite's automatic checkpoint (and its sync) while the
-/// app's writes wait.
+/// Its batches leave the WAL to maintenance's own connection, which checkpoints passively
+/// after each one (see ``BatchSizer``): the pages a long sweep writes are copied into the file
+/// outside the writer lock, while the next batch runs.
 struct ExpirySweeper: Sendable {
     /// What a sweep did.
     struct Outcome {
@@ -20,7 +19,6 @@ struct ExpirySweeper: Sendable {
     let statistics: StatisticsRegistry
     let clock: any CacheClock
     let sizer: BatchSizer
-    let checkpointer: Checkpointer
 
     /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
     func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
@@ -45,7 +43,6 @@ struct ExpirySweeper: Sendable {
                 if removed > 0 { counters?.expired(count: removed) }
                 outcome.removed += removed
                 if isLast { break }
-                _ = try? checkpointer.checkpoint(.passive, busyTimeout: batchBudget)
             }
         }
         return outcome

@@ -7,6 +7,11 @@ import Synchronization
 /// app's writes wait for the writer lock as long as a batch holds it. A store keeps one sizer
 /// per kind of job; it starts at ``initial`` and learns from every batch, for the life of the
 /// store.
+///
+/// A batch's commit does not checkpoint the WAL (SQLite's automatic checkpoint would copy and
+/// sync its pages while the writer lock is held, and count in the batch's time): after each
+/// batch the store's ``Checkpointer`` checkpoints passively, mostly on a thread of its own
+/// while the next batch runs (see ``Checkpointer/checkpointAfterBatch()``).
 final class BatchSizer: Sendable {
     /// Monotonic time, as a duration since some fixed instant; tests inject their own.
     typealias Stopwatch = @Sendable () -> Duration
@@ -18,9 +23,12 @@ final class BatchSizer: Sendable {
     static let monotonic: Stopwatch = { origin.duration(to: .now) }
 
     private let current = Atomic(BatchSizer.initial)
+    private let checkpointer: Checkpointer
     private let stopwatch: Stopwatch
 
-    init(stopwatch: @escaping Stopwatch = BatchSizer.monotonic) {
+    /// A sizer whose batches leave their WAL pages to `checkpointer`.
+    init(checkpointer: Checkpointer, stopwatch: @escaping Stopwatch = BatchSizer.monotonic) {
+        self.checkpointer = checkpointer
         self.stopwatch = stopwatch
     }
 
@@ -53,9 +61,15 @@ final class BatchSizer: Sendable {
         let requested = min(size, limit)
         let (result, handled, elapsed) = try database.write(usingReserve: usingReserve) { connection in
             let started = stopwatch()
+            try connection.execute("PRAGMA wal_autocheckpoint = 0")
+            // Back to SQLite's default, which the store's other writes keep.
+            defer { try? connection.execute("PRAGMA wal_autocheckpoint = 1000") }
             let (result, handled) = try connection.writeTransaction { try body(connection, requested) }
             return (result, handled, stopwatch() - started)
         }
+        // Near a full disk the writer checkpoints after every write (see ``DiskRoom``): a
+        // checkpoint of another connection must not be in its way.
+        if database.room?.isLow != true { checkpointer.checkpointAfterBatch() }
         learn(requested: requested, handled: requested < size ? 0 : handled, elapsed: elapsed, budget: budget)
         return result
     }
