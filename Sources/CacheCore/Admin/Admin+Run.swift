@@ -150,9 +150,9 @@ extension Admin {
                     try partitions[namespace.id]
                     ?? connection.insertTrashPartition(name: namespace.name, auditID: auditID, now: now)
                 partitions[namespace.id] = partition
-                let moved = try connection.moveDoomed(
+                try connection.moveDoomed(
                     from: namespace.id, to: partition, totals: (namespace.entries, namespace.bytes))
-                run.add(moved.entries, moved.bytes)
+                run.add(namespace.entries, namespace.bytes)
             }
         } else {
             let deleted = try connection.deleteDoomed()

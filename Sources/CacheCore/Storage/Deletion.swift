@@ -72,16 +72,6 @@ extension SQLiteConnection {
         return total
     }
 
-    /// How many entries of `temp.doomed` namespace or partition `id` holds, and their bytes.
-    func doomedTotals(in id: Int64) throws -> (Int, Int) {
-        try withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND +namespace_id = ?1"
-        ) { statement in
-            statement.bind(id)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) }
-        } ?? (0, 0)
-    }
-
     /// Adds to the counters of namespace or partition `id` (only one of the two has it).
     func addToCounters(of id: Int64, entries: Int, bytes: Int) throws {
         try run(

@@ -75,19 +75,16 @@ extension SQLiteConnection {
 
     /// Moves the entries listed in `temp.doomed` that namespace or partition `from` holds into
     /// namespace or partition `to`, in place (values are not copied, ids are kept), and moves
-    /// their counts with them. `totals` are those entries' count and bytes when the caller
-    /// has them already. Returns how many and their bytes.
-    func moveDoomed(from: Int64, to: Int64, totals: (entries: Int, bytes: Int)? = nil) throws -> (
-        entries: Int, bytes: Int
-    ) {
-        let (count, bytes) = try totals ?? doomedTotals(in: from)
-        guard count > 0 else { return (0, 0) }
+    /// their counts with them. `totals` are those entries' count and bytes, which the caller
+    /// takes in a pass it makes anyway.
+    func moveDoomed(from: Int64, to: Int64, totals: (entries: Int, bytes: Int)) throws {
+        let (count, bytes) = totals
+        guard count > 0 else { return }
         // `+namespace_id`: drive the update from the doomed ids, never from a namespace index
         // (without statistics SQLite would walk the whole namespace for each batch).
         try run("UPDATE entries SET namespace_id = ?2 WHERE id IN temp.doomed AND +namespace_id = ?1", from, to)
         try addToCounters(of: from, entries: -count, bytes: -bytes)
         try addToCounters(of: to, entries: count, bytes: bytes)
-        return (count, bytes)
     }
 
     /// The partitions action `auditID` filled: id, namespace name and whether it holds a
@@ -167,8 +164,9 @@ extension SQLiteConnection {
             }
             try addToCounters(of: id, entries: -replaced, bytes: -replacedBytes)
         }
-        let moved = try moveDoomed(from: id, to: namespaceID, totals: (entries - replaced, bytes - replacedBytes))
-        return (taken, moved.entries, moved.bytes)
+        let restored = (entries: entries - replaced, bytes: bytes - replacedBytes)
+        try moveDoomed(from: id, to: namespaceID, totals: restored)
+        return (taken, restored.entries, restored.bytes)
     }
 
     /// Deletes up to `limit` entries of partition `id`; when none is left, the partition row
