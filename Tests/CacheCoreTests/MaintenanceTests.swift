@@ -1,8 +1,8 @@
+import CacheDeckTestSupport
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import CacheDeckTestSupport
 
 @testable import CacheCore
 
@@ -48,25 +48,6 @@ import CacheDeckTestSupport
         let calm = try fixture.store.runMaintenance(options)
         #expect(calm.sampledExpiredShare == 1)
         #expect(!calm.repeatsSoon, "below the threshold it waits for the interval")
-    }
-
-    @Test func sweepBatchesAdaptToTheirTimeBudget() {
-        let sizer = SweepBatchSizer()
-        #expect(sizer.size == 1000)
-        sizer.learn(requested: 1000, removed: 1000, elapsed: .milliseconds(5), budget: .milliseconds(25))
-        #expect(sizer.size == 2000, "grows at most twofold")
-        sizer.learn(requested: 2000, removed: 2000, elapsed: .milliseconds(40), budget: .milliseconds(25))
-        #expect(sizer.size == 1250)
-        sizer.learn(requested: 1250, removed: 10, elapsed: .milliseconds(1), budget: .milliseconds(25))
-        #expect(sizer.size == 1250, "a partial batch says nothing about speed")
-        sizer.learn(requested: 1250, removed: 10, elapsed: .milliseconds(500), budget: .milliseconds(25))
-        #expect(sizer.size == 625, "but a slow one still shrinks the next")
-        for _ in 0..<20 { sizer.learn(requested: sizer.size, removed: sizer.size, elapsed: .seconds(1), budget: .zero) }
-        #expect(sizer.size == 625, "no budget, no change")
-        for _ in 0..<20 {
-            sizer.learn(requested: sizer.size, removed: sizer.size, elapsed: .seconds(1), budget: .milliseconds(1))
-        }
-        #expect(sizer.size == SweepBatchSizer.range.lowerBound)
     }
 
     @Test func sizeLimitsLoweredSinceTheLastWriteAreEnforced() throws {

@@ -8,7 +8,8 @@ import Testing
 @Suite struct PartitionTests {
     @Test func restoredEntriesKeepTheirPlaceInOldestFirstOrder() throws {
         let fixture = try TestStore()
-        let mail = try fixture.store.cache("mail", key: Int.self, value: String.self, policy: .default.keepingNewest(10))
+        let mail = try fixture.store.cache(
+            "mail", key: Int.self, value: String.self, policy: .default.keepingNewest(10))
         for id in 1...10 { try mail.set("old \(id)", for: id) }
         let outcome = try fixture.store.admin.run(.invalidate(.keys(namespace: "mail", keys: (1...5).map(String.init))))
         #expect(outcome.removed == 5)
@@ -23,7 +24,8 @@ import Testing
     }
 
     @Test func anActionRecordsWhatItRemovedAfterEveryBatchAndCannotBeUndoneWhileItRuns() throws {
-        let fixture = try TestStore()
+        // Every batch takes exactly its budget: they stay at 1,000 entries.
+        let fixture = try TestStore { $0.batchStopwatch = steppingStopwatch(by: CacheStore.actionBatchBudget) }
         let tiles = try fixture.store.cache("tiles", key: Int.self, value: Int.self)
         try tiles.set((0..<3500).map { (key: $0, value: $0) })
         let admin = fixture.store.admin
@@ -60,8 +62,10 @@ import Testing
         let tiles = try fixture.store.cache("tiles", key: Int.self, value: Int.self)
         try tiles.set((0..<1500).map { (key: $0, value: $0) })
         // An action cut off after its first batch, by a process that no longer exists.
-        let dead = ActionOrigin(user: "ops", host: ProcessInfo.processInfo.hostName, pid: Int32.max - 1, program: "cachedeck")
-        _ = try fixture.store.admin.run(.invalidate(.prefix(namespace: "tiles", prefix: "")), origin: dead) { _ in false }
+        let dead = ActionOrigin(
+            user: "ops", host: ProcessInfo.processInfo.hostName, pid: Int32.max - 1, program: "cachedeck")
+        _ = try fixture.store.admin.run(.invalidate(.prefix(namespace: "tiles", prefix: "")), origin: dead) { _ in false
+        }
         try rawExecute(path: fixture.path, "UPDATE audit SET finished_at = NULL")
         let record = try #require(try fixture.store.admin.auditLog().first)
         #expect(record.finishedAt == nil && record.entries == 1000 && record.canUndo)

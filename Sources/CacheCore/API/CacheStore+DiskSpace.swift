@@ -46,11 +46,10 @@ extension CacheStore {
     }
 
     /// After removals on a full disk: copies the `-wal` into the file and truncates it, so the
-    /// filesystem gets that space back. Waits at most 100 ms for readers; if they are in the
-    /// way, the `-wal` stays for the next checkpoint.
+    /// filesystem gets that space back. Runs after the checkpoint a last batch started (see
+    /// ``Checkpointer/checkpointAfterBatch()``), then waits at most 100 ms for readers; if
+    /// they are in the way, the `-wal` stays for the next checkpoint.
     func giveBackLog() {
-        let connection = try? SQLiteConnection(
-            path: path, readOnly: false, create: false, busyTimeout: .milliseconds(100))
-        _ = try? connection?.checkpoint(.truncate)
+        _ = try? services.maintenance.checkpointer.checkpoint(.truncate, busyTimeout: .milliseconds(100))
     }
 }

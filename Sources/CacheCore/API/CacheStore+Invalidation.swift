@@ -3,7 +3,8 @@
 extension CacheStore {
     /// Removes what `selector` selects, and what the dependency rules add, from the file and
     /// from this process's memory. Other processes drop their memory copies within their
-    /// ``StoreOptions/coherenceInterval``. Bulk removals run in batches of 1,000 rows.
+    /// ``StoreOptions/coherenceInterval``. Bulk removals run in batches sized to take about
+    /// 100 ms each.
     @discardableResult
     public func invalidate(_ selector: InvalidationSelector) throws -> InvalidationResult {
         try invalidate([selector])
@@ -102,23 +103,24 @@ extension CacheStore {
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches, then journals it.
+    /// Deletes what a prefix or tag selects in batches (see ``deleteBatches``), then journals it.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
                 try connection.scopeIDs($0, start: (.max, .max))
             }
         }
-        var removed = 0
-        for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
-            let batch = Array(ids[start..<min(start + Self.batchSize, ids.count)])
-            removed += try database.write(usingReserve: true) { connection in
-                try connection.writeTransaction {
-                    try connection.fillDoomed(ids: batch)
-                    try connection.keepDoomed(writtenBy: .max)
-                    return try connection.deleteDoomed().entries
-                }
+        var (removed, next) = (0, 0)
+        while next < ids.count {
+            let (deleted, taken) = try deleteBatches.batch(
+                on: database, usingReserve: true, budget: Self.actionBatchBudget
+            ) { connection, size in
+                let batch = ids[next..<min(next + size, ids.count)]
+                try connection.fillDoomed(ids: batch, writtenBy: .max)
+                return ((try connection.deleteDoomed().entries, batch.count), batch.count)
             }
+            removed += deleted
+            next += taken
         }
         try database.write(usingReserve: true) {
             try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now)

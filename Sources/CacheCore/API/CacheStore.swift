@@ -37,6 +37,15 @@ public final class CacheStore: CacheBackend {
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
     static let batchSize = 1000
+    /// How long one batch of an admin action, its undo or a purge should take (see
+    /// ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
+    /// file, 100 ms batches (3,000–7,000 moved rows) moved 0–25% more rows per second than
+    /// 25 ms ones (a tag's undo 30–45%), and 250 ms ones no more than 100 ms ones.
+    static let actionBatchBudget: Duration = .milliseconds(100)
+    /// Sizes the batches of admin actions and their undo (rows moved between partitions).
+    let moveBatches: BatchSizer
+    /// Sizes the batches that delete partitions and kept expiry times.
+    let deleteBatches: BatchSizer
 
     /// Opens (or creates) the cache file at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
@@ -49,6 +58,9 @@ public final class CacheStore: CacheBackend {
         let instance = UInt32.random(in: 0...UInt32.max)
         self.origin = "\(getpid())@\(ProcessInfo.processInfo.hostName)#\(String(instance, radix: 16))"
         self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
+        let checkpointer = services.maintenance.checkpointer
+        self.moveBatches = BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch)
+        self.deleteBatches = BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch)
     }
 
     /// Opens (or creates) the store called `name` in the user cache directory:
@@ -152,22 +164,26 @@ public final class CacheStore: CacheBackend {
     }
 
     /// Runs `batch` (with a row limit) in its own transaction until it removes fewer than its
-    /// limit; returns the total. On a full disk a batch that does not fit is tried again with
-    /// a smaller limit, down to one row.
+    /// limit; returns the total. Batches are sized by ``deleteBatches``; on a full disk a
+    /// batch that does not fit is tried again with a smaller limit, down to one row.
     func deleteInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
         var total = 0
-        var limit = Self.batchSize
+        var fullDisk = BatchSizer.FullDiskLimit()
         while true {
-            let removed: Int
+            let (removed, isLast): (Int, Bool)
             do {
-                removed = try database.write(usingReserve: true) { try batch($0, limit) }
-            } catch CacheError.diskFull where limit > 1 {
-                limit = max(1, limit / 4)
+                (removed, isLast) = try deleteBatches.batch(
+                    on: database, usingReserve: true, budget: Self.actionBatchBudget, limit: fullDisk.value
+                ) { connection, limit in
+                    let removed = try batch(connection, limit)
+                    return ((removed, removed < limit), removed)
+                }
+            } catch CacheError.diskFull where fullDisk.shrink(after: min(deleteBatches.size, fullDisk.value)) {
                 continue
             }
             total += removed
-            if removed < limit { return total }
-            limit = min(Self.batchSize, limit * 2)
+            if isLast { return total }
+            fullDisk.widen()
         }
     }
 

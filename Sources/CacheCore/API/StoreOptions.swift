@@ -50,6 +50,8 @@ public struct StoreOptions: Sendable {
     /// file's free pages, falls below it. `nil`: 1/32 of the filesystem, between 256 KiB and
     /// 64 MiB; 0 turns the reserve off.
     public var diskReserve: Int?
+    /// The clock batches are timed with (see ``BatchSizer``); tests inject their own.
+    var batchStopwatch: BatchSizer.Stopwatch = BatchSizer.monotonic
 
     /// Creates options; the defaults suit an app's own cache.
     public init(

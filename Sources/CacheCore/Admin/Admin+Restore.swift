@@ -49,13 +49,14 @@ extension Admin {
     private func restoreExpiry(_ auditID: Int64, start: Int64, selector: InvalidationSelector) throws -> Int {
         var restored = 0
         while true {
-            let batch = try store.database.write { connection in
-                try connection.writeTransaction {
-                    try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: CacheStore.batchSize)
-                }
+            let (batch, isLast) = try store.moveBatches.batch(
+                on: store.database, usingReserve: false, budget: CacheStore.actionBatchBudget
+            ) { connection, limit in
+                let batch = try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: limit)
+                return ((batch, batch.taken < limit), batch.taken)
             }
             restored += batch.restored
-            if batch.taken < CacheStore.batchSize { break }
+            if isLast { break }
         }
         let now = store.now()
         try store.database.write {
@@ -70,7 +71,9 @@ extension Admin {
     {
         let now = store.now()
         return try store.database.write { connection in
-            try connection.writeTransaction { try connection.restoreWholePartition(partition.id, name: partition.name, now: now) }
+            try connection.writeTransaction {
+                try connection.restoreWholePartition(partition.id, name: partition.name, now: now)
+            }
         }
     }
 
@@ -81,23 +84,20 @@ extension Admin {
         var restored = 0
         var bytes = 0
         while true {
-            let batch = try store.database.write { connection in
-                try connection.writeTransaction {
-                    let namespaceID =
-                        try connection.namespaceRow(name: partition.name)?.id
-                        ?? connection.insertNamespace(
-                            name: partition.name, version: "", policyJSON: "{}", now: store.now())
-                    let batch = try connection.restoreTrashBatch(
-                        partition: partition.id, into: namespaceID, limit: CacheStore.batchSize)
-                    if batch.taken < CacheStore.batchSize {
-                        try connection.run("DELETE FROM partitions WHERE id = ?1", partition.id)
-                    }
-                    return batch
-                }
+            let (batch, isLast) = try store.moveBatches.batch(
+                on: store.database, usingReserve: false, budget: CacheStore.actionBatchBudget
+            ) { connection, limit in
+                let namespaceID =
+                    try connection.namespaceRow(name: partition.name)?.id
+                    ?? connection.insertNamespace(name: partition.name, version: "", policyJSON: "{}", now: store.now())
+                let batch = try connection.restoreTrashBatch(partition: partition.id, into: namespaceID, limit: limit)
+                let isLast = batch.taken < limit
+                if isLast { try connection.run("DELETE FROM partitions WHERE id = ?1", partition.id) }
+                return ((batch, isLast), batch.taken)
             }
             restored += batch.restored
             bytes += batch.bytes
-            if batch.taken < CacheStore.batchSize { return (restored, bytes) }
+            if isLast { return (restored, bytes) }
         }
     }
 }

@@ -100,15 +100,17 @@ extension Admin {
         }
         var partitions: [Int64: Int64] = [:]
         var next = 0
-        var size = CacheStore.batchSize
+        var fullDisk = BatchSizer.FullDiskLimit()
+        let sizer = store.moveBatches
         while next < ids.count {
-            let batch = Array(ids[next..<min(next + size, ids.count)])
             let (before, known) = (run, partitions)
             do {
-                try store.database.write(usingReserve: true) { connection in
-                    try connection.writeTransaction {
-                        try moveBatch(batch, run: &run, partitions: &partitions, on: connection, now: now)
-                    }
+                next += try sizer.batch(
+                    on: store.database, usingReserve: true, budget: CacheStore.actionBatchBudget, limit: fullDisk.value
+                ) { connection, size in
+                    let batch = ids[next..<min(next + size, ids.count)]
+                    try moveBatch(batch, run: &run, partitions: &partitions, on: connection, now: now)
+                    return (batch.count, batch.count)
                 }
             } catch CacheError.diskFull {
                 // Rolled back: forget what the batch counted and the partitions it created.
@@ -116,16 +118,13 @@ extension Admin {
                 run.wasDiskFull = true
                 if run.keepsTrash {
                     run.keepsTrash = false
-                } else if size > 1 {
-                    size = max(1, size / 4)
-                } else {
+                } else if !fullDisk.shrink(after: min(sizer.size, fullDisk.value)) {
                     run.notRemoved = ids.count - next
                     return
                 }
                 continue
             }
-            next += batch.count
-            size = min(CacheStore.batchSize, size * 2)
+            fullDisk.widen()
             if let progress, !progress(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) {
                 run.isCancelled = true
                 return
@@ -136,11 +135,11 @@ extension Admin {
     /// One batch: moves the entries of `ids` that still qualify into the action's trash
     /// partitions (or deletes them), and records the running totals in the audit row.
     private func moveBatch(
-        _ ids: [Int64], run: inout ActionRun, partitions: inout [Int64: Int64], on connection: SQLiteConnection,
+        _ ids: ArraySlice<Int64>, run: inout ActionRun, partitions: inout [Int64: Int64],
+        on connection: SQLiteConnection,
         now: Int64
     ) throws {
-        try connection.fillDoomed(ids: ids)
-        try connection.keepDoomed(writtenBy: run.start.time)
+        try connection.fillDoomed(ids: ids, writtenBy: run.start.time)
         if let change = run.expiry {
             let changed = try connection.changeExpiryOfDoomed(
                 change, auditID: run.auditID ?? 0, keepOld: run.keepsTrash, now: now)
@@ -151,8 +150,9 @@ extension Admin {
                     try partitions[namespace.id]
                     ?? connection.insertTrashPartition(name: namespace.name, auditID: auditID, now: now)
                 partitions[namespace.id] = partition
-                let moved = try connection.moveDoomed(from: namespace.id, to: partition)
-                run.add(moved.entries, moved.bytes)
+                try connection.moveDoomed(
+                    from: namespace.id, to: partition, totals: (namespace.entries, namespace.bytes))
+                run.add(namespace.entries, namespace.bytes)
             }
         } else {
             let deleted = try connection.deleteDoomed()

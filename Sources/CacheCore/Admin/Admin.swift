@@ -11,9 +11,9 @@ import Foundation
 /// ```
 ///
 /// A clear moves the whole namespace into the trash in one step, whatever its size, and its
-/// undo moves it back the same way (see ``Schema/partitions``). Other actions move the
-/// entries they select into the trash in batches of ``CacheStore/batchSize``, so the app's
-/// reads and writes interleave, reporting progress and stopping when asked; entries written
+/// undo moves it back the same way (see ``Schema/partitions``). Other actions, and their
+/// undo, move the entries they select in batches sized to take about 100 ms each, so the
+/// app's reads and writes interleave, reporting progress and stopping when asked; entries written
 /// after the run started are kept. Every action is journaled so running apps drop their
 /// memory copies. A read-only store refuses every action.
 public struct Admin: Sendable {

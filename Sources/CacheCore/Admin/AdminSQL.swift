@@ -28,26 +28,16 @@ extension SQLiteConnection {
         }
     }
 
-    /// Keeps in `temp.doomed` only the entries still in a live namespace and not written again
-    /// after `start` (a row's key never changes, and its expiry and tags only when it is
-    /// written, so what a scope selected still matches it otherwise).
-    func keepDoomed(writtenBy start: Int64) throws {
-        try run(
-            """
-            DELETE FROM temp.doomed WHERE id NOT IN (
-                SELECT e.id FROM temp.doomed d CROSS JOIN entries e ON e.id = d.id
-                WHERE e.created_at <= ?1 AND e.namespace_id IN (SELECT id FROM namespaces))
-            """, start)
-    }
-
-    /// The namespaces (live ids) the entries in `temp.doomed` belong to, with their names.
-    func doomedNamespaces() throws -> [(id: Int64, name: String)] {
+    /// The namespaces (live ids) the entries in `temp.doomed` belong to, with their names,
+    /// and how many of those entries each holds and their bytes.
+    func doomedNamespaces() throws -> [(id: Int64, name: String, entries: Int, bytes: Int)] {
         try withStatement(
             """
-            SELECT DISTINCT n.id, n.name FROM temp.doomed d CROSS JOIN entries e ON e.id = d.id
-            JOIN namespaces n ON n.id = e.namespace_id
+            SELECT n.id, n.name, count(*), coalesce(sum(e.size), 0)
+            FROM temp.doomed d CROSS JOIN entries e ON e.id = d.id JOIN namespaces n ON n.id = e.namespace_id
+            GROUP BY n.id
             """
-        ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
+        ) { try $0.rows { ($0.int64(0), $0.text(1), $0.int(2), $0.int(3)) } }
     }
 
     /// Deletes audit rows of actions run before `cutoff` whose trash is gone; returns how many.

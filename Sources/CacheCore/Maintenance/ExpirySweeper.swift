@@ -1,13 +1,12 @@
 import Foundation
 
 /// Deletes entries past their stale window, one namespace at a time, in batches that each
-/// commit on their own (so the app's writes interleave) and are sized by a
-/// ``SweepBatchSizer``. Counts what it removes as expirations.
+/// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``.
+/// Counts what it removes as expirations.
 ///
-/// Between batches it checkpoints the WAL passively on maintenance's own connection, so the
-/// pages a long sweep writes are copied into the file outside the writer lock; otherwise the
-/// commit of some batch would run SQLite's automatic checkpoint (and its sync) while the
-/// app's writes wait.
+/// Its batches leave the WAL to maintenance's own connection, which checkpoints passively
+/// after each one (see ``BatchSizer``): the pages a long sweep writes are copied into the file
+/// outside the writer lock, while the next batch runs.
 struct ExpirySweeper: Sendable {
     /// What a sweep did.
     struct Outcome {
@@ -19,8 +18,7 @@ struct ExpirySweeper: Sendable {
     let database: Database
     let statistics: StatisticsRegistry
     let clock: any CacheClock
-    let sizer: SweepBatchSizer
-    let checkpointer: Checkpointer
+    let sizer: BatchSizer
 
     /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
     func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
@@ -36,18 +34,15 @@ struct ExpirySweeper: Sendable {
                     outcome.finished = false
                     return outcome
                 }
-                let requested = sizer.size
-                let (removed, elapsed) = try database.write(usingReserve: true) { connection in
-                    let started = ContinuousClock.now
+                let (removed, isLast) = try sizer.batch(on: database, usingReserve: true, budget: batchBudget) {
+                    connection, limit in
                     let removed = try connection.deletePurgeable(
-                        namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: requested)
-                    return (removed, ContinuousClock.now - started)
+                        namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: limit)
+                    return ((removed, removed < limit), removed)
                 }
-                sizer.learn(requested: requested, removed: removed, elapsed: elapsed, budget: batchBudget)
                 if removed > 0 { counters?.expired(count: removed) }
                 outcome.removed += removed
-                if removed < requested { break }
-                _ = try? checkpointer.checkpoint(.passive, busyTimeout: batchBudget)
+                if isLast { break }
             }
         }
         return outcome

@@ -20,7 +20,8 @@ final class MaintenanceService: Sendable {
     private let state = Mutex(State())
     /// Held for the whole of a pass, so passes never overlap.
     private let passLock = Mutex(())
-    private let checkpointer: Checkpointer
+    /// Maintenance's own connection for checkpoints, which batched jobs use too.
+    let checkpointer: Checkpointer
     private let isClosed = Atomic(false)
 
     init(database: Database, statistics: StatisticsRegistry, accessLog: AccessLog, options: StoreOptions) {
@@ -30,8 +31,8 @@ final class MaintenanceService: Sendable {
         self.storeOptions = options
         self.checkpointer = Checkpointer(path: database.path)
         self.sweeper = ExpirySweeper(
-            database: database, statistics: statistics, clock: options.clock, sizer: SweepBatchSizer(),
-            checkpointer: checkpointer)
+            database: database, statistics: statistics, clock: options.clock,
+            sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
     }
 
     var status: MaintenanceStatus {

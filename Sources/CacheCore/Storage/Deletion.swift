@@ -26,9 +26,30 @@ extension SQLiteConnection {
     }
 
     /// Fills `temp.doomed` with `ids`.
-    func fillDoomed(ids: [Int64]) throws {
-        let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
-        try fillDoomed("SELECT value FROM json_each(?1)", json)
+    func fillDoomed(ids: some Collection<Int64>) throws {
+        try fillDoomed("SELECT value FROM json_each(?1)", Self.jsonArray(ids))
+    }
+
+    /// Fills `temp.doomed` with those of `ids` that are entries of a live namespace written
+    /// by `start` (a row's key never changes, and its expiry and tags only when it is written,
+    /// so what a scope selected before `start` still matches it otherwise).
+    func fillDoomed(ids: some Collection<Int64>, writtenBy start: Int64) throws {
+        try fillDoomed(
+            """
+            SELECT e.id FROM json_each(?1) j CROSS JOIN entries e ON e.id = j.value
+            WHERE e.created_at <= ?2 AND e.namespace_id IN (SELECT id FROM namespaces)
+            """, Self.jsonArray(ids), start)
+    }
+
+    /// `ids` as a JSON array, for `json_each` (a tenth of the time `JSONEncoder` takes).
+    static func jsonArray(_ ids: some Collection<Int64>) -> String {
+        var json = "["
+        json.reserveCapacity(ids.count * 8 + 2)
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 { json += "," }
+            json += String(id)
+        }
+        return json + "]"
     }
 
     /// Deletes the entries listed in `temp.doomed` and takes them off their namespaces' (or
@@ -49,16 +70,6 @@ extension SQLiteConnection {
         }
         try run("DELETE FROM entries WHERE id IN temp.doomed")
         return total
-    }
-
-    /// How many entries of `temp.doomed` namespace or partition `id` holds, and their bytes.
-    func doomedTotals(in id: Int64) throws -> (Int, Int) {
-        try withStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN temp.doomed AND +namespace_id = ?1"
-        ) { statement in
-            statement.bind(id)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) }
-        } ?? (0, 0)
     }
 
     /// Adds to the counters of namespace or partition `id` (only one of the two has it).

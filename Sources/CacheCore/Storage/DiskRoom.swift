@@ -96,6 +96,12 @@ final class DiskRoom: Sendable {
         measure(on: writer)
     }
 
+    /// Whether the last measure was within ``checkpointMargin`` of the reserve, where every
+    /// write is checkpointed on the writer.
+    var isLow: Bool {
+        reserve > 0 && lastFree.load(ordering: .relaxed) < reserve + Self.checkpointMargin
+    }
+
     /// A write failed with `SQLITE_FULL`: the next write that adds data measures first.
     func noteFull() {
         if reserve > 0 { short.store(true, ordering: .relaxed) }

@@ -75,16 +75,16 @@ extension SQLiteConnection {
 
     /// Moves the entries listed in `temp.doomed` that namespace or partition `from` holds into
     /// namespace or partition `to`, in place (values are not copied, ids are kept), and moves
-    /// their counts with them. Returns how many and their bytes.
-    func moveDoomed(from: Int64, to: Int64) throws -> (entries: Int, bytes: Int) {
-        let (count, bytes) = try doomedTotals(in: from)
-        guard count > 0 else { return (0, 0) }
+    /// their counts with them. `totals` are those entries' count and bytes, which the caller
+    /// takes in a pass it makes anyway.
+    func moveDoomed(from: Int64, to: Int64, totals: (entries: Int, bytes: Int)) throws {
+        let (count, bytes) = totals
+        guard count > 0 else { return }
         // `+namespace_id`: drive the update from the doomed ids, never from a namespace index
         // (without statistics SQLite would walk the whole namespace for each batch).
         try run("UPDATE entries SET namespace_id = ?2 WHERE id IN temp.doomed AND +namespace_id = ?1", from, to)
         try addToCounters(of: from, entries: -count, bytes: -bytes)
         try addToCounters(of: to, entries: count, bytes: bytes)
-        return (count, bytes)
     }
 
     /// The partitions action `auditID` filled: id, namespace name and whether it holds a
@@ -143,24 +143,30 @@ extension SQLiteConnection {
         taken: Int, restored: Int, bytes: Int
     ) {
         let taken = try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2", id, limit)
-        let replaced =
-            "SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id "
-            + "WHERE EXISTS (SELECT 1 FROM entries n WHERE n.namespace_id = ?1 AND n.key = p.key)"
-        let (count, bytes) = try withDynamicStatement(
-            "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id IN (\(replaced))"
+        let isReplaced = "EXISTS (SELECT 1 FROM entries n WHERE n.namespace_id = ?1 AND n.key = p.key)"
+        // One pass over the batch: its entries and bytes, and those of the replaced ones.
+        let totals = try withDynamicStatement(
+            """
+            SELECT count(*), coalesce(sum(size), 0), coalesce(sum(replaced), 0), coalesce(sum(replaced * size), 0)
+            FROM (SELECT p.size, \(isReplaced) AS replaced FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id)
+            """
         ) { statement in
             statement.bind(namespaceID)
-            return try statement.firstRow { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2), $0.int(3)) } ?? (0, 0, 0, 0)
         }
-        if count > 0 {
-            try withDynamicStatement("DELETE FROM entries WHERE id IN (\(replaced))") { statement in
+        let (entries, bytes, replaced, replacedBytes) = totals
+        if replaced > 0 {
+            try withDynamicStatement(
+                "DELETE FROM entries WHERE id IN (SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id WHERE \(isReplaced))"
+            ) { statement in
                 statement.bind(namespaceID)
                 _ = try statement.run()
             }
-            try addToCounters(of: id, entries: -count, bytes: -bytes)
+            try addToCounters(of: id, entries: -replaced, bytes: -replacedBytes)
         }
-        let moved = try moveDoomed(from: id, to: namespaceID)
-        return (taken, moved.entries, moved.bytes)
+        let restored = (entries: entries - replaced, bytes: bytes - replacedBytes)
+        try moveDoomed(from: id, to: namespaceID, totals: restored)
+        return (taken, restored.entries, restored.bytes)
     }
 
     /// Deletes up to `limit` entries of partition `id`; when none is left, the partition row
