@@ -36,7 +36,7 @@ extension Admin {
         let now = store.now()
         try store.database.write { connection in
             try connection.writeTransaction {
-                try connection.run("UPDATE audit SET undone_at = ?2 WHERE id = ?1", auditID, now)
+                try connection.markUndone(auditID, at: now)
                 let restoreID = try connection.insertAudit(origin: origin, target: nil, restores: auditID, now: now)
                 try connection.finishAudit(restoreID, entries: restored, bytes: bytes, now: now)
             }
@@ -92,7 +92,7 @@ extension Admin {
                     ?? connection.insertNamespace(name: partition.name, version: "", policyJSON: "{}", now: store.now())
                 let batch = try connection.restoreTrashBatch(partition: partition.id, into: namespaceID, limit: limit)
                 let isLast = batch.taken < limit
-                if isLast { try connection.run("DELETE FROM partitions WHERE id = ?1", partition.id) }
+                if isLast { try connection.deletePartitionRow(partition.id) }
                 return ((batch, isLast), batch.taken)
             }
             restored += batch.restored

@@ -24,20 +24,17 @@ extension Admin {
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
         let isShort = try store.makeRoomForRemovals()
-        func lastRowID(_ connection: SQLiteConnection) throws -> Int64 {
-            try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
-        }
         var (auditID, lastRow): (Int64?, Int64)
         do {
             (auditID, lastRow) = try store.database.write(usingReserve: true) { connection in
                 (
                     try connection.insertAudit(origin: origin, target: targetJSON, restores: nil, now: now),
-                    try lastRowID(connection)
+                    try connection.entryIDRange()?.upperBound ?? 0
                 )
             }
         } catch CacheError.diskFull {
             // No room for the row now: the action runs without it and writes it at the end.
-            (auditID, lastRow) = (nil, try store.database.read(lastRowID))
+            (auditID, lastRow) = (nil, try store.database.read { try $0.entryIDRange()?.upperBound ?? 0 })
         }
         let removes = if case .expiry = target { false } else { true }
         var run = ActionRun(

@@ -11,11 +11,8 @@ extension Admin {
     /// What the trash holds now (from the partitions' counters, so exact and O(actions)).
     public func trashSize() throws -> TrashSize {
         try store.database.read { connection in
-            try connection.withStatement(
-                "SELECT coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0) FROM partitions"
-            ) { statement in
-                try statement.firstRow { TrashSize(entries: $0.int(0), bytes: $0.int(1)) }
-            } ?? TrashSize(entries: 0, bytes: 0)
+            let totals = try connection.partitionsTotals()
+            return TrashSize(entries: totals.entries, bytes: totals.bytes)
         }
     }
 }

@@ -50,6 +50,11 @@ extension SQLiteConnection {
             cutoff)
     }
 
+    /// Records that action `auditID` was undone at `now`.
+    func markUndone(_ auditID: Int64, at now: Int64) throws {
+        try run("UPDATE audit SET undone_at = ?2 WHERE id = ?1", auditID, now)
+    }
+
     /// Records that action `auditID` ended (or got this far): what it removed so far.
     func finishAudit(_ auditID: Int64, entries: Int, bytes: Int, now: Int64?) throws {
         try run(

@@ -72,8 +72,9 @@ struct EntryRanking {
     func scope(continuing start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
         -> Scope
     {
-        let (first, last) = try connection.rowIDRange()
-        let span = first.map { first in last.map { Int($0 - first + 1) } ?? 0 } ?? 0
+        let range = try connection.entryIDRange()
+        let last = range?.upperBound
+        let span = range.map { Int($0.upperBound.subtractingClamped($0.lowerBound).addingClamped(1)) } ?? 0
         if let from = start?.rankedFromRowID {
             let rows = (last ?? from).subtractingClamped(from).addingClamped(1)
             return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int(max(rows, 0)))
@@ -129,13 +130,6 @@ struct EntryRanking {
 }
 
 extension SQLiteConnection {
-    /// The smallest and largest row ids of `entries` (each a single b-tree descent).
-    func rowIDRange() throws -> (first: Int64?, last: Int64?) {
-        try withStatement("SELECT (SELECT min(id) FROM entries), (SELECT max(id) FROM entries)") { statement in
-            try statement.firstRow { ($0.optionalInt64(0), $0.optionalInt64(1)) } ?? (nil, nil)
-        }
-    }
-
     /// The entry with row id `id`, with the first `previewBytes` bytes of its value.
     func entryRow(id: Int64, previewBytes: Int, namespaces: [Int64: String]) throws -> EntryRow? {
         try withDynamicStatement(EntryRowSQL.byID) { statement in

@@ -99,7 +99,7 @@ enum Format3Trash {
     private static func move(
         _ group: (auditID: Int64, name: String), into partition: Int64, on connection: SQLiteConnection
     ) throws {
-        let before = try connection.scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
+        let before = try connection.entryIDRange()?.upperBound ?? 0
         try connection.run(
             """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,

@@ -132,7 +132,7 @@ extension SQLiteConnection {
             FROM partitions WHERE id = ?1
             """,
             id)
-        try run("DELETE FROM partitions WHERE id = ?1", id)
+        try deletePartitionRow(id)
         return (entries, bytes)
     }
 
@@ -174,8 +174,20 @@ extension SQLiteConnection {
     func deletePartitionBatch(_ id: Int64, limit: Int) throws -> Int {
         try fillDoomed("SELECT id FROM entries WHERE namespace_id = ?1 LIMIT ?2", id, limit)
         let deleted = try deleteDoomed().entries
-        if deleted < limit { try run("DELETE FROM partitions WHERE id = ?1", id) }
+        if deleted < limit { try deletePartitionRow(id) }
         return deleted
+    }
+
+    /// Deletes partition `id`'s row (its entries are gone or moved).
+    func deletePartitionRow(_ id: Int64) throws {
+        try run("DELETE FROM partitions WHERE id = ?1", id)
+    }
+
+    /// What every partition holds: entries and bytes (the trash and retired namespaces).
+    func partitionsTotals() throws -> (entries: Int, bytes: Int) {
+        try withStatement("SELECT coalesce(sum(entry_count), 0), coalesce(sum(total_bytes), 0) FROM partitions") {
+            try $0.firstRow { ($0.int(0), $0.int(1)) }
+        } ?? (0, 0)
     }
 
     /// Partitions to delete: retired ones, and trash of actions run before `cutoff`.
