@@ -165,7 +165,9 @@ struct MigrationTests {
         try StoreFile.migrate(connection, path: path)
         for _ in 0..<2 { #expect(try Format3Trash.moveBatch(connection, limit: 1000, now: 5) == 1000) }
         let halfway = try Progress(path)
-        #expect(halfway.version == Schema.currentVersion && halfway.moved == 2000 && halfway.waiting == 3000 && halfway.countersExact)
+        #expect(
+            halfway.version == Schema.currentVersion && halfway.moved == 2000 && halfway.waiting == 3000
+                && halfway.countersExact)
 
         // Between batches another process writes and reads as usual; a read-only store
         // reads the file as it is.
@@ -224,7 +226,8 @@ struct MigrationTests {
         try Self.format3File(at: path, entries: 10, trashRows: 10)
         let before = fileBytes(path)
         #expect(
-            throws: CacheError.cannotOpen(path: path, reason: "format 3 must be upgraded to \(Schema.currentVersion); open it read-write once")
+            throws: CacheError.cannotOpen(
+                path: path, reason: "format 3 must be upgraded to \(Schema.currentVersion); open it read-write once")
         ) {
             try CacheStore(path: path, options: .inspection())
         }

@@ -22,7 +22,8 @@ import Testing
 
     /// The detail column of SQLite's plan for the first batch of ranking `sort` in `n`.
     private static func plan(_ fixture: TestStore, _ sort: EntrySort, filter: String = "") throws -> String {
-        let connection = try SQLiteConnection(path: fixture.path, readOnly: true, create: false, busyTimeout: .seconds(5))
+        let connection = try SQLiteConnection(
+            path: fixture.path, readOnly: true, create: false, busyTimeout: .seconds(5))
         let id = try #require(try fixture.scalar("SELECT id FROM namespaces WHERE name = 'n'"))
         let filter = try EntryFilter(parsing: filter)
         let ranking = EntryRanking(
@@ -91,7 +92,8 @@ import Testing
         var readOnly = StoreOptions.inspection()
         readOnly.clock = ManualClock()
         let inspection = try CacheStore(path: path, options: readOnly)
-        let byHits = try inspection.inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
+        let byHits = try inspection.inspector.entries(
+            EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
         #expect(byHits.rows.map(\.key) == ["a", "bb"])
         try inspection.close()
         #expect(try rawScalar(path: path, "PRAGMA user_version") == 4, "a read-only store changed nothing")

@@ -34,7 +34,8 @@ struct EntryScope: Sendable {
         case .sweep(nil):
             return [
                 EntryScope(
-                    condition: "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND e.stale_until <= ?1",
+                    condition:
+                        "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND e.stale_until <= ?1",
                     parameters: [now])
             ]
         case .sweep(let name?):
