@@ -18,11 +18,10 @@ struct MigrationTests {
     /// 100 bytes, so a restored value can be checked byte for byte.
     static func format3File(at path: String, entries: Int = entries, trashRows: Int = trashRows) throws {
         let cleared = trashRows * 3 / 4
-        try rawExecute(path: path, Schema.migrations.prefix(3).joined(separator: "\n"))
-        try rawExecute(
-            path: path,
+        try olderFormatFile(
+            at: path, version: 3,
             """
-            PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 3; PRAGMA journal_mode = WAL;
+            PRAGMA journal_mode = WAL;
             INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'tiles', 1, 1), (2, 'maps', 1, 1);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(entries))
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, accessed_at)

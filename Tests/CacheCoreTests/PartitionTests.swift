@@ -91,11 +91,9 @@ import Testing
     @Test func aFormat3FileIsMigratedWithItsTrashRestorable() throws {
         let folder = TemporaryFolder()
         let path = folder.file()
-        try rawExecute(path: path, Schema.migrations.prefix(3).joined(separator: "\n"))
-        try rawExecute(
-            path: path,
+        try olderFormatFile(
+            at: path, version: 3,
             """
-            PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 3;
             INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'tiles', 1, 1);
             INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at)
                 VALUES (1, 'kept', x'22616222', 6, 1, 1);

@@ -80,11 +80,10 @@ import Testing
     @Test func aFormat4FileIsReadAsItIsAndMigratedByAnApp() throws {
         let folder = TemporaryFolder()
         let path = folder.file()
-        try rawExecute(path: path, Schema.migrations.prefix(4).joined(separator: "\n"))
-        try rawExecute(
-            path: path,
+        try olderFormatFile(
+            at: path, version: 4,
             """
-            PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 4; PRAGMA journal_mode = WAL;
+            PRAGMA journal_mode = WAL;
             INSERT INTO namespaces (id, name, entry_count, total_bytes, created_at, updated_at) VALUES (1, 'n', 2, 10, 1, 1);
             INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits)
                 VALUES (1, 'a', x'226122', 4, 1, 1, 3), (1, 'bb', x'22626222', 6, 2, 2, 1);

@@ -54,6 +54,13 @@ func rawExecute(path: String, _ sql: String) throws {
     try connection.execute(sql)
 }
 
+/// A file of an older format `version` at `path` (the migrations up to it), then `sql`.
+func olderFormatFile(at path: String, version: Int, _ sql: String) throws {
+    try rawExecute(path: path, Schema.migrations.prefix(version).joined(separator: "\n"))
+    try rawExecute(
+        path: path, "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(version);\n" + sql)
+}
+
 /// The bytes of the file at `path` (to prove a refused file was left untouched).
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
