@@ -33,8 +33,26 @@ import Testing
         #expect(try controller.prepare(.clearAll).confirmation == .typeName("all"))
 
         let undo = try #require(result.undo)
-        #expect(try controller.undo(undo) == 3)
+        #expect(try controller.undo(undo) == UndoOutcome(restored: 3, removed: 3))
         #expect(try store.admin.preview(.clearAll).entries == 30)
+    }
+
+    @Test func anUndoSaysWhatDidNotComeBackAndWhy() throws {
+        let (store, folder) = try store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let controller = ActionController(store: store)
+        let pending = try controller.prepare(.invalidate(.tag("hot", namespace: "tiles")))
+        let undo = try #require(try controller.run(pending, answer: "y")?.undo)
+        try store.cache("tiles", key: String.self, value: String.self).set("newer", for: "t1")
+        let outcome = try controller.undo(undo)
+        #expect(outcome == UndoOutcome(restored: 2, removed: 3))
+        #expect(
+            outcome.sentence(auditID: undo.auditID)
+                == "Restored 2 of 3 entries of action #\(undo.auditID); the other 1 was written again or removed "
+                + "since and stays as it is.")
+        #expect(try store.cache("tiles", key: String.self, value: String.self).get("t1") == "newer")
+        #expect(UndoOutcome(restored: 1, removed: 1).sentence(auditID: 4) == "Restored 1 entry of action #4.")
+        #expect(UndoOutcome(restored: 5, removed: nil).sentence(auditID: 4) == "Restored 5 entries of action #4.")
     }
 
     @Test func theTargetIsCapturedWhenTheQuestionIsAsked() throws {

@@ -61,9 +61,10 @@ package struct ActionController: Sendable {
                 ? UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)") : nil)
     }
 
-    /// Undoes an action; returns how many entries came back.
-    package func undo(_ handle: UndoHandle) throws -> Int {
-        try admin.restore(handle.auditID, origin: .current)
+    /// Undoes an action; returns how many entries came back, of how many it removed.
+    package func undo(_ handle: UndoHandle) throws -> UndoOutcome {
+        let removed = try admin.auditRecord(handle.auditID)?.entries
+        return UndoOutcome(restored: try admin.restore(handle.auditID, origin: .current), removed: removed)
     }
 
     /// The newest `limit` audit records, newest first.

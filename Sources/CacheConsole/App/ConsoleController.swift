@@ -97,11 +97,10 @@ package struct ConsoleController: Sendable {
             model.busy = nil
             report("Exported \(Formatting.count(count)) \(count == 1 ? "entry" : "entries") to \(path).")
             return []
-        case .undone(let auditID, let restored):
+        case .undone(let auditID, let outcome):
             model.busy = nil
             if model.lastUndo?.auditID == auditID { model.lastUndo = nil }
-            report(
-                "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") (action #\(auditID)).")
+            report(outcome.sentence(auditID: auditID))
             return reload()
         case .failed(let error):
             model.busy = nil

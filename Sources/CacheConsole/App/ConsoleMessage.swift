@@ -21,7 +21,7 @@ package enum ConsoleMessage: Sendable {
     /// `count` entries were exported to `path`.
     case exported(count: Int, path: String)
     /// An action was undone: `restored` entries came back.
-    case undone(auditID: Int64, restored: Int)
+    case undone(auditID: Int64, outcome: UndoOutcome)
     /// An action, undo or refresh check failed.
     case failed(ConsoleError)
 }

@@ -33,7 +33,7 @@ package enum EffectPerformer {
                     })
             }
         case .undo(let auditID):
-            return attempt { .undone(auditID: auditID, restored: try source.undo(auditID: auditID)) }
+            return attempt { .undone(auditID: auditID, outcome: try source.undo(auditID: auditID)) }
         case .export(let request):
             return attempt { .exported(count: try source.export(request), path: request.path) }
         case .applyTheme, .setMouseReporting, .redrawAll, .quit:

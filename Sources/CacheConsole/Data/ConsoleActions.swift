@@ -48,7 +48,7 @@ struct ConsoleActions: Sendable {
     }
 
     /// Undoes the action with audit id `auditID`.
-    func undo(auditID: Int64) throws -> Int {
+    func undo(auditID: Int64) throws -> UndoOutcome {
         try writable().undo(UndoHandle(auditID: auditID, summary: "action #\(auditID)"))
     }
 

@@ -32,7 +32,7 @@ package protocol ConsoleDataSource: Sendable {
     func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     /// Undoes the action with audit id `auditID`; returns how many entries came back.
-    func undo(auditID: Int64) throws -> Int
+    func undo(auditID: Int64) throws -> UndoOutcome
     /// Writes the entries `request` selects as JSON Lines to its file; returns how many.
     func export(_ request: ExportRequest) throws -> Int
     /// Whether the source is a Redis keyspace (browsed read-only) rather than a cache file.

@@ -57,6 +57,6 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     { throw Self.unavailable() }
-    package func undo(auditID: Int64) throws -> Int { throw Self.unavailable() }
+    package func undo(auditID: Int64) throws -> UndoOutcome { throw Self.unavailable() }
     package func export(_ request: ExportRequest) throws -> Int { throw Self.unavailable() }
 }

@@ -200,7 +200,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     }
 
     /// Undoes the action, then counts afresh.
-    package func undo(auditID: Int64) throws -> Int {
+    package func undo(auditID: Int64) throws -> UndoOutcome {
         defer { recount() }
         return try actions.undo(auditID: auditID)
     }

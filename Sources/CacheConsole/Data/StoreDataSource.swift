@@ -158,7 +158,7 @@ package struct StoreDataSource: ConsoleDataSource {
     }
 
     /// Undoes an action through the action controller.
-    package func undo(auditID: Int64) throws -> Int {
+    package func undo(auditID: Int64) throws -> UndoOutcome {
         try actions.undo(auditID: auditID)
     }
 

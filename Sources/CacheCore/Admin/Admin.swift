@@ -85,6 +85,11 @@ public struct Admin: Sendable {
         }
     }
 
+    /// Audit row `id`, or `nil` when there is none.
+    public func auditRecord(_ id: Int64) throws -> AuditRecord? {
+        try store.database.read { try $0.auditRecords(limit: 1, id: id).first }
+    }
+
     /// The newest `limit` audit rows, newest first.
     public func auditLog(limit: Int = 100) throws -> [AuditRecord] {
         try store.database.read { try $0.auditRecords(limit: limit) }

@@ -15,6 +15,8 @@ public protocol StoreAdministering: Sendable {
 
     /// The newest `limit` audit records, newest first.
     func auditLog(limit: Int) throws -> [AuditRecord]
+    /// Audit record `id`, or `nil` when the log no longer has it.
+    func auditRecord(_ id: Int64) throws -> AuditRecord?
 }
 
 extension Admin: StoreAdministering {}

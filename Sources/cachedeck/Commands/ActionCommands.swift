@@ -146,12 +146,11 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        let restored = try store.controller(writable: true).undo(UndoHandle(auditID: auditID, summary: "#\(auditID)"))
+        let outcome = try store.controller(writable: true).undo(UndoHandle(auditID: auditID, summary: "#\(auditID)"))
         if output.json {
-            try JSONOutput.print(["restored": restored])
+            try JSONOutput.print(["restored": outcome.restored])
         } else {
-            print(
-                "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID).")
+            print(outcome.sentence(auditID: auditID))
         }
     }
 }

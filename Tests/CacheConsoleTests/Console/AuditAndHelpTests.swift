@@ -36,7 +36,7 @@ import Testing
              Invalidate products/product-0000: removed 1 entry (400 B). u undoes it.
             """#)
         harness.press(.character("u"))
-        #expect(harness.screen().contains("Restored 1 entry (action #1)."))
+        #expect(harness.screen().contains("Restored 1 entry of action #1."))
         #expect(harness.screen().contains("restore #1"))
         harness.press(.down, .character("u"))
         #expect(harness.screen().contains("Action #1 was already undone."))

@@ -43,7 +43,7 @@ import Testing
         #expect(harness.screen().contains("Invalidate 2 keys in products: removed 2 entries (813 B). u undoes it."))
         #expect(harness.screen().contains("products · 238 entries · row 1 of 238"))
         harness.press(.character("u"))
-        #expect(harness.screen().contains("Restored 2 entries (action #1)."))
+        #expect(harness.screen().contains("Restored 2 entries of action #1."))
         #expect(harness.screen().contains("products · 240 entries"))
     }
 

@@ -305,7 +305,7 @@ final class FakeDataSource: ConsoleDataSource {
         return chosen.count
     }
 
-    func undo(auditID: Int64) throws -> Int {
+    func undo(auditID: Int64) throws -> UndoOutcome {
         guard !isReadOnly else { throw CacheError.readOnly(path: location) }
         return try state.withLock { state in
             guard let trashed = state.trash.removeValue(forKey: auditID) else {
@@ -324,7 +324,7 @@ final class FakeDataSource: ConsoleDataSource {
                     entries: trashed.entries.count, bytes: trashed.entries.reduce(0) { $0 + $1.size }, isUndone: false,
                     canUndo: false))
             state.version += 1
-            return trashed.entries.count
+            return UndoOutcome(restored: trashed.entries.count, removed: trashed.entries.count)
         }
     }
 

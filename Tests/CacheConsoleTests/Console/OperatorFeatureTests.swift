@@ -175,7 +175,7 @@ import Testing
         #expect(screen.contains("can be undone: u restores"))
         #expect(screen.contains("Keys      products/product-0000"))
         harness.press(.character("u"))
-        #expect(harness.screen().contains("Restored 1 entry (action #1)."))
+        #expect(harness.screen().contains("Restored 1 entry of action #1."))
         #expect(harness.screen().contains("undone"))
     }
 

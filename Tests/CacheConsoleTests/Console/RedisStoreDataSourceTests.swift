@@ -106,7 +106,7 @@ struct RedisStoreDataSourceTests {
 
         let audit = try source.auditLog(limit: 10)
         #expect(audit.count == 1 && audit[0].entries == 11 && audit[0].canUndo && !audit[0].isUndone)
-        #expect(try source.undo(auditID: audit[0].id) == 11)
+        #expect(try source.undo(auditID: audit[0].id).restored == 11)
         #expect(try users.get("user-1") == 1 && users.get("user-15") == 15)
         #expect(try source.auditLog(limit: 10).first { $0.id == audit[0].id }?.isUndone == true)
     }

@@ -85,7 +85,7 @@ import Testing
         let result = try #require(try source.run(byKeys, answer: "y", progress: { _ in true }))
         #expect(result.outcome.removed == 3)
         #expect(try source.overview().namespaces[0].entries == 447)
-        #expect(try source.undo(auditID: try #require(result.undo).auditID) == 3)
+        #expect(try source.undo(auditID: try #require(result.undo).auditID) == UndoOutcome(restored: 3, removed: 3))
         #expect(
             try source.auditLog(limit: 10).map(\.action) == [
                 "restore #1", "invalidate keys tiles/{z00/000,z00/150,z00/300}",

@@ -48,6 +48,11 @@ public struct RedisAdmin: StoreAdministering {
         try log.records(limit: limit, now: store.now())
     }
 
+    /// Audit record `id`, or `nil` when it is gone or past the retention.
+    public func auditRecord(_ id: Int64) throws -> AuditRecord? {
+        try log.record(id, now: store.now())
+    }
+
     /// Unlinks the generations clears kept that are past the retention (each action run or
     /// undone does this first); returns how many entries it unlinked. Trash keys of other
     /// actions expire on the server on their own.

@@ -97,6 +97,11 @@ struct RedisAuditLog {
         }
     }
 
+    /// Record `id`, or `nil` when it is gone or past the retention.
+    func record(_ id: Int64, now: Int64) throws -> AuditRecord? {
+        try fields([id], now: now).first.flatMap { $0.map { record(id, $0, now: now) } }
+    }
+
     /// The fields of each record of `ids` (`nil` where gone or past the retention).
     private func fields(_ ids: [Int64], now: Int64) throws -> [Fields?] {
         guard !ids.isEmpty else { return [] }
