@@ -53,7 +53,7 @@ struct RedisAdminRunTests {
         // A record left by a process that died mid-way says what it moved, and can be undone.
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
+        try ProcessLauncher.run(dead)
         dead.waitUntilExit()
         let origin = ActionOrigin(
             user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "gone")
