@@ -71,18 +71,10 @@ extension FormatBenchmark {
         ", \(Format.grouped(count)) entries" + (count == expected ? "" : " ≠ \(Format.grouped(expected))")
     }
 
-    /// The keys of the main namespace's entries that `filter` matches, paged through the
-    /// Inspector as the console collects them for an action (no admin target takes a filter).
+    /// The keys of the main namespace's entries that `filter` matches, read as the console
+    /// collects them for an action (no admin target takes a filter): `Inspector.keys`.
     func matchingKeys(_ filter: EntryFilter) throws -> [String] {
-        var keys: [String] = []
-        var query = EntryQuery(
-            namespace: FormatFilePlan.namespace, filter: filter, limit: 10_000, previewBytes: 0, scanLimit: nil)
-        repeat {
-            let page = try console.inspector.entries(query)
-            keys += page.rows.map(\.key)
-            query.after = page.next
-        } while query.after != nil
-        return keys
+        try console.inspector.keys(namespace: FormatFilePlan.namespace, filter: filter, limit: .max)
     }
 
     /// Rows: the first page of the main namespace in every order the Inspector offers, as the

@@ -188,12 +188,45 @@ import Testing
         #expect(try count("tag:four") == expected { $0 % 4 == 0 })
         #expect(try count("expired") == expected { $0 % 3 == 0 })
         #expect(try count("size>=8") == expected { "k\($0)".utf8.count + $0 % 10 >= 8 })
-        #expect(try count("regex:^k1.*7$ tag:four") == expected { $0 % 4 == 0 && "k\($0)".hasPrefix("k1") && $0 % 10 == 7 })
-        #expect(throws: InspectorError.noSuchNamespace("x")) { try inspector.count(namespace: "x", filter: EntryFilter()) }
+        #expect(
+            try count("regex:^k1.*7$ tag:four") == expected { $0 % 4 == 0 && "k\($0)".hasPrefix("k1") && $0 % 10 == 7 })
+        #expect(throws: InspectorError.noSuchNamespace("x")) {
+            try inspector.count(namespace: "x", filter: EntryFilter())
+        }
 
         let preview = try fixture.store.admin.preview(.invalidate(.tag("four", namespace: "n")))
         let removed = try fixture.store.admin.run(.invalidate(.tag("four", namespace: "n")))
         #expect(preview.entries == expected { $0 % 4 == 0 }.entries && removed.removed == preview.entries)
         #expect(try count("tag:four") == EntryCount(entries: 0, bytes: 0))
+    }
+
+    @Test func keysAreTheOnesACountCountsReadInOneStatement() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.dataCache("n", key: String.self)
+        for index in 0..<500 {
+            try cache.set(Data(count: index % 10), for: "k\(index)", tags: index % 4 == 0 ? ["four"] : [])
+        }
+        try fixture.execute(
+            "INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at) "
+                + "SELECT id, CAST(x'6bff' AS TEXT), x'00', 999, 1, 1 FROM namespaces WHERE name = 'n'")
+        let inspector = fixture.store.inspector
+        func keys(_ text: String, limit: Int = .max) throws -> Set<String> {
+            Set(try inspector.keys(namespace: "n", filter: try EntryFilter(parsing: text), limit: limit))
+        }
+        #expect(
+            try keys("size>=12 size<999")
+                == Set((0..<500).filter { "k\($0)".utf8.count + $0 % 10 >= 12 }.map { "k\($0)" }))
+        #expect(
+            try keys("regex:^k1.*7$ tag:four")
+                == Set((0..<500).filter { $0 % 4 == 0 && "k\($0)".hasPrefix("k1") && $0 % 10 == 7 }.map { "k\($0)" }))
+        let shown = try inspector.entries(EntryQuery(namespace: "n", filter: try EntryFilter(parsing: "size>=999")))
+        #expect(try keys("size>=999") == Set(shown.rows.map(\.key)) && shown.rows.count == 1, "as the rows show it")
+        #expect(try keys("", limit: 7).count == 7)
+        #expect(throws: InspectorError.noSuchNamespace("x")) {
+            try inspector.keys(namespace: "x", filter: EntryFilter(), limit: 1)
+        }
+        let marked = try inspector.keys(namespace: "n", filter: try EntryFilter(parsing: "size>=999"), limit: 10)
+        let removed = try fixture.store.admin.run(.invalidate(.keys(namespace: "n", keys: marked)))
+        #expect(removed.removed == 1, "the escaped key selects the entry it names")
     }
 }

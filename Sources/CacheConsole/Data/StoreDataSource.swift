@@ -14,11 +14,9 @@ package struct StoreDataSource: ConsoleDataSource {
         watcher = try store.inspector.changeWatcher()
         actions = ConsoleActions(
             controller: store.isReadOnly ? nil : ActionController(store: store), location: store.path
-        ) { namespace, filter, after in
-            var query = EntryQuery(namespace: namespace, filter: filter, limit: 10_000, previewBytes: 0, scanLimit: nil)
-            query.after = try after.map { try EntryCursor(token: $0) }
-            let page = try store.inspector.entries(query)
-            return (page.rows.map(\.key), page.next?.token)
+        ) { namespace, filter, _ in
+            let limit = ConsoleActions.maximumKeysPerAction + 1
+            return (try store.inspector.keys(namespace: namespace, filter: filter, limit: limit), nil)
         }
     }
 
