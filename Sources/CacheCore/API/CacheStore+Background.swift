@@ -35,16 +35,8 @@ extension CacheStore {
     /// file only, and it runs no coherence check (its memory-only namespaces are its own).
     func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
         let keepsMemory = namespace.policy.tiers == .memory || (namespace.policy.tiers.usesMemory && !isReadOnly)
-        let runtime = runtimes.withLock { runtimes in
-            let existing = runtimes[namespace.name]
-            if let existing, existing.fits(keepsMemory: keepsMemory) {
-                existing.adopt(namespace)
-                return existing
-            }
-            existing?.retire()
-            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory, counters: counters(for: namespace))
-            runtimes[namespace.name] = made
-            return made
+        let runtime = NamespaceRuntime.shared(for: namespace, keepsMemory: keepsMemory, in: runtimes) {
+            counters(for: namespace)
         }
         if runtime.memory != nil && !isReadOnly { try startBackground() }
         return runtime

@@ -31,6 +31,25 @@ import Synchronization
         if let memory { counters.retire(memory) }
     }
 
+    /// The runtime `runtimes` holds for `namespace` when it has the same tiers (it adopts the
+    /// namespace's policy), or a new one in its place (the old one retires).
+    static func shared(
+        for namespace: NamespaceRecord, keepsMemory: Bool, in runtimes: borrowing Mutex<[String: NamespaceRuntime]>,
+        counters: () -> NamespaceCounters
+    ) -> NamespaceRuntime {
+        runtimes.withLock { runtimes in
+            let existing = runtimes[namespace.name]
+            if let existing, existing.fits(keepsMemory: keepsMemory) {
+                existing.adopt(namespace)
+                return existing
+            }
+            existing?.retire()
+            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory, counters: counters())
+            runtimes[namespace.name] = made
+            return made
+        }
+    }
+
     /// Whether a handle on `namespace` can share this runtime (same tiers).
     func fits(keepsMemory: Bool) -> Bool { (memory != nil) == keepsMemory }
 

@@ -197,16 +197,8 @@ public final class RedisStore: CacheBackend {
     private func runtime(for namespace: NamespaceRecord) throws -> NamespaceRuntime {
         let keepsMemory = namespace.policy.tiers.usesMemory
         if namespace.policy.tiers == .memoryAndDisk { try startListening() }
-        return runtimes.withLock { runtimes in
-            let existing = runtimes[namespace.name]
-            if let existing, existing.fits(keepsMemory: keepsMemory) {
-                existing.adopt(namespace)
-                return existing
-            }
-            existing?.retire()
-            let made = NamespaceRuntime(namespace, keepsMemory: keepsMemory, counters: counters(for: namespace))
-            runtimes[namespace.name] = made
-            return made
+        return NamespaceRuntime.shared(for: namespace, keepsMemory: keepsMemory, in: runtimes) {
+            counters(for: namespace)
         }
     }
 
