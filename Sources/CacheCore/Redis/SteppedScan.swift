@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A walk of a Redis keyspace that advances one bounded `SCAN` call per ``step()``, so a
 /// caller can spread it over time (the console gives it a budget per refresh).
 public protocol SteppedScan: Sendable {
@@ -29,5 +31,20 @@ extension SteppedScan {
         var progress = try step()
         while !progress.isComplete { progress = try step() }
         return progress
+    }
+}
+
+/// Lets one thread at a time step a ``SteppedScan``: a thread that finds another stepping gets
+/// the progress so far instead of waiting.
+final class StepGate: Sendable {
+    private let stepping = Atomic(false)
+
+    /// Runs `step`, or returns `busy()` while another thread runs one.
+    func run<Progress>(busy: () -> Progress, _ step: () throws -> Progress) rethrows -> Progress {
+        guard stepping.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            return busy()
+        }
+        defer { stepping.store(false, ordering: .releasing) }
+        return try step()
     }
 }

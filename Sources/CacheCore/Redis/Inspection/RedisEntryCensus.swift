@@ -15,7 +15,7 @@ public final class RedisEntryCensus: SteppedScan {
     public let batchSize: Int
     private let inspector: RedisStoreInspector
     private let state: Mutex<State>
-    private let stepping = Atomic(false)
+    private let gate = StepGate()
 
     private struct State {
         var cursor = "0"
@@ -52,72 +52,71 @@ public final class RedisEntryCensus: SteppedScan {
     /// Scans one more batch, unless the census is complete (or another thread is stepping it).
     @discardableResult
     public func step() throws -> RedisCensusProgress {
-        guard stepping.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            return progress
-        }
-        defer { stepping.store(false, ordering: .releasing) }
-        let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
-        guard !isComplete else { return progress }
-        let keys = inspector.keys
-        let entryPrefix = Data(keys.entryPrefix.utf8)
-        let (namespaces, next, rows) = try inspector.read { connection in
-            let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
-            let reply = try connection.command([
-                "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(keys.entryPrefix) + "*"),
-                "COUNT", RedisArgument(batchSize),
-            ])
-            guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
-                let names = parts[1].array?.compactMap(\.data)
-            else { throw RedisError.server("SCAN gave an unexpected reply") }
-            let current = Dictionary(
-                namespaces.map { (Data(RedisKeys.escape($0.name).utf8), $0) }, uniquingKeysWith: { first, _ in first })
-            var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
-            for name in names {
-                guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
-                    let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
-                else { continue }
-                wanted.append((name, namespace, name.count - parts.key.count))
-            }
-            var rows: [EntryRow] = []
-            for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
-                let found = try RedisEntryReader.rows(
-                    group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
-                    version: group[0].namespace.version, value: false, on: connection)
-                rows += found.compactMap { $0 }
-            }
-            return (current, next, rows)
-        }
-        return state.withLock { state in
-            let moved =
-                started
-                && namespaces.contains { name, record in
-                    state.namespaces[name].map { $0.generation != record.generation } ?? false
+        try gate.run(busy: { progress }) {
+            let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
+            guard !isComplete else { return progress }
+            let keys = inspector.keys
+            let entryPrefix = Data(keys.entryPrefix.utf8)
+            let (namespaces, next, rows) = try inspector.read { connection in
+                let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
+                let reply = try connection.command([
+                    "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(keys.entryPrefix) + "*"),
+                    "COUNT", RedisArgument(batchSize),
+                ])
+                guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
+                    let names = parts[1].array?.compactMap(\.data)
+                else { throw RedisError.server("SCAN gave an unexpected reply") }
+                let current = Dictionary(
+                    namespaces.map { (Data(RedisKeys.escape($0.name).utf8), $0) },
+                    uniquingKeysWith: { first, _ in first })
+                var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
+                for name in names {
+                    guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
+                        let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
+                    else { continue }
+                    wanted.append((name, namespace, name.count - parts.key.count))
                 }
-            if !started || moved {
-                if moved { state.restarts += 1 }
-                state.cursor = "0"
-                state.batches = 0
-                state.tallies = [:]
-                state.startedAt = RedisStoreInspector.now()
+                var rows: [EntryRow] = []
+                for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
+                    let found = try RedisEntryReader.rows(
+                        group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
+                        version: group[0].namespace.version, value: false, on: connection)
+                    rows += found.compactMap { $0 }
+                }
+                return (current, next, rows)
             }
-            state.namespaces = namespaces
-            if moved { return Self.progress(state) }
-            for row in rows {
-                var tally = state.tallies[row.namespace, default: Tally()]
-                tally.entries += 1
-                tally.bytes += Int64(row.size)
-                let previous = tally.byExpiry[row.expiresAt] ?? (0, 0)
-                tally.byExpiry[row.expiresAt] = (previous.entries + 1, previous.bytes + Int64(row.size))
-                state.tallies[row.namespace] = tally
+            return state.withLock { state in
+                let moved =
+                    started
+                    && namespaces.contains { name, record in
+                        state.namespaces[name].map { $0.generation != record.generation } ?? false
+                    }
+                if !started || moved {
+                    if moved { state.restarts += 1 }
+                    state.cursor = "0"
+                    state.batches = 0
+                    state.tallies = [:]
+                    state.startedAt = RedisStoreInspector.now()
+                }
+                state.namespaces = namespaces
+                if moved { return Self.progress(state) }
+                for row in rows {
+                    var tally = state.tallies[row.namespace, default: Tally()]
+                    tally.entries += 1
+                    tally.bytes += Int64(row.size)
+                    let previous = tally.byExpiry[row.expiresAt] ?? (0, 0)
+                    tally.byExpiry[row.expiresAt] = (previous.entries + 1, previous.bytes + Int64(row.size))
+                    state.tallies[row.namespace] = tally
+                }
+                state.started = true
+                state.cursor = next
+                state.batches += 1
+                if next == "0" {
+                    state.isComplete = true
+                    state.completedAt = RedisStoreInspector.now()
+                }
+                return Self.progress(state)
             }
-            state.started = true
-            state.cursor = next
-            state.batches += 1
-            if next == "0" {
-                state.isComplete = true
-                state.completedAt = RedisStoreInspector.now()
-            }
-            return Self.progress(state)
         }
     }
 

@@ -15,7 +15,7 @@ public final class KeyspaceScan: SteppedScan {
     public let batchSize: Int
     private let pool: RedisPool
     private let state: Mutex<State>
-    private let stepping = Atomic(false)
+    private let gate = StepGate()
 
     private struct State {
         var cursor = "0"
@@ -42,32 +42,30 @@ public final class KeyspaceScan: SteppedScan {
     /// Scans one more batch, unless the scan is complete (or another thread is stepping it).
     @discardableResult
     public func step() throws -> KeyspaceScanProgress {
-        guard stepping.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            return progress
-        }
-        defer { stepping.store(false, ordering: .releasing) }
-        let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
-        guard !isComplete else { return progress }
-        let (next, found, keysInDatabase) = try pool.withConnection { connection in
-            let keysInDatabase = started ? nil : try connection.command(["DBSIZE"]).integer
-            var arguments: [RedisArgument] = ["SCAN", RedisArgument(cursor)]
-            if !prefix.isEmpty { arguments += ["MATCH", RedisArgument(Self.pattern(prefix))] }
-            arguments += ["COUNT", RedisArgument(batchSize)]
-            let reply = try connection.command(arguments).array ?? []
-            guard reply.count == 2, let next = reply[0].string, let keys = reply[1].array?.compactMap(\.data) else {
-                throw RedisError.server("SCAN gave an unexpected reply")
+        try gate.run(busy: { progress }) {
+            let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
+            guard !isComplete else { return progress }
+            let (next, found, keysInDatabase) = try pool.withConnection { connection in
+                let keysInDatabase = started ? nil : try connection.command(["DBSIZE"]).integer
+                var arguments: [RedisArgument] = ["SCAN", RedisArgument(cursor)]
+                if !prefix.isEmpty { arguments += ["MATCH", RedisArgument(Self.pattern(prefix))] }
+                arguments += ["COUNT", RedisArgument(batchSize)]
+                let reply = try connection.command(arguments).array ?? []
+                guard reply.count == 2, let next = reply[0].string, let keys = reply[1].array?.compactMap(\.data) else {
+                    throw RedisError.server("SCAN gave an unexpected reply")
+                }
+                let found = try KeyFactsReader.read(keys, on: connection, now: Self.now())
+                return (next, found, keysInDatabase)
             }
-            let found = try KeyFactsReader.read(keys, on: connection, now: Self.now())
-            return (next, found, keysInDatabase)
-        }
-        return state.withLock { state in
-            if let keysInDatabase { state.keysInDatabase = Int(keysInDatabase) }
-            state.started = true
-            for (key, facts) in found { state.tree.insert(key, facts) }
-            state.cursor = next
-            state.batches += 1
-            state.isComplete = next == "0"
-            return Self.progress(state)
+            return state.withLock { state in
+                if let keysInDatabase { state.keysInDatabase = Int(keysInDatabase) }
+                state.started = true
+                for (key, facts) in found { state.tree.insert(key, facts) }
+                state.cursor = next
+                state.batches += 1
+                state.isComplete = next == "0"
+                return Self.progress(state)
+            }
         }
     }
 
