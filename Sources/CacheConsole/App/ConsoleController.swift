@@ -194,6 +194,25 @@ package struct ConsoleController: Sendable {
 
     // MARK: Results
 
+    /// `effect`, a read whose turn has come, without the requests no view wants any more
+    /// (pages of an order or filter since changed, reads for views since closed); `nil` when
+    /// nothing of it is left to do. Other effects are returned as they are.
+    package func stillWanted(_ effect: ConsoleEffect) -> ConsoleEffect? {
+        func wanted(_ request: LoadRequest) -> Bool {
+            guard let id = request.viewID else { return true }
+            return model.views.first { $0.id == id }?.view.wants(request) ?? false
+        }
+        switch effect {
+        case .load(let requests):
+            let kept = requests.filter(wanted)
+            return kept.isEmpty ? nil : .load(kept)
+        case .refresh(let loads, let force):
+            return .refresh(loads: loads.filter(wanted), force: force)
+        default:
+            return effect
+        }
+    }
+
     /// Stores what reads brought back in the views they were for; results for views that
     /// were closed, or for an order or filter since changed, are dropped.
     mutating func apply(_ results: [LoadResult]) -> [ConsoleEffect] {

@@ -35,6 +35,9 @@ package protocol ConsoleView: Sendable {
     mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect]
     /// What the view needs read: everything when it opens; for a refresh, its visible part.
     mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest]
+    /// Whether the view still wants `request`, one of its reads whose turn has come (by
+    /// default yes; the Entries view no longer wants pages of an order or filter it left).
+    func wants(_ request: LoadRequest) -> Bool
     /// Stores what a read brought back (the Overview snapshot reaches every view).
     mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
         -> [ConsoleEffect]
@@ -70,6 +73,8 @@ extension ConsoleView {
     }
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] { [] }
+
+    package func wants(_ request: LoadRequest) -> Bool { true }
 
     package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
         -> [ConsoleEffect]

@@ -41,14 +41,6 @@ package enum EffectPerformer {
         }
     }
 
-    /// Whether `effect` is an action (run on its own queue, so reads go on meanwhile).
-    package static func isAction(_ effect: ConsoleEffect) -> Bool {
-        switch effect {
-        case .prepare, .run, .undo, .export: true
-        default: false
-        }
-    }
-
     private static func load(_ request: LoadRequest, on source: any ConsoleDataSource) -> LoadResult {
         let clock = ContinuousClock()
         let started = clock.now

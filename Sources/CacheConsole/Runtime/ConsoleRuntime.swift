@@ -3,8 +3,9 @@ import Foundation
 
 /// The console's loop: draws a frame, waits for input (or a tick, or data), hands every
 /// message to the ``ConsoleController`` and carries out its effects. Reads run on one
-/// background queue and actions on another, so neither a slow query nor a long purge ever
-/// holds up a keystroke; their results come back through an inbox the loop drains.
+/// background queue (a ``ReadQueue``, which skips reads overtaken by keystrokes) and actions
+/// on another, so neither a slow query nor a long purge ever holds up a keystroke; their
+/// results come back through an inbox the loop drains.
 package final class ConsoleRuntime {
     /// How often the clock ticks: refresh checks, banners and relative times.
     static let tick = Duration.milliseconds(250)
@@ -15,8 +16,8 @@ package final class ConsoleRuntime {
     private var controller: ConsoleController
     private let options: RenderOptions
     private let idleSignalPath: String?
-    private let inbox = Inbox()
-    private let reads = DispatchQueue(label: "cachedeck.console.reads", qos: .userInitiated)
+    private let inbox: Inbox
+    private let reads: ReadQueue
     private let actions = DispatchQueue(label: "cachedeck.console.actions", qos: .userInitiated)
     private var quitting = false
     private var frames = 0
@@ -33,6 +34,8 @@ package final class ConsoleRuntime {
         self.controller = controller
         self.options = options
         self.idleSignalPath = idleSignalPath
+        inbox = Inbox()
+        reads = ReadQueue(inbox: inbox)
     }
 
     /// Runs until the operator quits. `notices` (broken key or theme files) show in the
@@ -45,6 +48,7 @@ package final class ConsoleRuntime {
         var nextTick = clock.now + Self.tick
         var dirty = true
         while !quitting {
+            reads.startNext(on: source) { controller.stillWanted($0) }
             if dirty {
                 draw(on: terminal, clock: clock)
                 dirty = false
@@ -84,10 +88,11 @@ package final class ConsoleRuntime {
             case .applyTheme(let theme): terminal.theme = theme
             case .setMouseReporting(let on): terminal.mouseReporting = on
             case .redrawAll: terminal.redrawAll()
-            case .load, .refresh, .prepare, .run, .undo, .export:
-                let queue = EffectPerformer.isAction(effect) ? actions : reads
+            case .load, .refresh:
+                reads.submit(effect)
+            case .prepare, .run, .undo, .export:
                 inbox.started()
-                queue.async { [source, inbox] in
+                actions.async { [source, inbox] in
                     inbox.finished(EffectPerformer.perform(effect, on: source) { inbox.post($0) })
                 }
             }

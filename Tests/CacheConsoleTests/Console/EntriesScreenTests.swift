@@ -202,6 +202,34 @@ import Testing
             """#)
     }
 
+    @Test func aNewFilterDoesNotShowTheOldFiltersCountWhileItsOwnIsCounted() {
+        var harness = products()
+        harness.press(.character("/"))
+        harness.type("tag:featured")
+        harness.press(.enter)
+        #expect(harness.screen().contains("filter tag:featured (60 matching)"))
+        // A new filter, typed without carrying out the loads it asks for: its count is pending.
+        let keys: [Key] = [.character("/"), .control("u")] + "size>1000".map(Key.character) + [.enter]
+        for key in keys { _ = harness.controller.handle(.input(.key(key))) }
+        #expect(harness.screen().contains("filter size>1000 (≥ 0 matching)"))
+    }
+
+    @Test func pagesOfAFilterTypedOverAreNoLongerWantedWhenTheirTurnComes() {
+        var harness = products()
+        var effects: [ConsoleEffect] = []
+        for key in [.character("/")] + "size>1000".map(Key.character) + [.enter] {
+            effects += harness.controller.handle(.input(.key(key)))
+        }
+        let pageLoads = effects.filter {
+            guard case .load(let requests) = $0 else { return false }
+            return requests.contains { if case .entries = $0 { true } else { false } }
+        }
+        #expect(pageLoads.count > 1, "each keystroke asks for the first page of its filter")
+        let kept = pageLoads.compactMap { harness.controller.stillWanted($0) }
+        #expect(kept.count == 1 && kept.first == pageLoads.last, "only the last filter's page is still wanted")
+        #expect(harness.controller.stillWanted(.refresh(loads: [.overview], force: false)) != nil)
+    }
+
     @Test func marksOneARangeAndAllMatching() {
         var harness = products()
         harness.press(.character(" "), .down, .down, .character("V"))

@@ -7,8 +7,10 @@ package struct EntriesView: ConsoleView {
     package let namespace: String
     /// The column the rows are sorted by, and whether reversed.
     package internal(set) var sort: EntrySort = EntrySort(.key)
-    /// The filter text in force (empty: none).
-    package internal(set) var filter = ""
+    /// The filter text in force (empty: none). A new filter forgets the old one's count.
+    package internal(set) var filter = "" {
+        didSet { if filter != oldValue { matchCount = nil } }
+    }
     /// The rows held.
     package internal(set) var window = EntriesWindow(anchor: .top)
     /// Bumped whenever the order, filter or anchor changes, so older pages are ignored.
@@ -321,6 +323,11 @@ extension EntriesView {
         return pages.map { page in
             .entries(view: context.viewID, generation: generation, page: page, replacing: false, request(page: page))
         }
+    }
+
+    package func wants(_ request: LoadRequest) -> Bool {
+        guard case .entries(_, let generation, _, _, _) = request else { return true }
+        return generation == self.generation
     }
 
     package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
