@@ -107,7 +107,6 @@ struct InspectorBenchmark {
 
     private func describe(_ page: EntryPage) -> String {
         var text = "\(page.rows.count) rows, examined \(page.examinedRows)"
-        if let from = page.rankedFromRowID { text += ", ranked ids ≥ \(from)" }
         if page.reachedScanLimit { text += ", scan limit" }
         return text
     }

@@ -78,7 +78,7 @@ import Testing
     // MARK: Cursors
 
     /// Cursor JSON with each field out of its range: a segment the order lacks, too few or too
-    /// many values, a value of the wrong type, a ranking window on an indexed order.
+    /// many values, a value of the wrong type.
     static let tamperedCursors = [
         #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":-1,"values":[{"text":{"_0":""}}],"id":1}"#,
         #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":5,"values":[{"text":{"_0":""}}],"id":1}"#,
@@ -86,7 +86,6 @@ import Testing
         #"{"namespace":"n","sort":{"field":"expires","descending":false},"segment":0,"values":[{"integer":{"_0":1}}],"id":1}"#,
         #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"values":[{"text":{"_0":""}}],"id":1}"#,
         #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"values":[{"null":{}}],"id":1}"#,
-        #"{"namespace":"n","sort":{"field":"key","descending":false},"segment":0,"values":[{"text":{"_0":""}}],"id":1,"rankedFromRowID":1}"#,
     ]
 
     @Test(arguments: tamperedCursors)
@@ -95,18 +94,6 @@ import Testing
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
         #expect(throws: InspectorError.invalidCursor) { try EntryCursor(token: token) }
-    }
-
-    @Test func aRankingWindowAtTheLimitsPagesWithoutTrapping() throws {
-        let fixture = try Self.fixture()
-        let inspector = try fixture.inspectionStore().inspector
-        for from in [Int64.min, -1, Int64.max] {
-            let json =
-                #"{"namespace":"n","sort":{"field":"size","descending":false},"segment":0,"#
-                + #""values":[{"integer":{"_0":0}}],"id":0,"rankedFromRowID":\#(from)}"#
-            let cursor = try JSONDecoder().decode(EntryCursor.self, from: Data(json.utf8))
-            _ = try inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.size), after: cursor))
-        }
     }
 
     @Test func randomCursorTokensDecodeOrThrowOneError() async {
@@ -129,15 +116,13 @@ import Testing
         let segments = Gen.int(in: -3...3)
         let kinds = Gen.int(in: 0...2).array(of: 0...3)
         let ids = Gen.int64(in: .min ... .max)
-        let windows = Gen.int64(in: .min ... .max).optional()
-        await propertyCheck(count: 300, input: input, segments, kinds, ids, windows) {
-            fieldIndex, segment, kinds, id, window in
+        await propertyCheck(count: 300, input: input, segments, kinds, ids) {
+            fieldIndex, segment, kinds, id in
             let field = fields[fieldIndex]
             let listed: [String] = kinds.map { values[$0] }
             let json =
                 #"{"namespace":"n","sort":{"field":"\#(field.rawValue)","descending":false},"segment":\#(segment),"#
-                + #""values":[\#(listed.joined(separator: ","))],"id":\#(id)"#
-                + (window.map { #","rankedFromRowID":\#($0)"# } ?? "") + "}"
+                + #""values":[\#(listed.joined(separator: ","))],"id":\#(id)}"#
             let token = Data(json.utf8).base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")

@@ -29,7 +29,7 @@ import Testing
         let ranking = EntryRanking(
             plan: SortPlan(sort), namespaceID: id, namespaceEntries: 50, namespaceName: "n", filter: filter,
             regexes: KeyMatcher(try filter.compiledRegexes()), now: 0, previewBytes: 0)
-        let scope = try ranking.scope(continuing: nil, scanLimit: nil, on: connection)
+        let scope = try ranking.scope(scanLimit: nil, on: connection)
         let (sql, values) = ranking.batchQuery(scope, after: nil, count: 10)
         return try connection.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) }.joined(separator: "; ")
     }

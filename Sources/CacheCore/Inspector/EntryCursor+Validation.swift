@@ -1,7 +1,7 @@
 extension EntryCursor {
     /// Whether every field is one a page in the cursor's own order could hand out: a segment
     /// of that order, one value per sort column of the segment with the column's type (`NULL`
-    /// only where the column allows it), and a ranking window only for orders without an index.
+    /// only where the column allows it).
     /// A cursor decoded from text is input, so nothing downstream may assume more than this.
     var isWellFormed: Bool {
         let plan = SortPlan(sort)
@@ -15,6 +15,6 @@ extension EntryCursor {
             case .integer: guard !column.isText else { return false }
             }
         }
-        return !sort.field.hasIndex || rankedFromRowID == nil
+        return true
     }
 }

@@ -49,8 +49,6 @@ public struct EntryCursor: Sendable, Hashable, Codable {
     /// The row's values of the order's columns.
     let values: [CursorValue]
     let id: Int64
-    /// The ranking window of a sort without an index, fixed on the first page.
-    let rankedFromRowID: Int64?
 }
 
 /// A sort column's value in a cursor.
@@ -87,11 +85,4 @@ public struct EntryPage: Sendable, Hashable, Codable {
     public var examinedRows: Int
     /// Whether the scan limit ended the page before it filled: ``next`` continues the scan.
     public var reachedScanLimit: Bool
-    /// For a sort without an index on a file larger than the scan limit: only rows with this
-    /// id or greater (the most recently inserted) were ranked, so rows inserted earlier are
-    /// missing from the order. `nil` when every row was ranked.
-    public var rankedFromRowID: Int64?
-
-    /// Whether the order covers every row of the namespace.
-    public var isRankingComplete: Bool { rankedFromRowID == nil }
 }

@@ -1,17 +1,16 @@
 import Foundation
 
 /// Pages in an order no index delivers (size, creation, hits): each batch ranks rows with
-/// SQLite's top-N sorter over a bounded scan, then reads the chosen rows by id (so values are
-/// read only for rows that are shown).
+/// SQLite's top-N sorter, then reads the chosen rows by id (so values are read only for rows
+/// that are shown).
 ///
 /// What is scanned: a namespace's entries in the index that holds the sort column, when the
 /// filter reads nothing else (no row is read); otherwise whichever is cheaper, its rows
 /// through a `namespace_id` index (a row lookup each, costed at ``lookupCost`` sequential
-/// rows), or the table in row id order.
-/// A namespace is always ranked whole, so its order is exact whatever the scan limit. A ranking
-/// of the whole store (a top list) that would scan more than the limit fixes a window of the
-/// most recently inserted rows (ids from `max(id) - scanLimit + 1`) instead, and every later
-/// page ranks the same window; the page reports it as ``EntryPage/rankedFromRowID``.
+/// rows), or the table in row id order. A namespace is always ranked whole, so its order is
+/// exact. A ranking of the whole store (a top list, one page) that would scan more than the
+/// scan limit ranks a window of the most recently inserted rows instead (ids from
+/// `max(id) - scanLimit + 1`) and says so (``TopList/rankedFromRowID``).
 struct EntryRanking {
     let plan: SortPlan
     /// The namespace ranked, or `nil` for the whole store.
@@ -31,58 +30,67 @@ struct EntryRanking {
     /// What each batch scans.
     struct Scope {
         let throughNamespaceIndex: Bool
+        /// The window of a store-wide ranking: only rows with this id or greater.
         let fromRowID: Int64?
         let rows: Int
     }
 
+    /// A page of the namespace's ranking after `start`, examining about `scanLimit` rows.
     func page(limit: Int, after start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
         -> EntryPage
     {
-        let scope = try self.scope(continuing: start, scanLimit: scanLimit, on: connection)
+        let ranked = try rows(limit: limit, after: start, scanLimit: scanLimit, on: connection)
+        return EntryPage(
+            namespace: namespaceName, sort: plan.sort, filter: filter.description, now: now, rows: ranked.rows,
+            next: ranked.next, examinedRows: ranked.examined, reachedScanLimit: ranked.reachedScanLimit)
+    }
+
+    /// The first `limit` rows of the ranking, the window a store-wide one ranked, and the rows
+    /// it examined.
+    func top(limit: Int, scanLimit: Int?, on connection: SQLiteConnection) throws -> (
+        rows: [EntryRow], rankedFromRowID: Int64?, examined: Int
+    ) {
+        let ranked = try rows(limit: limit, after: nil, scanLimit: scanLimit, on: connection)
+        return (ranked.rows, ranked.scope.fromRowID, ranked.examined)
+    }
+
+    private func rows(limit: Int, after start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection)
+        throws -> (rows: [EntryRow], next: EntryCursor?, examined: Int, reachedScanLimit: Bool, scope: Scope)
+    {
+        let scope = try self.scope(scanLimit: scanLimit, on: connection)
         let names = try connection.namespaceNames()
         var rows: [EntryRow] = []
         var position = start
         var examined = 0
         let budget = scanLimit ?? .max
-        func finish(next: EntryCursor?, reachedScanLimit: Bool = false) -> EntryPage {
-            EntryPage(
-                namespace: namespaceName, sort: plan.sort, filter: filter.description, now: now, rows: rows, next: next,
-                examinedRows: examined, reachedScanLimit: reachedScanLimit, rankedFromRowID: scope.fromRowID)
-        }
         while true {
             let needed = limit - rows.count + 1
             let count = regexes.isEmpty ? needed : max(needed, Self.filteredBatch)
             let batch = try rank(scope, after: position, count: count, on: connection)
             examined += scope.rows
             for (id, key, values) in batch {
-                if rows.count == limit { return finish(next: position) }
+                if rows.count == limit { return (rows, position, examined, false, scope) }
                 position = EntryCursor(
-                    namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id,
-                    rankedFromRowID: scope.fromRowID)
+                    namespace: namespaceName, sort: plan.sort, segment: 0, values: values, id: id)
                 guard try regexes.allMatch(key),
                     let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names)
                 else { continue }
                 rows.append(row)
             }
-            if batch.count < count { return finish(next: nil) }
-            if examined >= budget { return finish(next: position, reachedScanLimit: rows.count < limit) }
+            if batch.count < count { return (rows, nil, examined, false, scope) }
+            if examined >= budget { return (rows, position, examined, rows.count < limit, scope) }
         }
     }
 
-    func scope(continuing start: EntryCursor?, scanLimit: Int?, on connection: SQLiteConnection) throws
-        -> Scope
-    {
+    /// What the ranking scans: a namespace whole, the store within `scanLimit` rows.
+    func scope(scanLimit: Int?, on connection: SQLiteConnection) throws -> Scope {
         let range = try connection.entryIDRange()
         let last = range?.upperBound
         let span = range.map { Int($0.upperBound.subtractingClamped($0.lowerBound).addingClamped(1)) } ?? 0
-        if let from = start?.rankedFromRowID {
-            let rows = (last ?? from).subtractingClamped(from).addingClamped(1)
-            return Scope(throughNamespaceIndex: false, fromRowID: from, rows: Int(max(rows, 0)))
-        }
         let indexCost =
             namespaceID == nil
             ? Int.max : namespaceEntries.multipliedReportingOverflow(by: Self.lookupCost).partialValue
-        let limit = start == nil && namespaceID == nil ? scanLimit ?? .max : .max
+        let limit = namespaceID == nil ? scanLimit ?? .max : .max
         if isCovered || indexCost < span {
             return Scope(throughNamespaceIndex: true, fromRowID: nil, rows: namespaceEntries)
         }

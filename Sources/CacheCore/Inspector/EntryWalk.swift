@@ -48,7 +48,7 @@ struct EntryWalk {
         func finish(next: EntryCursor?, reachedScanLimit: Bool = false) -> EntryPage {
             EntryPage(
                 namespace: namespaceName, sort: plan.sort, filter: filter.description, now: now, rows: rows, next: next,
-                examinedRows: examined, reachedScanLimit: reachedScanLimit, rankedFromRowID: nil)
+                examinedRows: examined, reachedScanLimit: reachedScanLimit)
         }
         while segment < plan.segments.count {
             let needed = limit - rows.count + 1
@@ -60,8 +60,7 @@ struct EntryWalk {
             examined += batch.examined
             if let last = batch.last {
                 position = EntryCursor(
-                    namespace: namespaceName, sort: plan.sort, segment: segment, values: last.values, id: last.id,
-                    rankedFromRowID: nil)
+                    namespace: namespaceName, sort: plan.sort, segment: segment, values: last.values, id: last.id)
             }
             for id in batch.matches {
                 if let row = try connection.entryRow(id: id, previewBytes: previewBytes, namespaces: names) {

@@ -1,10 +1,10 @@
 extension Inspector {
     /// One page of a namespace's entries in the query's order, filtered.
     ///
-    /// Orders with an index (``EntrySortField/hasIndex``) walk it from the cursor; the others
-    /// rank a scan bounded by ``EntryQuery/scanLimit``. Either way a request examines at most
-    /// about `scanLimit` rows, and following ``EntryPage/next`` visits every matching row
-    /// exactly once (within the ranked window, for orders without an index).
+    /// Orders with an index (``EntrySortField/hasIndex``) walk it from the cursor, examining at
+    /// most about ``EntryQuery/scanLimit`` rows; the others rank the whole namespace through
+    /// the index that holds the sort column. Either way the order is exact, and following
+    /// ``EntryPage/next`` visits every matching row exactly once.
     ///
     /// - Throws: ``InspectorError`` for an unknown namespace or a cursor of another query,
     ///   ``EntryFilterError`` for a regular expression that does not compile, ``CacheError``

@@ -1,8 +1,9 @@
 extension Inspector {
     /// The first `limit` entries (1…1000) of a ranking, in `namespace` or across the store.
     ///
-    /// Format v1 has no index on size, hits or creation time, so the ranking is a top-N scan
-    /// bounded by `scanLimit` rows (`nil`: the whole file); see ``TopList/rankedFromRowID``.
+    /// A namespace is ranked whole (exact). Across the store, the ranking scans at most about
+    /// `scanLimit` rows (`nil`: the whole file): a larger file has only its most recently
+    /// inserted rows ranked, as ``TopList/rankedFromRowID`` says.
     ///
     /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for an unknown namespace.
     public func top(
@@ -19,13 +20,13 @@ extension Inspector {
                 }
                 scope = found
             }
-            let page = try EntryRanking(
+            let ranked = try EntryRanking(
                 plan: SortPlan(sort), namespaceID: scope?.id, namespaceEntries: scope?.entries ?? 0,
                 namespaceName: namespace ?? "", filter: filter, regexes: KeyMatcher([]), now: now, previewBytes: 64
-            ).page(limit: min(max(limit, 1), 1000), after: nil, scanLimit: scanLimit, on: connection)
+            ).top(limit: min(max(limit, 1), 1000), scanLimit: scanLimit, on: connection)
             return TopList(
-                kind: kind, namespace: namespace, now: now, rows: page.rows, examinedRows: page.examinedRows,
-                rankedFromRowID: page.rankedFromRowID)
+                kind: kind, namespace: namespace, now: now, rows: ranked.rows, examinedRows: ranked.examined,
+                rankedFromRowID: ranked.rankedFromRowID)
         }
     }
 }

@@ -32,7 +32,7 @@ public struct TopList: Sendable, Hashable, Codable {
     public var rows: [EntryRow]
     /// Rows ranked to find them.
     public var examinedRows: Int
-    /// As ``EntryPage/rankedFromRowID``: when set, only rows with this id or greater (the most
-    /// recently inserted) were ranked. `nil` when every row was.
+    /// For a store-wide ranking of a file larger than the scan limit: only rows with this id
+    /// or greater (the most recently inserted) were ranked. `nil` when every row was.
     public var rankedFromRowID: Int64?
 }

@@ -9,9 +9,9 @@ struct ListCommand: ParsableCommand {
         abstract: "List a namespace's entries, a page at a time.",
         discussion: """
             Orders: key and expires ascending (soonest expiry first); size, created, access and hits \
-            descending (largest, newest, most recent, hottest first); --reverse flips them. Key, \
-            expires and access walk an index; size, created and hits rank at most the 200,000 most \
-            recently inserted rows and say so.
+            descending (largest, newest, most recent, hottest first); --reverse flips them. Every \
+            order is exact: key, expires and access walk an index; size, created and hits rank the \
+            whole namespace through the index that holds the column.
 
             Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
             ttl<60s, age>1d, size>=4KiB, hits=0, expired, never. Example: --filter "size>1KB hits=0".
@@ -85,11 +85,6 @@ struct ListCommand: ParsableCommand {
     /// What the page covered and how to get the next one.
     private func notes(_ page: EntryPage) -> [String] {
         var notes: [String] = []
-        if let from = page.rankedFromRowID {
-            notes.append(
-                "Ranked only the most recently inserted rows (id ≥ \(from)): this order has no index; "
-                    + "key, expires and access orders cover every row.")
-        }
         if page.reachedScanLimit {
             notes.append("Stopped after examining \(Formatting.count(page.examinedRows)) rows; the next page goes on.")
         }
@@ -115,7 +110,6 @@ struct EntryListing: Encodable {
     let next: String?
     let examinedRows: Int
     let reachedScanLimit: Bool
-    let rankedFromRowID: Int64?
 
     init(_ page: EntryPage) {
         namespace = page.namespace
@@ -126,6 +120,5 @@ struct EntryListing: Encodable {
         next = page.next?.token
         examinedRows = page.examinedRows
         reachedScanLimit = page.reachedScanLimit
-        rankedFromRowID = page.rankedFromRowID
     }
 }
