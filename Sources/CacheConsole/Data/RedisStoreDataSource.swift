@@ -92,7 +92,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
                 path: location, formatVersion: 0, fileBytes: Int64(server.usedMemory), walBytes: 0,
                 payloadBytes: counts.reduce(0) { $0 + $1.bytes }, entries: counts.reduce(0) { $0 + $1.entries },
                 now: now),
-            processes: clients.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map {
+            stores: clients.sorted { $0.id < $1.id }.map {
                 ProcessFacts(
                     pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive,
                     lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))

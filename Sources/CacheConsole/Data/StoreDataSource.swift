@@ -54,7 +54,7 @@ package struct StoreDataSource: ConsoleDataSource {
                 path: summary.path, formatVersion: summary.formatVersion, fileBytes: summary.fileBytes,
                 walBytes: summary.walBytes, payloadBytes: summary.payloadBytes, entries: summary.entryCount,
                 now: summary.now, owner: store.fileOwner),
-            processes: summary.processes.sorted { ($0.isLive ? 0 : 1, $0.id) < ($1.isLive ? 0 : 1, $1.id) }.map {
+            stores: summary.processes.sorted { $0.id < $1.id }.map {
                 ProcessFacts(
                     pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive, lastSeen: $0.lastHeartbeatAt)
             },

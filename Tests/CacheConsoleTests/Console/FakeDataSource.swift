@@ -129,7 +129,7 @@ final class FakeDataSource: ConsoleDataSource {
             file: FileFacts(
                 path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
                 entries: total, now: Self.now),
-            processes: [
+            stores: [
                 ProcessFacts(
                     pid: 4242, program: "shop-api", host: "web-1", isLive: !state.withLock(\.appsStopped),
                     lastSeen: Self.now - 1000),

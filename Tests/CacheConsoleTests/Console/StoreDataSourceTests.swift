@@ -19,6 +19,19 @@ import Testing
         return (store, folder)
     }
 
+    @Test func aProcessWithTwoStoresOnTheFileIsOneApp() throws {
+        let (store, folder) = try store()
+        _ = folder
+        let second = try CacheStore(path: store.path)
+        try store.flushTelemetry()
+        try second.flushTelemetry()
+        let source = try StoreDataSource.open(path: store.path, readOnly: true)
+        let processes = try source.overview().processes
+        #expect(processes.count == 1, "both stores are this process")
+        #expect(processes.first?.stores == 2 && processes.first?.isLive == true)
+        #expect(processes.first?.pid == ProcessInfo.processInfo.processIdentifier)
+    }
+
     @Test func readsOverviewPagesDetailTimelineAndStatistics() throws {
         let (store, folder) = try store()
         _ = folder

@@ -5,7 +5,8 @@ import CacheCore
 package struct OverviewSnapshot: Sendable, Hashable {
     /// The file's sizes and totals.
     package var file: FileFacts
-    /// Processes that attached to the file, live ones first.
+    /// Processes that attached to the file (one row per process, however many stores it
+    /// opened), live ones first.
     package var processes: [ProcessFacts]
     /// Hit rate and rates per second from the file's telemetry.
     package var activity: ActivityFacts
@@ -15,14 +16,15 @@ package struct OverviewSnapshot: Sendable, Hashable {
     /// ``file`` then holds the URL, the used memory and the counted entries).
     package var redis: RedisFacts?
 
-    /// A snapshot of these parts.
+    /// A snapshot of these parts; `stores` (one per store a process opened, oldest first)
+    /// become one row per process.
     package init(
-        file: FileFacts, processes: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts],
+        file: FileFacts, stores: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts],
         redis: RedisFacts? = nil
     ) {
         self.redis = redis
         self.file = file
-        self.processes = processes
+        self.processes = ProcessFacts.perProcess(stores)
         self.activity = activity
         self.namespaces = namespaces
     }
@@ -64,7 +66,7 @@ package struct FileFacts: Sendable, Hashable {
     }
 }
 
-/// A process attached to the file (an app's writable store).
+/// A process attached to the file (through one or more of its stores).
 package struct ProcessFacts: Sendable, Hashable {
     /// The process id.
     package var pid: Int32
@@ -76,14 +78,34 @@ package struct ProcessFacts: Sendable, Hashable {
     package var isLive: Bool
     /// Its last heartbeat.
     package var lastSeen: Int64
+    /// How many of its stores attached (a process may open the file more than once).
+    package var stores = 1
 
-    /// Facts with these values.
+    /// Facts of one store with these values.
     package init(pid: Int32, program: String, host: String, isLive: Bool, lastSeen: Int64) {
         self.pid = pid
         self.program = program
         self.host = host
         self.isLive = isLive
         self.lastSeen = lastSeen
+    }
+
+    /// `stores` (oldest first) as one row per process (host, pid and program), live if any of
+    /// its stores is, seen when any last was; live processes first, each group in order.
+    static func perProcess(_ stores: [ProcessFacts]) -> [ProcessFacts] {
+        var rows: [ProcessFacts] = []
+        for store in stores {
+            if let index = rows.firstIndex(where: {
+                $0.host == store.host && $0.pid == store.pid && $0.program == store.program
+            }) {
+                rows[index].isLive = rows[index].isLive || store.isLive
+                rows[index].lastSeen = max(rows[index].lastSeen, store.lastSeen)
+                rows[index].stores += 1
+            } else {
+                rows.append(store)
+            }
+        }
+        return rows.filter(\.isLive) + rows.filter { !$0.isLive }
     }
 }
 

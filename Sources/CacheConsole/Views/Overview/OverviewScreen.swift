@@ -279,7 +279,8 @@ enum OverviewScreen {
                     process.isLive ? options.liveGlyph : options.stoppedGlyph,
                     CellStyle(process.isLive ? .good : .muted)),
                 TableCell(String(process.pid)),
-                TableCell("\(process.program)@\(process.host)"),
+                TableCell(
+                    "\(process.program)@\(process.host)" + (process.stores > 1 ? " (\(process.stores) stores)" : "")),
                 TableCell(TimeText.ago(process.lastSeen, now: model.now), CellStyle(.muted)),
             ]
             let selected = focused && index == view.processSelection
