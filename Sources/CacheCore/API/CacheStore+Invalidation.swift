@@ -98,12 +98,12 @@ extension CacheStore {
             }
         }
         for partition in retired {
-            _ = try deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
+            _ = try deleter.deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
         }
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches (see ``deleteBatches``), then journals it.
+    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
@@ -112,7 +112,7 @@ extension CacheStore {
         }
         var (removed, next) = (0, 0)
         while next < ids.count {
-            let (deleted, taken) = try deleteBatches.batch(
+            let (deleted, taken) = try deleter.sizer.batch(
                 on: database, usingReserve: true, budget: Self.actionBatchBudget
             ) { connection, size in
                 let batch = ids[next..<min(next + size, ids.count)]
