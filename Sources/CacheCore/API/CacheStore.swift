@@ -37,8 +37,8 @@ public final class CacheStore: CacheBackend {
 
     /// Rows per transaction in bulk deletes, so other readers and writers interleave.
     static let batchSize = 1000
-    /// How long one batch of an admin action, its undo or a purge should take (see
-    /// ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
+    /// How long one batch of an admin action, its undo, an invalidation or a purge should take
+    /// (see ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
     /// file, 100 ms batches (3,000–7,000 moved rows) moved 0–25% more rows per second than
     /// 25 ms ones (a tag's undo 30–45%), and 250 ms ones no more than 100 ms ones.
     static let actionBatchBudget: Duration = .milliseconds(100)
