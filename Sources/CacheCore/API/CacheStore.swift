@@ -35,8 +35,6 @@ public final class CacheStore: CacheBackend {
     private let decodeFailures = Atomic(0)
     private let closed = Atomic(false)
 
-    /// Rows per transaction in bulk deletes, so other readers and writers interleave.
-    static let batchSize = 1000
     /// How long one batch of an admin action, its undo, an invalidation or a purge should take
     /// (see ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
     /// file, 100 ms batches (3,000–7,000 moved rows) moved 0–25% more rows per second than
