@@ -5,9 +5,9 @@ import Testing
 @testable import CacheCore
 
 /// A real full filesystem: a 4 MB tmpfs filled through the library until a set fails. The
-/// app stops short of the room kept for removals, and a clear, a sweep or a trash purge then
-/// frees space (deleting, since a trash copy would free nothing), after which the app writes
-/// again. Needs root to mount the tmpfs (as here and in CI).
+/// app stops short of the room kept for removals, and a clear, a sweep, a key invalidation or
+/// a trash purge then frees space (deleting, since a trash copy would free nothing), after
+/// which the app writes again. Needs root to mount the tmpfs (as here and in CI).
 @Suite(.serialized, .enabled(if: Tmpfs.isAvailable, "mounting a tmpfs needs root on Linux"))
 struct FullDiskTests {
     /// A 4 MB tmpfs with a cache file filled by an app until a set failed.
@@ -81,6 +81,17 @@ struct FullDiskTests {
         let outcome = try tool.admin.run(.sweep(namespace: nil))
         #expect(outcome.removed == filled.tiles && outcome.wasDiskFull && outcome.notRemoved == 0)
         #expect(try tool.diskSpace().logBytes == 0)
+        try tool.close()
+        try filled.expectTheAppWritesAgain()
+    }
+
+    @Test func aKeyInvalidationOfTheFullDiskDeletesInBatchesThatFit() throws {
+        let filled = try FilledDisk()
+        let tool = try filled.tool()
+        let tiles = try tool.dataCache(
+            "tiles", key: Int.self, policy: NamespacePolicy(expiration: .never, staleWindow: .zero))
+        #expect(try tiles.invalidate(Array(0..<filled.tiles)).totalRemoved == filled.tiles)
+        #expect(try tiles.count() == 0)
         try tool.close()
         try filled.expectTheAppWritesAgain()
     }

@@ -139,6 +139,32 @@ import Testing
         #expect(throws: CacheError.readOnly(path: fixture.path)) { try reader.invalidate(.all) }
     }
 
+    @Test func manyKeysAreDeletedInSizedBatchesAndJournaledOnceWithTheirTotal() throws {
+        // Every batch "takes" 1 s, so each one halves the next, down to 100 keys: many batches.
+        let fixture = try TestStore { $0.batchStopwatch = steppingStopwatch(by: .seconds(1)) }
+        let watcher = try fixture.reopen()
+        defer { try? watcher.close() }
+        _ = try watcher.cache("watch", key: String.self, value: Int.self, policy: .hybrid)
+        let cache = try fixture.store.cache("bulk", key: Int.self, value: Int.self)
+        try cache.set((0..<2400).map { (key: $0, value: $0) })
+        try cache.set(-1, for: -1)
+
+        #expect(try cache.invalidate(Array(0..<2500)).totalRemoved == 2400, "100 of the keys were never set")
+        #expect(fixture.store.deleter.sizer.size == BatchSizer.range.lowerBound, "sized like a prefix's batches")
+        #expect(try cache.count() == 1 && cache.get(-1) == -1)
+        let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
+        #expect(journal.count == 1, "journaled once, in the last batch")
+        guard case .keys("bulk", let keys) = journal.first?.selector else {
+            Issue.record("journaled \(journal.map(\.selector))")
+            return
+        }
+        #expect(keys.count == 2500)
+        #expect(try fixture.scalar("SELECT removed FROM invalidations") == 2400)
+
+        #expect(try cache.invalidate([]).totalRemoved == 0)
+        #expect(try fixture.scalar("SELECT count(*) FROM invalidations") == 2, "no keys still journal once")
+    }
+
     @Test func memoryOnlyAndHybridNamespacesDropTheirCopies() throws {
         let fixture = try TestStore()
         let memory = try fixture.store.cache("m", key: String.self, value: Int.self, policy: .memoryOnly)

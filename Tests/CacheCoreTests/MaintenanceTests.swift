@@ -160,6 +160,43 @@ import Testing
         #expect(try fixture.store.clients().map(\.id) == [fixture.store.clientID].compactMap { $0 })
     }
 
+    @Test func theTrashPurgeDeletesAndCountsExactlyWhatIsPastItsRetentionInTheStoresSizedBatches() throws {
+        // Every batch "takes" 1 s, so each one halves the next: the purge's batches are the
+        // store's sized deletions (the admin purge's), not fixed ones.
+        let fixture = try TestStore { $0.batchStopwatch = steppingStopwatch(by: .seconds(1)) }
+        let admin = fixture.store.admin
+        let old = try fixture.store.cache("old", key: Int.self, value: Int.self)
+        try old.set((0..<1500).map { (key: $0, value: $0) })
+        _ = try admin.run(.clear(namespace: "old"))
+        let kept = try fixture.store.cache("kept", key: String.self, value: Int.self)
+        try kept.set(1, for: "a")
+        try kept.set(2, for: "b")
+        _ = try admin.run(.expiry(selector: .key(namespace: "kept", key: "a"), change: .expireNow))
+        let v1 = try fixture.store.cache("versioned", key: Int.self, value: Int.self, policy: .default.version("v1"))
+        try v1.set((0..<300).map { (key: $0, value: $0) })
+        _ = try fixture.store.cache("versioned", key: Int.self, value: Int.self, policy: .default.version("v2"))
+        fixture.clock.advance(by: .seconds(3600))
+        let recent = try fixture.store.cache("recent", key: Int.self, value: Int.self)
+        try recent.set((0..<200).map { (key: $0, value: $0) })
+        let recentClear = try admin.run(.clear(namespace: "recent"))
+        #expect(fixture.store.deleter.sizer.size == BatchSizer.initial)
+
+        var options = only(.purgeTrashAndAudit)
+        (options.trashRetention, options.auditRetention) = (.seconds(60), .seconds(60))
+        let report = try fixture.store.runMaintenance(options)
+        #expect(report.failures.isEmpty)
+        #expect(report.trashRowsPurged == 1800, "the old clear's 1,500 entries and the retired version's 300")
+        #expect(report.auditRowsPurged == 2, "the old clear and the expiry action, whose trash is gone")
+        #expect(try fixture.scalar("SELECT count(*) FROM entries") == 202, "kept's 2 and the recent trash's 200")
+        #expect(try fixture.scalar("SELECT count(*) FROM expiry_trash") == 0)
+        #expect(fixture.store.deleter.sizer.size == BatchSizer.range.lowerBound)
+        #expect(try admin.auditLog().map(\.id) == [recentClear.auditID])
+        #expect(try admin.restore(recentClear.auditID) == 200)
+
+        let again = try fixture.store.runMaintenance(options)
+        #expect(again.trashRowsPurged == 0 && again.auditRowsPurged == 0)
+    }
+
     @Test func memoryTierRegistrationsOfEndedProcessesAreRemoved() throws {
         let fixture = try TestStore()
         _ = try fixture.store.cache("hot", key: Int.self, value: Int.self, policy: .hybrid)

@@ -56,29 +56,39 @@ extension CacheStore {
         return fileRemoved + memoryRemoved
     }
 
-    /// Deletes `keys` and journals `selector` in one transaction per thousand keys.
+    /// Deletes `keys` in batches (sized by ``deleter``, like a prefix's or a tag's) and
+    /// journals `selector` with the total in the last batch's transaction. On a full disk a
+    /// batch that does not fit is tried again smaller, down to one key.
     private func removeKeys(
         _ keys: [String], in namespace: String, journaling selector: InvalidationSelector, now: Int64
     ) throws -> Int {
-        var removed = 0
-        for chunk in stride(from: 0, to: max(keys.count, 1), by: Self.batchSize) {
-            let slice = keys[chunk..<min(chunk + Self.batchSize, keys.count)]
-            let isLast = chunk + Self.batchSize >= keys.count
-            removed += try database.write(usingReserve: true) { connection in
-                try connection.writeTransaction {
+        var (removed, next) = (0, 0)
+        var fullDisk = BatchSizer.FullDiskLimit()
+        let sizer = deleter.sizer
+        while true {
+            let (deleted, taken): (Int, Int)
+            do {
+                (deleted, taken) = try sizer.batch(
+                    on: database, usingReserve: true, budget: Self.actionBatchBudget, limit: fullDisk.value
+                ) { connection, size in
+                    let batch = keys[next..<min(next + size, keys.count)]
                     var count = 0
-                    for key in slice where try connection.deleteEntry(namespace: namespace, key: key) {
+                    for key in batch where try connection.deleteEntry(namespace: namespace, key: key) {
                         count += 1
                     }
-                    if isLast {
-                        try connection.appendInvalidation(
-                            selector, removed: removed + count, origin: origin, now: now)
+                    if batch.endIndex == keys.count {
+                        try connection.appendInvalidation(selector, removed: removed + count, origin: origin, now: now)
                     }
-                    return count
+                    return ((count, batch.count), batch.count)
                 }
+            } catch CacheError.diskFull where fullDisk.shrink(after: min(sizer.size, fullDisk.value)) {
+                continue
             }
+            removed += deleted
+            next += taken
+            if next == keys.count { return removed }
+            fullDisk.widen()
         }
-        return removed
     }
 
     /// Empties whole namespaces at once (they move out of sight in one transaction, journaled),
@@ -98,12 +108,12 @@ extension CacheStore {
             }
         }
         for partition in retired {
-            _ = try deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
+            _ = try deleter.deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
         }
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches (see ``deleteBatches``), then journals it.
+    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
@@ -112,7 +122,7 @@ extension CacheStore {
         }
         var (removed, next) = (0, 0)
         while next < ids.count {
-            let (deleted, taken) = try deleteBatches.batch(
+            let (deleted, taken) = try deleter.sizer.batch(
                 on: database, usingReserve: true, budget: Self.actionBatchBudget
             ) { connection, size in
                 let batch = ids[next..<min(next + size, ids.count)]

@@ -35,17 +35,16 @@ public final class CacheStore: CacheBackend {
     private let decodeFailures = Atomic(0)
     private let closed = Atomic(false)
 
-    /// Rows per transaction in bulk deletes, so other readers and writers interleave.
-    static let batchSize = 1000
-    /// How long one batch of an admin action, its undo or a purge should take (see
-    /// ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
+    /// How long one batch of an admin action, its undo, an invalidation or a purge should take
+    /// (see ``BatchSizer``); the app's writes may wait that long. Measured on the 1M-entry bench
     /// file, 100 ms batches (3,000–7,000 moved rows) moved 0–25% more rows per second than
     /// 25 ms ones (a tag's undo 30–45%), and 250 ms ones no more than 100 ms ones.
     static let actionBatchBudget: Duration = .milliseconds(100)
     /// Sizes the batches of admin actions and their undo (rows moved between partitions).
     let moveBatches: BatchSizer
-    /// Sizes the batches that delete partitions and kept expiry times.
-    let deleteBatches: BatchSizer
+    /// Deletes partitions, kept expiry times and selected entries in sized batches (shared
+    /// with maintenance's trash purge).
+    let deleter: BatchDeleter
 
     /// Opens (or creates) the cache file at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
@@ -60,7 +59,7 @@ public final class CacheStore: CacheBackend {
         self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
         let checkpointer = services.maintenance.checkpointer
         self.moveBatches = BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch)
-        self.deleteBatches = BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch)
+        self.deleter = services.maintenance.deleter
     }
 
     /// Opens (or creates) the store called `name` in the user cache directory:
@@ -161,30 +160,6 @@ public final class CacheStore: CacheBackend {
         options.logger.warning(
             "cached value no longer decodes; treated as a miss",
             metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
-    }
-
-    /// Runs `batch` (with a row limit) in its own transaction until it removes fewer than its
-    /// limit; returns the total. Batches are sized by ``deleteBatches``; on a full disk a
-    /// batch that does not fit is tried again with a smaller limit, down to one row.
-    func deleteInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
-        var total = 0
-        var fullDisk = BatchSizer.FullDiskLimit()
-        while true {
-            let (removed, isLast): (Int, Bool)
-            do {
-                (removed, isLast) = try deleteBatches.batch(
-                    on: database, usingReserve: true, budget: Self.actionBatchBudget, limit: fullDisk.value
-                ) { connection, limit in
-                    let removed = try batch(connection, limit)
-                    return ((removed, removed < limit), removed)
-                }
-            } catch CacheError.diskFull where fullDisk.shrink(after: min(deleteBatches.size, fullDisk.value)) {
-                continue
-            }
-            total += removed
-            if isLast { return total }
-            fullDisk.widen()
-        }
     }
 
     /// Writes `rows` into the runtime's namespace in one transaction, then enforces size

@@ -33,10 +33,10 @@ extension Admin {
 
     /// Rewrites what ``check(_:)`` reports as repairable: recounts the counters of every
     /// namespace that disagrees with its entries (one transaction per namespace) and adds or
-    /// removes `entry_tags` rows to match the entries' tag lists (in batches of
-    /// ``CacheStore/batchSize``). Entries are never changed. Recounting reads the entries
-    /// through SQLite's b-trees, so repair only a file whose ``IntegrityReport/sqliteProblems``
-    /// are empty. Throws ``CacheError/readOnly(path:)`` on a read-only store.
+    /// removes `entry_tags` rows to match the entries' tag lists (1,000 per transaction).
+    /// Entries are never changed. Recounting reads the entries through SQLite's b-trees, so
+    /// repair only a file whose ``IntegrityReport/sqliteProblems`` are empty. Throws
+    /// ``CacheError/readOnly(path:)`` on a read-only store.
     @discardableResult
     public func repair() throws -> IntegrityRepair {
         let mismatched = try store.database.read { try $0.counterMismatches().map(\.namespace) }
@@ -46,9 +46,15 @@ extension Admin {
         }
         return IntegrityRepair(
             countersRewritten: rewritten,
-            tagRowsAdded: try inBatches { try $0.insertMissingTagRows(limit: CacheStore.batchSize) },
-            tagRowsRemoved: try inBatches { try $0.deleteExtraTagRows(limit: CacheStore.batchSize) })
+            tagRowsAdded: try inBatches { try $0.insertMissingTagRows(limit: Self.repairBatchSize) },
+            tagRowsRemoved: try inBatches { try $0.deleteExtraTagRows(limit: Self.repairBatchSize) })
     }
+
+    /// Tag rows added or removed per transaction of ``repair()``. Fixed, not sized by a
+    /// ``BatchSizer``: each batch's query scans the entries' tag lists from the start (the
+    /// removal's `EXCEPT` all of them), so a batch's time does not follow its row count, and
+    /// shrinking slow batches would only add scans.
+    private static let repairBatchSize = 1000
 
     /// Runs `batch` in its own write until it changes fewer than a batch; returns the total.
     private func inBatches(_ batch: (SQLiteConnection) throws -> Int) throws -> Int {
@@ -56,7 +62,7 @@ extension Admin {
         while true {
             let changed = try store.database.write { try batch($0) }
             total += changed
-            if changed < CacheStore.batchSize { return total }
+            if changed < Self.repairBatchSize { return total }
         }
     }
 }

@@ -105,7 +105,7 @@ public struct Admin: Sendable {
     @discardableResult
     public func purgeTrash(olderThan age: Duration = Admin.trashRetention) throws -> Int {
         let isFull = try store.makeRoomForRemovals()
-        let purged = try store.purgePartitions(before: store.now() - age.milliseconds)
+        let purged = try store.deleter.purgePartitions(before: store.now() - age.milliseconds)
         if isFull { store.giveBackLog() }
         return purged
     }
@@ -114,15 +114,4 @@ public struct Admin: Sendable {
 extension CacheStore {
     /// Operator actions: preview, run, audit and restore. See ``Admin``.
     public var admin: Admin { Admin(store: self) }
-
-    /// Deletes retired partitions and the trash of actions run before `cutoff`, in batches;
-    /// returns how many entries it deleted.
-    func purgePartitions(before cutoff: Int64) throws -> Int {
-        _ = try deleteInBatches { try $0.purgeExpiryTrash(before: cutoff, limit: $1) }
-        var deleted = 0
-        for partition in try database.read({ try $0.expiredPartitions(before: cutoff) }) {
-            deleted += try deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
-        }
-        return deleted
-    }
 }

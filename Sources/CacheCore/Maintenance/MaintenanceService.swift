@@ -13,6 +13,8 @@ final class MaintenanceService: Sendable {
     }
 
     let sweeper: ExpirySweeper
+    /// The store's batched deletions (see ``CacheStore/deleter``), which the trash purge uses.
+    let deleter: BatchDeleter
     private let database: Database
     private let statistics: StatisticsRegistry
     private let accessLog: AccessLog
@@ -33,6 +35,8 @@ final class MaintenanceService: Sendable {
         self.sweeper = ExpirySweeper(
             database: database, statistics: statistics, clock: options.clock,
             sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
+        self.deleter = BatchDeleter(
+            database: database, sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
     }
 
     var status: MaintenanceStatus {
@@ -91,7 +95,7 @@ final class MaintenanceService: Sendable {
             try ensureOpen()
             let context = MaintenanceContext(
                 database: database, statistics: statistics, accessLog: accessLog, storeOptions: storeOptions,
-                options: options, sweeper: sweeper, checkpointer: checkpointer)
+                options: options, sweeper: sweeper, deleter: deleter, checkpointer: checkpointer)
             var report = MaintenanceReport()
             for job in MaintenanceJobs.all where options.tasks.contains(job.task) {
                 do {
