@@ -1,4 +1,5 @@
 import CacheCore
+import CacheDeckTestSupport
 import Foundation
 import Testing
 
@@ -142,7 +143,7 @@ struct ConsoleEndToEndTests {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(15)
         while try idleFrame(path) <= frame {
-            guard clock.now < deadline else { throw Tmux.Timeout(description: "the console never became idle") }
+            guard clock.now < deadline else { throw SupportFailure("the console never became idle") }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }

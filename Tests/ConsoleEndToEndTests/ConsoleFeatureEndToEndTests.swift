@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 import Testing
 

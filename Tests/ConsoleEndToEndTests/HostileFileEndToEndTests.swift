@@ -1,4 +1,5 @@
 import CacheCore
+import CacheDeckTestSupport
 import Foundation
 import Testing
 

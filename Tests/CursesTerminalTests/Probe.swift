@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 
 /// The `cachedeck-terminalprobe` fixture (built by `swift build --build-tests` next to the
@@ -30,9 +31,9 @@ final class Probe {
             "TERM": "tmux-256color", "LC_ALL": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no,color=no",
             "PROBE": try Self.path(), "LOG": folder.appendingPathComponent("probe.log").path,
         ].merging(environment) { _, given in given }
-        let assignments = settings.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
         tmux = try Tmux(
-            columns: columns, rows: rows, command: "env \(assignments.joined(separator: " ")) sh '\(script.path)'")
+            columns: columns, rows: rows, environment: settings, command: "sh \(Tmux.quoted(script.path))",
+            timeout: .seconds(30), joiningWrappedLines: true)
         if waitForReady { _ = try pid() }
     }
 
@@ -44,10 +45,10 @@ final class Probe {
 
     /// The probe's process id, from its header.
     func pid() throws -> Int32 {
-        let screen = try tmux.waitFor(text: "pid=")
+        let screen = try tmux.waitFor("pid=")
         guard let range = screen.range(of: #"pid=(\d+)"#, options: .regularExpression),
             let pid = Int32(screen[range].dropFirst(4))
-        else { throw E2EFailure("no pid on the probe's screen") }
+        else { throw SupportFailure("no pid on the probe's screen") }
         return pid
     }
 
@@ -58,12 +59,12 @@ final class Probe {
 
     /// Waits for the probe to report `event` as the last one.
     func waitForEvent(_ event: String) throws {
-        try tmux.waitFor("last: \(event)") { $0.components(separatedBy: "\n").dropFirst().first == "last: \(event)" }
+        try tmux.waitUntil("last: \(event)") { $0.components(separatedBy: "\n").dropFirst().first == "last: \(event)" }
     }
 
     /// Waits for the probe to end and returns its exit status and the terminal modes.
     func waitForExit() throws -> (status: Int, modes: Set<String>) {
-        let screen = try tmux.waitFor("the probe to exit") { screen in
+        let screen = try tmux.waitUntil("the probe to exit") { screen in
             screen.contains("probe-exit=")
                 && screen.components(separatedBy: "\n").contains {
                     $0.hasPrefix("modes: ") && $0.split(separator: " ").count == 6
@@ -72,7 +73,7 @@ final class Probe {
         let lines = screen.components(separatedBy: "\n")
         guard let exit = lines.last(where: { $0.hasPrefix("probe-exit=") }).flatMap({ Int($0.dropFirst(11)) }),
             let modes = lines.last(where: { $0.hasPrefix("modes: ") })
-        else { throw E2EFailure("no exit report on:\n\(screen)") }
+        else { throw SupportFailure("no exit report on:\n\(screen)") }
         return (exit, Set(modes.dropFirst(7).split(separator: " ").map(String.init)))
     }
 
@@ -97,7 +98,7 @@ final class Probe {
         }
         let candidates = folders.map { ($0 as NSString).appendingPathComponent(name) }
         guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw E2EFailure(
+            throw SupportFailure(
                 "\(name) was not found (looked at \(candidates.joined(separator: ", "))); build every target first "
                     + "(`swift build --build-tests`) or set CACHEDECK_TERMINALPROBE")
         }

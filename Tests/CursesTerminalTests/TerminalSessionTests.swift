@@ -1,6 +1,6 @@
+import CacheDeckTestSupport
 import Foundation
 import Testing
-import CacheDeckTestSupport
 
 /// End-to-end tests of CursesTerminal: the probe fixture in a real terminal (a tmux pane),
 /// driven with `send-keys` and read with `capture-pane`. Every wait polls the pane with a
@@ -21,24 +21,24 @@ struct TerminalSessionTests {
             ("C-a", "ctrl-a"), ("C-l", "ctrl-l"), ("Space", "space"), ("x", "x"), ("G", "G"),
         ]
         for (index, (tmuxKey, notation)) in keys.enumerated() {
-            try probe.tmux.send(tmuxKey)
+            try probe.tmux.keys(tmuxKey)
             try probe.waitForEvent("key \(notation)")
-            try probe.tmux.waitFor(text: "events: \(index + 1)")
+            try probe.tmux.waitFor("events: \(index + 1)")
         }
         try probe.tmux.type("界")
         try probe.waitForEvent("key 界")
         try probe.tmux.type("é")
         try probe.waitForEvent("key é")
-        try probe.tmux.waitFor(text: "events: \(keys.count + 2)")
+        try probe.tmux.waitFor("events: \(keys.count + 2)")
     }
 
     @Test func escapeIsReportedAloneWithoutWaitingForMoreInput() throws {
         let probe = try Probe()
-        try probe.tmux.send("Escape")
+        try probe.tmux.keys("Escape")
         try probe.waitForEvent("key esc")
-        try probe.tmux.send("Escape", "j")
+        try probe.tmux.keys("Escape", "j")
         try probe.waitForEvent("key j")
-        try probe.tmux.waitFor(text: "events: 3")
+        try probe.tmux.waitFor("events: 3")
     }
 
     @Test func wideCharactersStayAlignedAndHostileTextIsEscaped() throws {
@@ -55,26 +55,26 @@ struct TerminalSessionTests {
         let probe = try Probe()
         try probe.tmux.resize(columns: 100, rows: 30)
         try probe.waitForEvent("resize 100x30")
-        let screen = try probe.tmux.waitFor(text: "probe ready 100x30")
+        let screen = try probe.tmux.waitFor("probe ready 100x30")
         #expect(screen.components(separatedBy: "\n").dropFirst(29).first?.hasPrefix("q quit") == true)
         try probe.tmux.resize(columns: 60, rows: 12)
         try probe.waitForEvent("resize 60x12")
-        try probe.tmux.waitFor(text: "probe ready 60x12")
+        try probe.tmux.waitFor("probe ready 60x12")
     }
 
     @Test func coloursFollowTheTerminalAndNoColor() throws {
         let full = try Probe()
-        try full.tmux.waitFor(text: "depth=xterm256")
-        #expect(try full.tmux.captureWithEscapes().contains("\u{1B}[38;5;"))
+        try full.tmux.waitFor("depth=xterm256")
+        #expect(try full.tmux.capture(escapes: true).contains("\u{1B}[38;5;"))
         let basic = try Probe(environment: ["TERM": "screen"])
-        try basic.tmux.waitFor(text: "depth=ansi8")
-        let basicEscapes = try basic.tmux.captureWithEscapes()
+        try basic.tmux.waitFor("depth=ansi8")
+        let basicEscapes = try basic.tmux.capture(escapes: true)
         #expect(
             !basicEscapes.contains("\u{1B}[38;5;")
                 && basicEscapes.range(of: Self.colourCode, options: .regularExpression) != nil)
         let none = try Probe(environment: ["NO_COLOR": "1"])
-        try none.tmux.waitFor(text: "depth=monochrome")
-        let noneEscapes = try none.tmux.captureWithEscapes()
+        try none.tmux.waitFor("depth=monochrome")
+        let noneEscapes = try none.tmux.capture(escapes: true)
         #expect(
             !noneEscapes.contains("\u{1B}[38;5;")
                 && noneEscapes.range(of: Self.colourCode, options: .regularExpression) == nil)
@@ -84,22 +84,22 @@ struct TerminalSessionTests {
     @Test func mouseReportingIsOffUntilAskedFor() throws {
         let probe = try Probe()
         #expect(try probe.terminalState() == "1 0 0 1")
-        try probe.tmux.send("m")
-        try probe.tmux.waitFor(text: "mouse: on")
+        try probe.tmux.keys("m")
+        try probe.tmux.waitFor("mouse: on")
         #expect(try probe.tmux.format("#{mouse_any_flag}") == "1")
-        try probe.tmux.send("m")
-        try probe.tmux.waitFor(text: "mouse: off")
+        try probe.tmux.keys("m")
+        try probe.tmux.waitFor("mouse: off")
         #expect(try probe.tmux.format("#{mouse_any_flag}") == "0")
     }
 
     @Test func stderrIsKeptOffTheScreenAndLogged() throws {
         let probe = try Probe()
-        try probe.tmux.send("w")
+        try probe.tmux.keys("w")
         try probe.waitForEvent("key w")
-        try probe.tmux.send("Down")
+        try probe.tmux.keys("Down")
         try probe.waitForEvent("key down")
         #expect(!(try probe.tmux.capture()).contains("probe stderr line"))
-        try probe.tmux.send("q")
+        try probe.tmux.keys("q")
         #expect(try probe.waitForExit().status == 0)
         #expect(try String(contentsOfFile: probe.logPath, encoding: .utf8).contains("probe stderr line"))
     }
@@ -130,19 +130,19 @@ struct TerminalSessionTests {
             try #require(ending != .trap, "a Swift trap is SIGILL on x86-64 only")
         #endif
         let probe = try Probe()
-        try probe.tmux.send("m")
-        try probe.tmux.waitFor(text: "mouse: on")
+        try probe.tmux.keys("m")
+        try probe.tmux.waitFor("mouse: on")
         #expect(try probe.terminalState() == "1 0 1 1")
         let pid = try probe.pid()
         switch ending {
-        case .quit: try probe.tmux.send("q")
-        case .thrownError: try probe.tmux.send("e")
+        case .quit: try probe.tmux.keys("q")
+        case .thrownError: try probe.tmux.keys("e")
         case .sigterm: kill(pid, SIGTERM)
         case .sigint: kill(pid, SIGINT)
         case .sighup: kill(pid, SIGHUP)
-        case .trap: try probe.tmux.send("c")
-        case .abort: try probe.tmux.send("a")
-        case .segfault: try probe.tmux.send("s")
+        case .trap: try probe.tmux.keys("c")
+        case .abort: try probe.tmux.keys("a")
+        case .segfault: try probe.tmux.keys("s")
         }
         let (status, modes) = try probe.waitForExit()
         #expect(status == ending.status)
