@@ -123,6 +123,19 @@ import Testing
         #expect(expired.stdout.split(separator: "\n")[1].contains("expired 1h ago"))
     }
 
+    @Test func lsSaysAnEntryThatWasNeverReadWasAccessedNever() throws {
+        let fixture = try CLIFixture()
+        let lines = try fixture.run("ls", fixture.path, "colors").stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        let start = try #require(header.range(of: "last access")).lowerBound.utf16Offset(in: header)
+        let lastAccess = lines.dropFirst().map { line in
+            String(line.dropFirst(start).prefix("last access".count)).trimmingCharacters(in: .whitespaces)
+        }
+        #expect(lines.dropFirst().map { $0.prefix(1) } == ["1", "2", "3"])
+        #expect(lastAccess[0] == "now" || lastAccess[0].hasSuffix(" ago"), "read 9 times")
+        #expect(lastAccess.dropFirst().allSatisfy { $0 == "never" }, "written, never read")
+    }
+
     @Test func showPrettyPrintsJSONOrDumpsHex() throws {
         let fixture = try CLIFixture()
         let pretty = try fixture.run("show", fixture.path, "tiles", CLIFixture.hostileKey)

@@ -74,7 +74,10 @@ struct ListCommand: ParsableCommand {
                     [
                         TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
                         Formatting.count(row.hits), Figures.relative(row.createdAt, now: page.now),
-                        Figures.relative(row.lastAccessAt, now: page.now), Figures.expiry(row.expiresAt, now: page.now),
+                        // As the console shows it: an entry with no recorded read was never read
+                        // (its access time is its write).
+                        row.hits == 0 ? "never" : Figures.relative(row.lastAccessAt, now: page.now),
+                        Figures.expiry(row.expiresAt, now: page.now),
                         TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
                     ]
                 }, textColumns: [0, 6]
