@@ -63,32 +63,22 @@ extension CacheStore {
         _ keys: [String], in namespace: String, journaling selector: InvalidationSelector, now: Int64
     ) throws -> Int {
         var (removed, next) = (0, 0)
-        var fullDisk = BatchSizer.FullDiskLimit()
-        let sizer = deleter.sizer
-        while true {
-            let (deleted, taken): (Int, Int)
-            do {
-                (deleted, taken) = try sizer.batch(
-                    on: database, usingReserve: true, budget: Self.actionBatchBudget, limit: fullDisk.value
-                ) { connection, size in
-                    let batch = keys[next..<min(next + size, keys.count)]
-                    var count = 0
-                    for key in batch where try connection.deleteEntry(namespace: namespace, key: key) {
-                        count += 1
-                    }
-                    if batch.endIndex == keys.count {
-                        try connection.appendInvalidation(selector, removed: removed + count, origin: origin, now: now)
-                    }
-                    return ((count, batch.count), batch.count)
-                }
-            } catch CacheError.diskFull where fullDisk.shrink(after: min(sizer.size, fullDisk.value)) {
-                continue
+        try deleter.inBatches { connection, size in
+            let batch = keys[next..<min(next + size, keys.count)]
+            var count = 0
+            for key in batch where try connection.deleteEntry(namespace: namespace, key: key) {
+                count += 1
             }
+            let isLast = batch.endIndex == keys.count
+            if isLast {
+                try connection.appendInvalidation(selector, removed: removed + count, origin: origin, now: now)
+            }
+            return ((count, batch.count), batch.count, isLast)
+        } committed: { (deleted: Int, taken: Int) in
             removed += deleted
             next += taken
-            if next == keys.count { return removed }
-            fullDisk.widen()
         }
+        return removed
     }
 
     /// Empties whole namespaces at once (they move out of sight in one transaction, journaled),

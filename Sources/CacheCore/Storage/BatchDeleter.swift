@@ -11,21 +11,38 @@ struct BatchDeleter: Sendable {
     /// a smaller limit, down to one row.
     func deleteInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
         var total = 0
+        try inBatches { connection, limit in
+            let removed = try batch(connection, limit)
+            return (removed, removed, removed < limit)
+        } committed: {
+            total += $0
+        }
+        return total
+    }
+
+    /// Runs `batch` (with a limit of rows to handle) in its own transaction until it says it
+    /// was the last; `committed` gets each batch's result once its transaction committed. On a
+    /// full disk a batch that does not fit is rolled back and tried again with a smaller limit,
+    /// down to one row.
+    func inBatches<Result: Sendable>(
+        _ batch: (SQLiteConnection, Int) throws -> (result: Result, handled: Int, isLast: Bool),
+        committed: (Result) -> Void
+    ) throws {
         var fullDisk = BatchSizer.FullDiskLimit()
         while true {
-            let (removed, isLast): (Int, Bool)
+            let (result, isLast): (Result, Bool)
             do {
-                (removed, isLast) = try sizer.batch(
+                (result, isLast) = try sizer.batch(
                     on: database, usingReserve: true, budget: CacheStore.actionBatchBudget, limit: fullDisk.value
                 ) { connection, limit in
-                    let removed = try batch(connection, limit)
-                    return ((removed, removed < limit), removed)
+                    let (result, handled, isLast) = try batch(connection, limit)
+                    return ((result, isLast), handled)
                 }
             } catch CacheError.diskFull where fullDisk.shrink(after: min(sizer.size, fullDisk.value)) {
                 continue
             }
-            total += removed
-            if isLast { return total }
+            committed(result)
+            if isLast { return }
             fullDisk.widen()
         }
     }
