@@ -22,6 +22,8 @@ extension MemoryTier {
         /// Bit `p` says whether the entry at queue slot `p` was read since eviction last
         /// passed it (it then gets a second chance).
         @usableFromInline var marks: [UInt64] = []
+        /// The expiry of the entry at each queue slot (`Int64.max` when it does not expire).
+        @usableFromInline var expiries: [Int64] = []
         var freeSlots: [Int] = []
         var newest = -1
         var oldest = -1
@@ -98,6 +100,7 @@ extension MemoryTier {
                 let slot = freeSlots.popLast() ?? queue.count
                 if slot == queue.count {
                     queue.append(QueueSlot())
+                    expiries.append(.max)
                     if slot & 63 == 0 { marks.append(0) }
                 }
                 entry.slot = slot
@@ -107,6 +110,7 @@ extension MemoryTier {
                 linkAsNewest(slot)
             }
             unmark(entry.slot)
+            expiries[entry.slot] = entry.expiresAt ?? .max
             typedValues(of: Value.self).slots[entry.key] = entry.memorySlot(at: entry.slot)
             return evictOverLimits(sparing: entry)
         }

@@ -4,10 +4,11 @@ import Synchronization
 /// recently used entries first, safe from many threads.
 ///
 /// A hit is one hash lookup under a lock that only marks the entry as read: what it reads
-/// (value, expiry, queue position) sits inline in the values of a dictionary
-/// of the entry's value type (a ``MemorySlot``), and the read marks are a bit array small
-/// enough to stay in the CPU caches. The entries themselves (``MemoryEntry``, with what
-/// eviction, invalidation and stale reads need) hang off the eviction queue. Eviction takes
+/// (value, queue position, whether it expires) sits inline in the values of a dictionary of
+/// the entry's value type (a ``MemorySlot``); the read marks are a bit array small enough to
+/// stay in the CPU caches, and expiries an array by queue position (read only for entries
+/// that expire). The entries themselves (``MemoryEntry``, with what eviction, invalidation
+/// and stale reads need) hang off the eviction queue. Eviction takes
 /// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
 /// an entry read since eviction last passed it outlives every unread one. Expired entries
@@ -29,9 +30,9 @@ import Synchronization
     {
         state.withLock { state in
             guard let slot = state.slot(key, as: Value.self) else { return nil }
-            if slot.expiresAt != .max || maxAge != nil {
+            if slot.expires || maxAge != nil {
                 let now = clock.nowMilliseconds()
-                if now >= slot.expiresAt { return nil }
+                if slot.expires, now >= state.expiries[slot.position] { return nil }
                 if let maxAge {
                     guard let writtenAt = state.writtenAt(slot.position), now.subtractingClamped(writtenAt) < maxAge
                     else { return nil }

@@ -1,12 +1,20 @@
 /// What a hit reads of one memory entry, held inline in the values of a dictionary, so a hit
-/// touches the dictionary's storage and nothing else (32 bytes for `Data`: a cache line
-/// holds two). A hit with a `maxAge` also reads the entry's write time, in its ``MemoryEntry``.
+/// touches the dictionary's storage and nothing else (24 bytes for `Data`). An entry that
+/// expires has its expiry in the tier's `expiries`; a hit with a `maxAge` also reads the
+/// entry's write time, in its ``MemoryEntry``.
 @usableFromInline struct MemorySlot<Value> {
     @usableFromInline let value: Value
-    /// `Int64.max` when the entry does not expire.
-    @usableFromInline let expiresAt: Int64
-    /// The entry's place in the tier's eviction queue, and so its bit in the read marks.
-    @usableFromInline let position: Int
+    /// The entry's place in the tier's eviction queue (and so its bit in the read marks and
+    /// its expiry in `expiries`) shifted left once, with whether it expires in the low bit.
+    @usableFromInline let packed: Int
+
+    init(value: Value, position: Int, expires: Bool) {
+        self.value = value
+        packed = position &<< 1 | (expires ? 1 : 0)
+    }
+
+    @inlinable var position: Int { packed &>> 1 }
+    @inlinable var expires: Bool { packed & 1 != 0 }
 }
 
 /// The entries of one value type in a memory tier, by key (see ``TypedMemoryValues``).
