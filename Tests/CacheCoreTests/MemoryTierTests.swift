@@ -6,7 +6,7 @@ import Testing
     private func entry(
         _ key: String, _ value: Int, size: Int = 1, expiresAt: Int64? = nil, staleUntil: Int64? = nil,
         writtenAt: Int64 = 0
-    ) -> MemoryEntry {
+    ) -> TypedMemoryEntry<Int> {
         TypedMemoryEntry(
             value, key: key, writtenAt: writtenAt, expiresAt: expiresAt, staleUntil: staleUntil ?? expiresAt,
             size: size, tags: [])
@@ -127,6 +127,23 @@ import Testing
         #expect(tier.hit("expiring", as: Int.self, maxAge: nil, clock: clock) == nil)
         #expect(tier.hit("forever", as: String.self, maxAge: nil, clock: clock) == nil)
         #expect(tier.hit("missing", as: Int.self, maxAge: nil, clock: clock) == nil)
+    }
+
+    @Test func aKeyRewrittenAsAnotherTypeIsHeldOnceAsTheNewOne() {
+        let tier = MemoryTier(maxEntries: 2, maxBytes: nil)
+        let clock = ManualClock()
+        tier.set(entry("k", 1))
+        tier.set(TypedMemoryEntry("one", key: "k", writtenAt: 0, expiresAt: nil, staleUntil: nil, size: 1, tags: []))
+        #expect(tier.count == 1)
+        #expect(tier.hit("k", as: Int.self, maxAge: nil, clock: clock) == nil)
+        #expect(tier.hit("k", as: String.self, maxAge: nil, clock: clock) == "one")
+        tier.set(entry("a", 1))
+        #expect(tier.set(entry("b", 1)) == 1)
+        // Eviction runs across types: the read "k" got its second chance and "a" left.
+        #expect(tier.keysByRecency == ["k", "b"])
+        #expect(tier.removeAll { _ in true } == 2)
+        #expect(tier.hit("k", as: String.self, maxAge: nil, clock: clock) == nil)
+        #expect(tier.count == 0 && tier.bytes == 0)
     }
 }
 

@@ -2,12 +2,10 @@
 ///
 /// The typed value lives in the ``TypedMemoryEntry`` subclass (the only one), so a typed
 /// read recovers it by comparing ``valueType`` with the type it expects. What an entry holds
-/// is immutable (replacing a value makes a new entry); only the tier's bookkeeping changes,
-/// under its lock.
-///
-/// Stored properties are laid out in order: those a hit reads come last, next to the
-/// subclass's value, so a hit touches as few cache lines as it can.
-@usableFromInline class MemoryEntry: @unchecked Sendable {
+/// is immutable (replacing a value makes a new entry); only its place in the tier changes,
+/// under the tier's lock. A hit reads none of it: it reads the copy in the tier's
+/// ``MemorySlot`` (see ``MemoryTier``).
+class MemoryEntry: @unchecked Sendable {
     let key: String
     let tags: [String]
     let staleUntil: Int64?
@@ -16,14 +14,11 @@
     /// The entry's place in its tier's eviction queue; touched only under the tier's lock.
     final var slot = -1
     /// The `Value` of the ``TypedMemoryEntry`` this is.
-    @usableFromInline let valueType: ObjectIdentifier
-    @usableFromInline let expiresAt: Int64?
+    let valueType: ObjectIdentifier
+    let expiresAt: Int64?
     /// When the value was written (the file row's `created_at`): another process's write of
     /// the same key shows up as a different time, and the copy is dropped.
-    @usableFromInline let writtenAt: Int64
-    /// Whether the entry was read since eviction last passed it (it then gets a second
-    /// chance). Touched only under the lock of the ``MemoryTier`` holding the entry.
-    @usableFromInline final var referenced = false
+    let writtenAt: Int64
 
     fileprivate init(
         key: String, writtenAt: Int64, expiresAt: Int64?, staleUntil: Int64?, size: Int, tags: [String],
@@ -48,8 +43,8 @@
 }
 
 /// A memory entry holding a `Value`.
-@usableFromInline final class TypedMemoryEntry<Value: Sendable>: MemoryEntry, @unchecked Sendable {
-    @usableFromInline let value: Value
+final class TypedMemoryEntry<Value: Sendable>: MemoryEntry, @unchecked Sendable {
+    let value: Value
 
     init(
         _ value: Value, key: String, writtenAt: Int64, expiresAt: Int64?, staleUntil: Int64?, size: Int,
@@ -59,5 +54,10 @@
         super.init(
             key: key, writtenAt: writtenAt, expiresAt: expiresAt, staleUntil: staleUntil, size: size, tags: tags,
             valueType: ObjectIdentifier(Value.self))
+    }
+
+    /// What a hit reads of this entry, for the entry at `position` of the eviction queue.
+    func memorySlot(at position: Int) -> MemorySlot<Value> {
+        MemorySlot(value: value, position: position, expires: expiresAt != nil)
     }
 }

@@ -3,7 +3,12 @@ import Synchronization
 /// A bounded, TTL-aware map from canonical keys to values that evicts roughly the least
 /// recently used entries first, safe from many threads.
 ///
-/// A hit is one hash lookup under a lock that only marks the entry as read. Eviction takes
+/// A hit is one hash lookup under a lock that only marks the entry as read: what it reads
+/// (value, queue position, whether it expires) sits inline in the values of a dictionary of
+/// the entry's value type (a ``MemorySlot``); the read marks are a bit array small enough to
+/// stay in the CPU caches, and expiries an array by queue position (read only for entries
+/// that expire). The entries themselves (``MemoryEntry``, with what eviction, invalidation
+/// and stale reads need) hang off the eviction queue. Eviction takes
 /// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
 /// an entry read since eviction last passed it outlives every unread one. Expired entries
@@ -24,17 +29,18 @@ import Synchronization
         -> Value?
     {
         state.withLock { state in
-            state.index[key]?._withUnsafeGuaranteedRef { entry in
-                guard entry.valueType == ObjectIdentifier(Value.self) else { return nil }
-                if entry.expiresAt != nil || maxAge != nil {
-                    let now = clock.nowMilliseconds()
-                    if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
-                    if let maxAge, now.subtractingClamped(entry.writtenAt) >= maxAge { return nil }
+            guard let slot = state.slot(key, as: Value.self) else { return nil }
+            if slot.expires || maxAge != nil {
+                let now = clock.nowMilliseconds()
+                if slot.expires, now >= state.expiries[slot.position] { return nil }
+                if let maxAge {
+                    guard let writtenAt = state.writtenAt(slot.position), now.subtractingClamped(writtenAt) < maxAge
+                    else { return nil }
                 }
-                if !entry.referenced { entry.referenced = true }
-                state.countHit()
-                return unsafeDowncast(entry, to: TypedMemoryEntry<Value>.self).value
             }
+            state.markRead(slot.position)
+            state.countHit()
+            return slot.value
         }
     }
 
@@ -46,7 +52,7 @@ import Synchronization
                 state.remove(entry)
                 return nil
             }
-            entry.referenced = true
+            state.markRead(entry.slot)
             return entry
         }
     }
@@ -54,7 +60,7 @@ import Synchronization
     /// Stores `entry` (replacing any) as the newest, then evicts over the limits (never
     /// `entry` while others can go). Returns how many it evicted.
     @discardableResult
-    func set(_ entry: MemoryEntry) -> Int {
+    func set<Value>(_ entry: TypedMemoryEntry<Value>) -> Int {
         state.withLock { state in
             state.epoch &+= 1
             return state.insert(entry)
@@ -79,9 +85,9 @@ import Synchronization
 
     /// Stores a copy read from the file unless a write or removal happened since `epoch`
     /// was read (the copy might then be older than what was written).
-    func promote(_ entry: MemoryEntry, ifUnchangedSince epoch: UInt64) {
+    func promote<Value>(_ entry: TypedMemoryEntry<Value>, ifUnchangedSince epoch: UInt64) {
         state.withLock { state in
-            guard state.epoch == epoch, state.index[entry.key] == nil else { return }
+            guard state.epoch == epoch, state.entry(entry.key) == nil else { return }
             _ = state.insert(entry)
         }
     }
@@ -102,7 +108,7 @@ import Synchronization
     func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
         state.withLock { state in
             state.epoch &+= 1
-            let doomed = state.index.values.map { $0.takeUnretainedValue() }.filter(matches)
+            let doomed = state.entries.filter(matches)
             for entry in doomed { state.remove(entry) }
             return doomed.count
         }
@@ -129,11 +135,11 @@ import Synchronization
 
     /// How many unexpired entries are held.
     func liveCount(at now: Int64) -> Int {
-        state.withLock { state in state.index.values.count { !$0.takeUnretainedValue().isExpired(at: now) } }
+        state.withLock { state in state.queue.count { $0.entry.map { !$0.isExpired(at: now) } ?? false } }
     }
 
     /// How many entries are held (expired ones included until met).
-    var count: Int { state.withLock { $0.index.count } }
+    var count: Int { state.withLock { $0.count } }
 
     /// The bytes held, as counted against the byte limit.
     var bytes: Int { state.withLock { $0.bytes } }
@@ -143,122 +149,4 @@ import Synchronization
     /// ones, newest first. Recency as this tier sees it: a read marks an entry, it does not
     /// move it, so two entries read since eviction last ran keep their queue order.
     var keysByRecency: [String] { state.withLock { $0.keysByRecency } }
-}
-
-extension MemoryTier {
-    /// A place in the eviction queue. Links are slot numbers, not references, so moving an
-    /// entry is a few integer stores with no reference counting.
-    fileprivate struct Slot {
-        var entry: MemoryEntry?
-        var newer = -1
-        var older = -1
-    }
-
-    @usableFromInline struct State {
-        var maxEntries: Int
-        var maxBytes: Int?
-        /// The entries by key, not retained: a hit then costs no reference counting. Every
-        /// entry in it is held by its slot, and the two change together.
-        @usableFromInline var index: [String: Unmanaged<MemoryEntry>] = [:]
-        fileprivate var slots: [Slot] = []
-        var freeSlots: [Int] = []
-        var newest = -1
-        var oldest = -1
-        var bytes = 0
-        var epoch: UInt64 = 0
-        /// Hits counted here, until ``hitCounters`` is set; from then on hits go there.
-        @usableFromInline var hits = 0
-        @usableFromInline var hitCounters: NamespaceCounters?
-
-        init(maxEntries: Int, maxBytes: Int?) {
-            self.maxEntries = maxEntries
-            self.maxBytes = maxBytes
-        }
-
-        @inlinable mutating func countHit() {
-            if let hitCounters { hitCounters.memoryHit() } else { hits &+= 1 }
-        }
-
-        func entry(_ key: String) -> MemoryEntry? { index[key]?.takeUnretainedValue() }
-
-        var keysByRecency: [String] {
-            var read: [String] = []
-            var unread: [String] = []
-            var slot = newest
-            while slot >= 0 {
-                if let entry = slots[slot].entry {
-                    if entry.referenced { read.append(entry.key) } else { unread.append(entry.key) }
-                }
-                slot = slots[slot].older
-            }
-            return read + unread
-        }
-
-        mutating func insert(_ entry: MemoryEntry) -> Int {
-            if let old = self.entry(entry.key) {
-                bytes += entry.size - old.size
-                entry.slot = old.slot
-                slots[old.slot].entry = entry
-                moveToFront(old.slot)
-            } else {
-                let slot = freeSlots.popLast() ?? slots.count
-                if slot == slots.count { slots.append(Slot()) }
-                entry.slot = slot
-                slots[slot].entry = entry
-                bytes += entry.size
-                linkAsNewest(slot)
-            }
-            index[entry.key] = Unmanaged.passUnretained(entry)
-            return evictOverLimits(sparing: entry)
-        }
-
-        /// Evicts from the old end until within the limits; a read entry is spared once (it
-        /// loses its mark and moves to the new end), and so is `spared` while others remain.
-        mutating func evictOverLimits(sparing spared: MemoryEntry?) -> Int {
-            var evicted = 0
-            while oldest >= 0, index.count > maxEntries || maxBytes.map({ bytes > $0 }) == true {
-                guard let entry = slots[oldest].entry else { break }
-                if entry.referenced || (entry === spared && index.count > 1) {
-                    entry.referenced = false
-                    moveToFront(oldest)
-                } else {
-                    remove(entry)
-                    evicted += 1
-                }
-            }
-            return evicted
-        }
-
-        mutating func remove(_ entry: MemoryEntry) {
-            let slot = entry.slot
-            unlink(slot)
-            index[entry.key] = nil
-            bytes -= entry.size
-            slots[slot].entry = nil
-            freeSlots.append(slot)
-        }
-
-        private mutating func moveToFront(_ slot: Int) {
-            guard newest != slot else { return }
-            unlink(slot)
-            linkAsNewest(slot)
-        }
-
-        private mutating func linkAsNewest(_ slot: Int) {
-            slots[slot].newer = -1
-            slots[slot].older = newest
-            if newest >= 0 { slots[newest].newer = slot }
-            newest = slot
-            if oldest < 0 { oldest = slot }
-        }
-
-        private mutating func unlink(_ slot: Int) {
-            let newer = slots[slot].newer
-            let older = slots[slot].older
-            if newer >= 0 { slots[newer].older = older } else { newest = older }
-            if older >= 0 { slots[older].newer = newer } else { oldest = newer }
-            slots[slot].newer = -1
-            slots[slot].older = -1
-        }
-    }
 }

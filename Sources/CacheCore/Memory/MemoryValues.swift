@@ -1,0 +1,58 @@
+/// What a hit reads of one memory entry, held inline in the values of a dictionary, so a hit
+/// touches the dictionary's storage and nothing else (24 bytes for `Data`). An entry that
+/// expires has its expiry in the tier's `expiries`; a hit with a `maxAge` also reads the
+/// entry's write time, in its ``MemoryEntry``.
+@usableFromInline struct MemorySlot<Value> {
+    @usableFromInline let value: Value
+    /// The entry's place in the tier's eviction queue (and so its bit in the read marks and
+    /// its expiry in `expiries`) shifted left once, with whether it expires in the low bit.
+    @usableFromInline let packed: Int
+
+    init(value: Value, position: Int, expires: Bool) {
+        self.value = value
+        packed = position &<< 1 | (expires ? 1 : 0)
+    }
+
+    @inlinable var position: Int { packed &>> 1 }
+    @inlinable var expires: Bool { packed & 1 != 0 }
+}
+
+/// The entries of one value type in a memory tier, by key (see ``TypedMemoryValues``).
+@usableFromInline protocol MemoryValues: AnyObject {
+    /// The queue position of `key`'s entry, if it is here.
+    func position(of key: String) -> Int?
+    func remove(_ key: String)
+}
+
+/// The slots of the entries of a tier that hold a `Value`.
+@usableFromInline final class TypedMemoryValues<Value>: MemoryValues {
+    /// Touched only under the tier's lock, which already excludes overlapping accesses: a
+    /// hit skips the run-time exclusivity check.
+    @exclusivity(unchecked) @usableFromInline var slots: [String: MemorySlot<Value>] = [:]
+
+    init() {}
+
+    @usableFromInline func position(of key: String) -> Int? { slots[key]?.position }
+
+    @usableFromInline func remove(_ key: String) { slots[key] = nil }
+}
+
+/// A tier's ``TypedMemoryValues`` for one value type, not retained (the tier's `maps` hold
+/// it), with the type next to it: a hit finds its map and reads it with no call and no
+/// reference counting.
+@usableFromInline struct MemoryValuesOfType {
+    @usableFromInline let valueType: ObjectIdentifier
+    @usableFromInline let values: Unmanaged<AnyObject>
+
+    init<Value>(_ values: TypedMemoryValues<Value>) {
+        valueType = ObjectIdentifier(Value.self)
+        self.values = Unmanaged.passUnretained(values)
+    }
+
+    /// The slot of `key`; the caller checked that ``valueType`` is `Value`'s.
+    @inlinable @inline(__always) func slot<Value>(_ key: String, as type: Value.Type) -> MemorySlot<Value>? {
+        // `valueType` is `ObjectIdentifier(V.self)` of the `TypedMemoryValues<V>` held, and the
+        // tier keeps it alive while it is listed.
+        Unmanaged<TypedMemoryValues<Value>>.fromOpaque(values.toOpaque())._withUnsafeGuaranteedRef { $0.slots[key] }
+    }
+}
