@@ -56,24 +56,32 @@ extension CacheStore {
         return fileRemoved + memoryRemoved
     }
 
-    /// Deletes `keys` in batches (sized by ``deleter``, like a prefix's or a tag's) and
-    /// journals `selector` with the total in the last batch's transaction. On a full disk a
+    /// Deletes `keys` and journals `selector` with the total in the last transaction. A few
+    /// keys (an app's `remove`) are one plain write transaction, like a set: a batch's
+    /// bookkeeping (its checkpoint on another thread) would cost several times the delete.
+    /// More go in batches sized by ``deleter`` (like a prefix's or a tag's); on a full disk a
     /// batch that does not fit is tried again smaller, down to one key.
     private func removeKeys(
         _ keys: [String], in namespace: String, journaling selector: InvalidationSelector, now: Int64
     ) throws -> Int {
+        func delete(_ batch: ArraySlice<String>, removedBefore: Int, on connection: SQLiteConnection) throws -> Int {
+            var count = 0
+            for key in batch where try connection.deleteEntry(namespace: namespace, key: key) { count += 1 }
+            if batch.endIndex == keys.count {
+                try connection.appendInvalidation(selector, removed: removedBefore + count, origin: origin, now: now)
+            }
+            return count
+        }
+        if keys.count <= Self.keysInOneWrite {
+            return try database.write(usingReserve: true) { connection in
+                try connection.writeTransaction { try delete(keys[...], removedBefore: 0, on: connection) }
+            }
+        }
         var (removed, next) = (0, 0)
         try deleter.inBatches { connection, size in
             let batch = keys[next..<min(next + size, keys.count)]
-            var count = 0
-            for key in batch where try connection.deleteEntry(namespace: namespace, key: key) {
-                count += 1
-            }
-            let isLast = batch.endIndex == keys.count
-            if isLast {
-                try connection.appendInvalidation(selector, removed: removed + count, origin: origin, now: now)
-            }
-            return ((count, batch.count), batch.count, isLast)
+            let count = try delete(batch, removedBefore: removed, on: connection)
+            return ((count, batch.count), batch.count, batch.endIndex == keys.count)
         } committed: { (deleted: Int, taken: Int) in
             removed += deleted
             next += taken

@@ -40,6 +40,9 @@ public final class CacheStore: CacheBackend {
     /// file, 100 ms batches (3,000–7,000 moved rows) moved 0–25% more rows per second than
     /// 25 ms ones (a tag's undo 30–45%), and 250 ms ones no more than 100 ms ones.
     static let actionBatchBudget: Duration = .milliseconds(100)
+    /// Key invalidations of up to this many keys are one plain write transaction (see
+    /// `removeKeys`); the smallest batch a sizer makes.
+    static let keysInOneWrite = BatchSizer.range.lowerBound
     /// Sizes the batches of admin actions and their undo (rows moved between partitions).
     let moveBatches: BatchSizer
     /// Deletes partitions, kept expiry times and selected entries in sized batches (shared
