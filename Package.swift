@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CacheCore", targets: ["CacheCore"]),
+        .library(name: "CacheCoreRedis", targets: ["CacheCoreRedis"]),
         .library(name: "CacheCoreService", targets: ["CacheCoreService"]),
         .executable(name: "cachedeck", targets: ["cachedeck"]),
         .executable(name: "cachedeck-bench", targets: ["cachedeck-bench"]),
@@ -25,21 +26,29 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // hiredis, Redis' C client: only Sources/CacheCore/Redis/Client calls it. Linked by its
+        // hiredis, Redis' C client: only Sources/CacheCoreRedis/Client calls it. Linked by its
         // module map: hiredis.pc's cflags carry -D_FILE_OFFSET_BITS=64, a flag SwiftPM refuses.
         .systemLibrary(
             name: "CHiredis",
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
+        // The SQLite cache apps link: SQLite, swift-log and swift-metrics, nothing else.
         .target(
             name: "CacheCore",
             dependencies: [
                 "CSQLite",
-                "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The same API on a Redis server (RedisStore), its admin, inspection and keyspace
+        // browser; what it needs of CacheCore is `package` API.
+        .target(
+            name: "CacheCoreRedis",
+            dependencies: ["CacheCore", "CHiredis"]
+        ),
+        // A private redis-server on a free loopback port, for the tests and `cachedeck-bench redis`.
+        .target(name: "LocalRedis"),
         // CacheCore's maintenance and telemetry as a swift-service-lifecycle `Service`.
         .target(
             name: "CacheCoreService",
@@ -52,7 +61,9 @@ let package = Package(
             name: "cachedeck",
             dependencies: [
                 "CacheCore",
+                "CacheCoreRedis",
                 "CacheConsole",
+                "TerminalUI",
                 "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -61,29 +72,34 @@ let package = Package(
             name: "cachedeck-bench",
             dependencies: [
                 "CacheCore",
+                "CacheCoreRedis",
                 "CacheConsole",
+                "TerminalUI",
                 "CSQLite",
-                // RedisServer: `cachedeck-bench redis` starts a private redis-server.
-                "CacheDeckTestSupport",
+                // `cachedeck-bench redis` starts a private redis-server.
+                "LocalRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "cachedeck-testhelper",
-            dependencies: ["CacheCore", "CacheDeckTestSupport"],
+            dependencies: ["CacheCore", "CacheCoreRedis", "CacheDeckTestSupport"],
             path: "Tests/Helper"
         ),
         // Bad files (not a database, truncated, unreadable, …) and running programs as a user
         // that file permissions apply to, shared by the library and the CLI tests.
         .target(
             name: "CacheDeckTestSupport",
-            dependencies: ["CacheCore", "CSQLite"],
+            dependencies: ["CacheCore", "CSQLite", "LocalRedis"],
             path: "Tests/Support"
         ),
         .testTarget(
             name: "CacheCoreTests",
             dependencies: [
                 "CacheCore",
+                "CSQLite",
+                "CacheCoreRedis",
+                "LocalRedis",
                 "CacheCoreService",
                 "CacheDeckTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -96,13 +112,15 @@ let package = Package(
             name: "ReadmeExamplesTests",
             dependencies: [
                 "CacheCore",
+                "CacheCoreRedis",
                 "CacheCoreService",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The console: CursesTerminal (curses I/O) depends on CNCurses and CacheConsole (screens,
-        // themes, keys; no terminal I/O, no SQL). See docs/ARCHITECTURE.md for the layers.
+        // The console: TerminalUI (screen buffer, cells, text width, keys, themes, the Terminal
+        // protocol) under both CursesTerminal (curses I/O) and CacheConsole (controllers and
+        // views; no terminal I/O, no SQL). See docs/ARCHITECTURE.md for the layers.
         // Linked by its module map (ncursesw, tinfo): ncursesw.pc's cflags (-D_XOPEN_SOURCE=600,
         // -D_DEFAULT_SOURCE) are flags SwiftPM refuses with a warning; the shim defines them.
         .systemLibrary(
@@ -110,21 +128,25 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(
+            name: "TerminalUI",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(
             name: "CacheConsole",
-            dependencies: ["CacheCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["CacheCore", "CacheCoreRedis", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "CacheConsole"]
+            dependencies: ["CNCurses", "TerminalUI"]
         ),
         .executableTarget(
             name: "cachedeck-terminalprobe",
-            dependencies: ["CursesTerminal", "CacheConsole"],
+            dependencies: ["CursesTerminal", "TerminalUI"],
             path: "Tests/TerminalProbe"
         ),
         .testTarget(
             name: "CacheConsoleTests",
-            dependencies: ["CacheConsole", "CacheCore", "CacheDeckTestSupport"]
+            dependencies: ["CacheConsole", "TerminalUI", "CacheCore", "CacheCoreRedis", "CacheDeckTestSupport"]
         ),
         .testTarget(
             name: "CursesTerminalTests",
@@ -135,14 +157,14 @@ let package = Package(
         .testTarget(
             name: "CacheDeckCLITests",
             dependencies: [
-                "CacheCore", "CacheDeckTestSupport",
+                "CacheCore", "CacheCoreRedis", "CacheDeckTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(
             name: "ConsoleEndToEndTests",
-            dependencies: ["CacheCore", "CacheDeckTestSupport"]
+            dependencies: ["CacheCore", "CacheCoreRedis", "CacheDeckTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

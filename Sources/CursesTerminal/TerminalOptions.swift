@@ -1,4 +1,4 @@
-import CacheConsole
+import TerminalUI
 
 /// How a ``TerminalSession`` starts.
 package struct TerminalOptions: Sendable {

@@ -1,11 +1,15 @@
 import CNCurses
-import CacheConsole
+import TerminalUI
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// The terminal, owned by curses for as long as the session runs: reads keys, mouse and
-/// resize events, and draws ``CacheConsole/ScreenBuffer``s by difference.
+/// resize events, and draws ``TerminalUI/ScreenBuffer``s by difference.
 ///
 /// This is the only type that touches curses. It is deliberately not `Sendable`: one thread
 /// (or one isolation domain) owns it, and everything else hands it buffers to draw. Only one
@@ -18,14 +22,14 @@ package final class TerminalSession {
     /// The screen size in cells.
     package private(set) var size: Size
     /// What the terminal can show: `NO_COLOR` (set and not empty) or a terminal without
-    /// colours means ``CacheConsole/ColorDepth/monochrome``.
+    /// colours means ``TerminalUI/ColorDepth/monochrome``.
     package let colorDepth: ColorDepth
     /// Whether the locale is UTF-8. When not, draw with ASCII glyphs
-    /// (``CacheConsole/GlyphSet/ascii``, ``CacheConsole/BorderStyle/ascii``); any other
+    /// (``TerminalUI/GlyphSet/ascii``, ``TerminalUI/BorderStyle/ascii``); any other
     /// non-ASCII cell is shown as `?`.
     package let supportsUnicode: Bool
     /// The theme cells are drawn with. On a monochrome terminal a theme that uses colour is
-    /// replaced by ``CacheConsole/Theme/monochrome``.
+    /// replaced by ``TerminalUI/Theme/monochrome``.
     package var theme: Theme {
         didSet {
             painter.styles.theme = theme.adapted(to: colorDepth)
@@ -152,7 +156,7 @@ package final class TerminalSession {
 
     /// Waits up to `timeout` (forever when `nil`) for input. Returns `nil` when the time is
     /// up, so an app can tick; keys curses reports that the console has no use for are
-    /// skipped. A ``CacheConsole/InputEvent/resize(_:)`` means the next frame must have the
+    /// skipped. A ``TerminalUI/InputEvent/resize(_:)`` means the next frame must have the
     /// new ``size`` (it is drawn whole).
     package func nextEvent(timeout: Duration? = nil) -> InputEvent? {
         guard isActive else { return nil }

@@ -1,3 +1,4 @@
+import CacheCoreRedis
 import ArgumentParser
 
 /// The benchmark tool: each subcommand measures one area against baselines it runs itself

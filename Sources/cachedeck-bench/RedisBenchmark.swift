@@ -1,4 +1,5 @@
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The `redis` rows: a ``RedisStore``'s gets, sets, deletes and purges against the same

@@ -1,5 +1,6 @@
+import CacheCoreRedis
 import ArgumentParser
-import CacheDeckTestSupport
+import LocalRedis
 
 /// `cachedeck-bench redis`: RedisStore against raw commands on the same server.
 struct RedisCommand: ParsableCommand {

@@ -1,7 +1,9 @@
+import CacheCoreRedis
 import Foundation
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct KeyNotationTests {
     @Test(arguments: [

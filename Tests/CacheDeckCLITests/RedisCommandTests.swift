@@ -1,3 +1,4 @@
+import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing

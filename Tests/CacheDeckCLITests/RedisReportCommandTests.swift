@@ -1,4 +1,5 @@
 import CacheCore
+import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// `write PATH NAMESPACE PREFIX COUNT [--pad N] [--barrier] [--churn]`

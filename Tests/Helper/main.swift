@@ -28,6 +28,7 @@
 // test can start several helpers at the same moment. Errors go to stderr with exit code 1.
 
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 do {

@@ -4,6 +4,7 @@
 // swift-format-ignore-file
 
 import CacheCore
+import CacheCoreRedis
 import CacheCoreService
 import Foundation
 import Logging

@@ -8,7 +8,7 @@
 //       w write to stderr · m toggle mouse reporting · t next theme
 // Exit codes: 0 after q, 1 on an error (printed to stderr once the terminal is restored).
 
-import CacheConsole
+import TerminalUI
 import CursesTerminal
 import Foundation
 

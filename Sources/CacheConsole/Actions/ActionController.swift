@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// The one path every destructive action takes, from the CLI and from the console: build the
 /// preview, ask for confirmation under a fixed policy, run, and hand back the undo handle.

@@ -1,3 +1,4 @@
+import TerminalUI
 import Synchronization
 
 /// Asks a running action to stop after the batch it is on (what it removed until then stays

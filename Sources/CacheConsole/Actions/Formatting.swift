@@ -1,3 +1,4 @@
+import TerminalUI
 import Foundation
 
 /// Numbers as people read them: `2,500`, `1.2 MB`.

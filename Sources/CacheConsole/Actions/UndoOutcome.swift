@@ -1,3 +1,4 @@
+import TerminalUI
 /// What an undo brought back, of what its action had removed.
 package struct UndoOutcome: Sendable, Equatable {
     /// Entries brought back (or whose expiry times were put back).

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// One `:` command: its names, how it is used, what its arguments complete to, and what it

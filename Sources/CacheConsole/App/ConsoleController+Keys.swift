@@ -1,3 +1,5 @@
+import CacheCoreRedis
+import TerminalUI
 extension ConsoleController {
     /// The bindings that mean the same in every view (a view that binds the same action
     /// itself, like undo in the audit log, takes it first).

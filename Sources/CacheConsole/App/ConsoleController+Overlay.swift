@@ -1,3 +1,4 @@
+import TerminalUI
 extension ConsoleController {
     /// A key while a text field or dialog is open.
     mutating func overlayKey(_ key: Key) -> [ConsoleEffect] {

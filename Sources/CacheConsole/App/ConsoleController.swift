@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The console's controller: takes each ``ConsoleMessage`` (a key, a tick, data that

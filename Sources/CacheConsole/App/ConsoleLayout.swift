@@ -1,3 +1,4 @@
+import TerminalUI
 /// Where the chrome and the view go on the screen: the header on the first row, the
 /// breadcrumb bar on the second, the status line on the last, the view in between.
 package enum ConsoleLayout {

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Everything that reaches the console's controller: input, clock ticks and the results of

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The whole state of the console at one moment: the navigation stack, the overlay (filter,

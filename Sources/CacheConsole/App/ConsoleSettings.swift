@@ -1,3 +1,4 @@
+import TerminalUI
 /// What the console is started with besides the data: key bindings, where themes come from,
 /// the refresh interval.
 package struct ConsoleSettings: Sendable {

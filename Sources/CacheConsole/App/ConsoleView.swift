@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// One view of the console (the Overview, a namespace's entries, an entry, the timeline,
 /// the statistics, the audit log, the help): its own state and everything it does. The

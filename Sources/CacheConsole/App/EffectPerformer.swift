@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Carries out the effects that touch the data source, turning each into the message the

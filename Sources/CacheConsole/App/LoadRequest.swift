@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// A read the console needs, tagged with the view it is for.

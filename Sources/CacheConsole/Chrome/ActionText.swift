@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Actions named briefly for the dialog and the status line: `Invalidate 2 keys in products`.

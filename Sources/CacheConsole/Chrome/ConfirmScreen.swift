@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The confirmation dialog: what the action would remove, and the question.

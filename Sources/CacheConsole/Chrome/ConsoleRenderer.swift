@@ -1,3 +1,5 @@
+import CacheCoreRedis
+import TerminalUI
 import Foundation
 
 extension ConsoleController {

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// What sits over the view and gets the keys first.

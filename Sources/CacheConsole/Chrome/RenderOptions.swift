@@ -1,3 +1,4 @@
+import TerminalUI
 /// How the terminal can draw: Unicode glyphs or plain ASCII.
 package struct RenderOptions: Sendable, Hashable {
     /// Graph, bar and arrow glyphs.

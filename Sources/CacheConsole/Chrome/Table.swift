@@ -1,3 +1,4 @@
+import TerminalUI
 /// A column of a table on screen.
 struct TableColumn {
     /// How wide a column is.

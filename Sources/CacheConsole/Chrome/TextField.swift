@@ -1,3 +1,4 @@
+import TerminalUI
 /// A one-line text input: the filter, the command line, a confirmation answer.
 package struct TextField: Sendable, Hashable {
     /// The text typed so far.

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Times and rates in the few characters a table column has.

@@ -1,3 +1,4 @@
+import TerminalUI
 /// What the console shows below ``ConsoleLayout/minimumSize``.
 enum TooSmallScreen {
     static func draw(size: Size, into buffer: inout ScreenBuffer) {

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The console's actions on either store, through the ``ActionController``: how a filter

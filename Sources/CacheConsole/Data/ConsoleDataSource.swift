@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// Everything the console reads and does, as immutable snapshots. The console calls it only

@@ -1,3 +1,4 @@
+import TerminalUI
 /// A problem the console reports in its status line: one sentence.
 package struct ConsoleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sentence.

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Samples of counters that only grow (every host's counters on a Redis server, summed per

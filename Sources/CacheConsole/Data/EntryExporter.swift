@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// What to export: the entries of a namespace that a filter matches, or only some keys.

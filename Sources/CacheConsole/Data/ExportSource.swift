@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// What ``EntryExporter`` reads entries from: pages of a namespace's entries a filter

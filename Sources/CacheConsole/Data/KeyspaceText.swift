@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// Keyspace figures as the console and the CLI show them: amounts with their mark (`≥` while
 /// the scan runs, `~` where Redis samples), types and expiries.

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import TerminalUI
 /// What a key can do anywhere in the console. Screens map these to their own behaviour; the
 /// raw value is the action's name in `keys.toml`.
 package enum KeyAction: String, CaseIterable, Hashable, Sendable {

@@ -1,3 +1,4 @@
+import TerminalUI
 /// Which keys trigger which ``KeyAction``s. Each key triggers at most one action; an action
 /// may have several keys, or none.
 package struct KeyMap: Hashable, Sendable {

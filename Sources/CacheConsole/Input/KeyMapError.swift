@@ -1,3 +1,4 @@
+import TerminalUI
 /// Why key bindings could not be loaded, as one line naming the file and the line or action.
 package struct KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.

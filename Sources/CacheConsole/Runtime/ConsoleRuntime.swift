@@ -1,3 +1,4 @@
+import TerminalUI
 import Dispatch
 import Foundation
 
@@ -40,7 +41,7 @@ package final class ConsoleRuntime {
 
     /// Runs until the operator quits. `notices` (broken key or theme files) show in the
     /// status line.
-    package func run(on terminal: some ConsoleTerminal, notices: [String] = []) {
+    package func run(on terminal: some Terminal, notices: [String] = []) {
         let clock = ContinuousClock()
         perform(controller.handle(.input(.resize(terminal.size))), on: terminal)
         perform(controller.handle(.tick(now: Self.now())), on: terminal)
@@ -74,14 +75,14 @@ package final class ConsoleRuntime {
         }
     }
 
-    private func draw(on terminal: some ConsoleTerminal, clock: ContinuousClock) {
+    private func draw(on terminal: some Terminal, clock: ContinuousClock) {
         let started = clock.now
         terminal.draw(controller.render(options: options))
         controller.noteFrame(milliseconds: (clock.now - started).fractionalMilliseconds)
         frames += 1
     }
 
-    private func perform(_ effects: [ConsoleEffect], on terminal: some ConsoleTerminal) {
+    private func perform(_ effects: [ConsoleEffect], on terminal: some Terminal) {
         for effect in effects {
             switch effect {
             case .quit: quitting = true

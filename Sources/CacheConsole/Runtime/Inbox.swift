@@ -1,3 +1,4 @@
+import TerminalUI
 import Synchronization
 
 /// Where background work leaves its messages for the terminal's thread, and how much of it

@@ -23,7 +23,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     private let coder: any CacheValueCoder<Value>
     @usableFromInline let counters: NamespaceCounters
 
-    init(
+    package init(
         backend: any CacheBackend, namespace: NamespaceRecord, runtime: NamespaceRuntime,
         coder: any CacheValueCoder<Value>
     ) {

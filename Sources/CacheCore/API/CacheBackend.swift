@@ -6,7 +6,7 @@ import Foundation
 /// both stores.
 ///
 /// The handle keeps the clock itself, so a memory hit makes no call through this protocol.
-protocol CacheBackend: AnyObject, Sendable {
+package protocol CacheBackend: AnyObject, Sendable {
     /// The store's options (clock, logger, load back-off, default policies).
     var options: StoreOptions { get }
 
@@ -42,7 +42,7 @@ protocol CacheBackend: AnyObject, Sendable {
 }
 
 /// Which statistics counter an invalidation's removals go to.
-enum RemovalCounter {
+package enum RemovalCounter {
     case invalidations, removes
 }
 
@@ -57,7 +57,7 @@ extension CompiledInvalidationRules {
     /// Expands `selectors` with the dependency rules and removes each with `remove` (which
     /// returns how many entries it removed), counting what each named namespace lost as
     /// `counter` (what a rule adds is always an invalidation). Both stores invalidate this way.
-    func apply(
+    package func apply(
         _ selectors: [InvalidationSelector], countedAs counter: RemovalCounter, in statistics: StatisticsRegistry,
         by remove: (InvalidationSelector) throws -> Int
     ) throws -> InvalidationResult {

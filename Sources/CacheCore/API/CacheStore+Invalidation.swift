@@ -18,7 +18,7 @@ extension CacheStore {
 
     /// ``invalidate(_:)-([InvalidationSelector])`` counting what each named namespace lost as
     /// `counter` (what a rule adds is always an invalidation).
-    func invalidate(_ selectors: [InvalidationSelector], countedAs counter: RemovalCounter) throws
+    package func invalidate(_ selectors: [InvalidationSelector], countedAs counter: RemovalCounter) throws
         -> InvalidationResult
     {
         guard !isReadOnly else { throw CacheError.readOnly(path: path) }

@@ -23,7 +23,7 @@ public final class CacheStore: CacheBackend {
     public var isReadOnly: Bool { database.isReadOnly }
 
     let database: Database
-    let options: StoreOptions
+    package let options: StoreOptions
     let accessLog = AccessLog()
     /// Names this store instance in the invalidation journal: `pid@host#random`.
     let origin: String
@@ -141,13 +141,13 @@ public final class CacheStore: CacheBackend {
 
     func now() -> Int64 { options.clock.nowMilliseconds() }
 
-    func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
+    package func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
         services.statistics.counters(for: namespace)
     }
 
     /// The live entries of `namespace` in the file (after writing the sets
     /// waiting in write-behind namespaces).
-    func liveCount(of namespace: NamespaceRecord, runtime: NamespaceRuntime, now: Int64) throws -> Int {
+    package func liveCount(of namespace: NamespaceRecord, runtime: NamespaceRuntime, now: Int64) throws -> Int {
         guard runtime.namespaceID != nil else { return runtime.memory?.liveCount(at: now) ?? 0 }
         try flushPendingWrites(force: true)
         let (name, version) = (namespace.name, namespace.policy.version)
@@ -158,7 +158,7 @@ public final class CacheStore: CacheBackend {
         }
     }
 
-    func noteDecodeFailure(namespace: String, key: String, error: any Error) {
+    package func noteDecodeFailure(namespace: String, key: String, error: any Error) {
         decodeFailures.add(1, ordering: .relaxed)
         options.logger.warning(
             "cached value no longer decodes; treated as a miss",
@@ -174,7 +174,7 @@ public final class CacheStore: CacheBackend {
     /// When another process cleared the namespace since this one resolved its row, the rows
     /// go to the new row; when a newer version took the namespace over, they are dropped
     /// (that version would never read them) and `committed` does not run.
-    func write(_ rows: [EntryWrite], in runtime: NamespaceRuntime, committed: () -> Void = {}) throws {
+    package func write(_ rows: [EntryWrite], in runtime: NamespaceRuntime, committed: () -> Void = {}) throws {
         guard !database.isReadOnly else { throw CacheError.readOnly(path: path) }
         let policy = runtime.record.policy
         let limited =
@@ -214,7 +214,7 @@ public final class CacheStore: CacheBackend {
 
     /// The entry `key` of the runtime's namespace, following the namespace to its new row
     /// when another process cleared it since this one resolved it.
-    func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
+    package func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
         for _ in 0..<2 {
             guard let namespaceID = runtime.namespaceID else { return nil }
             switch try database.lookup({ try $0.lookupEntry(namespaceID: namespaceID, name: runtime.name, key: key) }) {
@@ -245,7 +245,7 @@ public final class CacheStore: CacheBackend {
 
     /// Records a read in memory (never a write): a hit, or an entry found past its stale
     /// window, to be deleted lazily. Read-only stores record nothing.
-    func recordRead(_ entry: StoredEntry, now: Int64) {
+    package func recordRead(_ entry: StoredEntry, now: Int64) {
         guard !database.isReadOnly else { return }
         if entry.isPurgeable(at: now) {
             accessLog.recordExpired(entry.id)

@@ -82,9 +82,3 @@ extension CacheStoring {
 }
 
 extension CacheStore: CacheStoring {}
-
-extension RedisStore: CacheStoring {
-    /// Writes this store's counters and heartbeat now (``flushTelemetry()``); every set is on
-    /// the server already.
-    public func flush() throws { try flushTelemetry() }
-}

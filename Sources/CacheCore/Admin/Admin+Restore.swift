@@ -105,7 +105,7 @@ extension Admin {
 extension ActionOrigin {
     /// Whether the process that ran an action may still be running: it is on this machine and
     /// alive. (A process on another machine cannot be asked; it is taken as ended.)
-    var isRunning: Bool {
+    package var isRunning: Bool {
         host == ProcessInfo.processInfo.hostName && (kill(pid, 0) == 0 || errno == EPERM)
     }
 }

@@ -134,6 +134,21 @@ public struct AuditRecord: Sendable, Hashable, Codable {
     /// When it ended; `nil` while it runs, or when its process was killed before the end (its
     /// counts then say what it had removed by then, and it can be undone).
     public let finishedAt: Int64?
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(id: Int64, at: Int64, origin: ActionOrigin, target: AdminTarget?, restoredAuditID: Int64?, entries: Int, bytes: Int, undoneAt: Int64?, canUndo: Bool, sampleKeys: [String], finishedAt: Int64?) {
+        self.id = id
+        self.at = at
+        self.origin = origin
+        self.target = target
+        self.restoredAuditID = restoredAuditID
+        self.entries = entries
+        self.bytes = bytes
+        self.undoneAt = undoneAt
+        self.canUndo = canUndo
+        self.sampleKeys = sampleKeys
+        self.finishedAt = finishedAt
+    }
 }
 
 /// How far a long action is: done out of total entries.

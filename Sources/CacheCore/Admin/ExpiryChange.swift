@@ -49,7 +49,7 @@ public enum ExpiryChange: Sendable, Hashable, Codable {
     }
 
     /// The milliseconds bound to `?2`.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         switch self {
         case .expireNow, .set(nil): 0
         case .set(let milliseconds?), .extend(let milliseconds): milliseconds

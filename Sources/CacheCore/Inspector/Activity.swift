@@ -41,7 +41,7 @@ public struct Activity: Sendable, Hashable, Codable {
     public var evictionsPerSecond: Double
 
     /// The span from `start` lasting `duration` ms, with the counts of `statistics`.
-    init(start: Int64, duration: Int64, statistics: CacheStatistics) {
+    package init(start: Int64, duration: Int64, statistics: CacheStatistics) {
         self.start = start
         durationMilliseconds = max(duration, 0)
         hits = statistics.hits

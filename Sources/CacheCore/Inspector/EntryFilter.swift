@@ -14,7 +14,7 @@ public enum FilterComparison: String, Sendable, Hashable, Codable, CaseIterable 
     case greater = ">"
 
     /// The comparison with its operands swapped (`a < b` is `b > a`).
-    var swapped: FilterComparison {
+    package var swapped: FilterComparison {
         switch self {
         case .less: .greater
         case .lessOrEqual: .greaterOrEqual
@@ -25,7 +25,7 @@ public enum FilterComparison: String, Sendable, Hashable, Codable, CaseIterable 
     }
 
     /// Whether an infinite left operand satisfies the comparison.
-    var holdsForInfinity: Bool { self == .greater || self == .greaterOrEqual || self == .notEqual }
+    package var holdsForInfinity: Bool { self == .greater || self == .greaterOrEqual || self == .notEqual }
 }
 
 /// One condition of an ``EntryFilter``.

@@ -3,7 +3,7 @@ public struct EntryFilterError: Error, Sendable, Hashable, CustomStringConvertib
     /// The explanation, e.g. `unknown field 'siz' (fields: ttl, size, hits, age)`.
     public let description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

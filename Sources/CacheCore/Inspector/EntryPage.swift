@@ -36,6 +36,23 @@ public struct EntryRow: Sendable, Hashable, Codable {
 
     /// Whether the entry has expired at `now`.
     public func isExpired(at now: Int64) -> Bool { expiresAt.map { now >= $0 } ?? false }
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(id: Int64, namespace: String, key: String, size: Int, valueBytes: Int, createdAt: Int64, expiresAt: Int64?, staleUntil: Int64?, lastAccessAt: Int64, hits: Int, version: String, tags: [String], preview: Data) {
+        self.id = id
+        self.namespace = namespace
+        self.key = key
+        self.size = size
+        self.valueBytes = valueBytes
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.staleUntil = staleUntil
+        self.lastAccessAt = lastAccessAt
+        self.hits = hits
+        self.version = version
+        self.tags = tags
+        self.preview = preview
+    }
 }
 
 /// Where a page ended, to continue from with ``EntryQuery/after``. It holds the last row's

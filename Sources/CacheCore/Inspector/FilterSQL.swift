@@ -77,7 +77,7 @@ extension EntryFilterTerm {
 
 extension EntryFilter {
     /// The filter's regular expressions, compiled (they are evaluated in Swift, on keys).
-    func compiledRegexes() throws(EntryFilterError) -> [NSRegularExpression] {
+    package func compiledRegexes() throws(EntryFilterError) -> [NSRegularExpression] {
         var regexes: [NSRegularExpression] = []
         for case .keyMatches(let pattern) in terms { regexes.append(try Self.regex(pattern)) }
         return regexes

@@ -10,7 +10,7 @@ public struct HexDumpLine: Sendable, Hashable, Codable {
     static let bytesPerLine = 16
 
     /// The lines of `bytes`, the first at offset 0.
-    static func lines(_ bytes: [UInt8]) -> [HexDumpLine] {
+    package static func lines(_ bytes: [UInt8]) -> [HexDumpLine] {
         stride(from: 0, to: bytes.count, by: bytesPerLine).map { offset in
             let chunk = bytes[offset..<min(offset + bytesPerLine, bytes.count)]
             let cells = (0..<bytesPerLine).map { column in

@@ -1,6 +1,6 @@
 extension Inspector {
     /// Values up to this size are tried as JSON; larger ones are hex-dumped.
-    static let jsonParseLimit = 1 << 20
+    package static let jsonParseLimit = 1 << 20
 
     /// The entry with row id `id` (from ``EntryRow/id``), or `nil` when it no longer exists.
     /// Reads at most 1 MiB of the value (or `maxBytes` for a hex dump).
@@ -27,7 +27,7 @@ extension Inspector {
     }
 
     /// The detail of `row`, whose preview holds the bytes fetched (the whole value, or its start).
-    static func detail(of row: EntryRow, now: Int64, format: EntryDetailOptions.Format, maxBytes: Int)
+    package static func detail(of row: EntryRow, now: Int64, format: EntryDetailOptions.Format, maxBytes: Int)
         -> EntryDetail
     {
         let bytes = [UInt8](row.preview)

@@ -24,7 +24,7 @@ extension Inspector {
 /// The disjoint expiry ranges a timeline counts, as inclusive bounds on `expires_at`:
 /// expired, three within the first hour, one per later hour up to 48, 48 hours to a week,
 /// later, and never (`nil` bounds). Buckets and hours are unions of them.
-struct ExpiryRanges {
+package struct ExpiryRanges {
     static let hours = 48
     private static let minute: Int64 = 60_000
     private static let hour: Int64 = 3_600_000
@@ -34,7 +34,7 @@ struct ExpiryRanges {
     /// Inclusive `expires_at` bounds; `nil` is the never-expiring range.
     let bounds: [ClosedRange<Int64>?]
 
-    init(now: Int64) {
+    package init(now: Int64) {
         self.now = now
         let edges =
             [now.addingClamped(1), now.addingClamped(Self.minute), now.addingClamped(5 * Self.minute)]
@@ -78,13 +78,13 @@ struct ExpiryRanges {
     }
 
     /// The range an entry expiring at `expiresAt` (`nil`: never) falls in.
-    func index(of expiresAt: Int64?) -> Int {
+    package func index(of expiresAt: Int64?) -> Int {
         guard let expiresAt else { return bounds.count - 1 }
         return bounds.firstIndex { $0?.contains(expiresAt) ?? false } ?? bounds.count - 1
     }
 
     /// The timeline of `counts`: every bucket and hour summed from its ranges.
-    func timeline(namespace: String?, counts: ExpiryCounts) -> ExpiryTimeline {
+    package func timeline(namespace: String?, counts: ExpiryCounts) -> ExpiryTimeline {
         ExpiryTimeline(
             namespace: namespace, now: now,
             buckets: ExpiryBucketKind.allCases.map { kind in
@@ -115,11 +115,18 @@ struct ExpiryRanges {
 }
 
 /// Entries and bytes per namespace and range.
-struct ExpiryCounts {
-    struct Cell {
+package struct ExpiryCounts {
+    package struct Cell {
         let range: Int
         let entries: Int
         let bytes: Int64
+
+        /// The memberwise initializer, for the package's other targets.
+        package init(range: Int, entries: Int, bytes: Int64) {
+            self.range = range
+            self.entries = entries
+            self.bytes = bytes
+        }
     }
 
     let cells: [Cell]
@@ -129,5 +136,10 @@ struct ExpiryCounts {
         return cells.filter { selected.contains($0.range) }.reduce((0, 0)) { total, cell in
             (total.0 + cell.entries, total.1.addingClamped(cell.bytes))
         }
+    }
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(cells: [Cell]) {
+        self.cells = cells
     }
 }

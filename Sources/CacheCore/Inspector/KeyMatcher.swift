@@ -6,7 +6,7 @@ import Foundation
 /// Each key gets at most ``perKeyLimit`` and one request (a page, a count) at most
 /// ``perRequestLimit`` in all; past either the request fails with an ``EntryFilterError``
 /// that says so, instead of holding a reader (and the console's read queue) for minutes.
-struct KeyMatcher {
+package struct KeyMatcher {
     /// Time one key may take to match every expression.
     static let perKeyLimit: Duration = .milliseconds(100)
     /// Time all the keys of one request may take.
@@ -15,17 +15,17 @@ struct KeyMatcher {
     let regexes: [NSRegularExpression]
     private let deadline: ContinuousClock.Instant
 
-    init(_ regexes: [NSRegularExpression]) {
+    package init(_ regexes: [NSRegularExpression]) {
         self.regexes = regexes
         deadline = .now + Self.perRequestLimit
     }
 
-    var isEmpty: Bool { regexes.isEmpty }
+    package var isEmpty: Bool { regexes.isEmpty }
 
     /// Whether every expression matches somewhere in `key`.
     ///
     /// - Throws: ``EntryFilterError`` when a limit is reached.
-    func allMatch(_ key: String) throws(EntryFilterError) -> Bool {
+    package func allMatch(_ key: String) throws(EntryFilterError) -> Bool {
         let start = ContinuousClock.now
         let keyDeadline = min(start + Self.perKeyLimit, deadline)
         for regex in regexes {

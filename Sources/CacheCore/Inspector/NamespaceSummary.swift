@@ -30,4 +30,22 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     /// What every process did in the namespace in the last minute: hit rate, operations per
     /// second and health (see ``Inspector/recentWindowMilliseconds``).
     public var lastMinute: Activity
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(name: String, entryCount: Int, expiredEntryCount: Int, liveEntryCount: Int, bytes: Int64, version: String, generation: Int, policy: NamespacePolicy?, policyJSON: String, createdAt: Int64, updatedAt: Int64, leastRecentlyUsedAt: Int64?, mostRecentlyUsedAt: Int64?, lastMinute: Activity) {
+        self.name = name
+        self.entryCount = entryCount
+        self.expiredEntryCount = expiredEntryCount
+        self.liveEntryCount = liveEntryCount
+        self.bytes = bytes
+        self.version = version
+        self.generation = generation
+        self.policy = policy
+        self.policyJSON = policyJSON
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.leastRecentlyUsedAt = leastRecentlyUsedAt
+        self.mostRecentlyUsedAt = mostRecentlyUsedAt
+        self.lastMinute = lastMinute
+    }
 }

@@ -6,9 +6,9 @@ import Foundation
 /// such a key with replacement characters would print a key no command can find again, so a
 /// key that is not valid UTF-8 is written with each stray byte as `\xNN` and each backslash as
 /// `\\`; a lookup that finds no key spelled that way reads the escapes back to the bytes.
-enum PrintableKey {
+package enum PrintableKey {
     /// `bytes` as text: valid UTF-8 as it is, anything else escaped.
-    static func text(_ bytes: Data) -> String {
+    package static func text(_ bytes: Data) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         var result = ""
         var parser = Unicode.UTF8.ForwardParser()
@@ -30,7 +30,7 @@ enum PrintableKey {
     }
 
     /// The bytes escaped `text` stands for; `nil` when it holds no escape (or a malformed one).
-    static func bytes(_ text: String) -> Data? {
+    package static func bytes(_ text: String) -> Data? {
         var bytes = Data()
         var escaped = false
         var scalars = text.unicodeScalars.makeIterator()

@@ -52,7 +52,7 @@ extension TelemetryWindow {
     /// The start of the first point and the end of the last one for the window ending at
     /// `now` (milliseconds since the epoch): points are aligned to multiples of the
     /// resolution, and the last one is the bucket in progress at `now`.
-    func span(endingAt now: Int64) -> (first: Int64, end: Int64) {
+    package func span(endingAt now: Int64) -> (first: Int64, end: Int64) {
         let width = resolutionMilliseconds
         let elapsed = ((now % width) + width) % width
         let lastStart = elapsed == 0 ? now - width : now - elapsed
@@ -64,7 +64,7 @@ extension ActivitySeries {
     /// The series of `window` ending at `now` from the counts of its points, oldest first
     /// (one per point of ``TelemetryWindow/span(endingAt:)``): each point's rates are over its
     /// elapsed part. Shared by ``Inspector`` and ``RedisStoreInspector``.
-    init(namespace: String?, window: TelemetryWindow, now: Int64, slots: [CacheStatistics]) {
+    package init(namespace: String?, window: TelemetryWindow, now: Int64, slots: [CacheStatistics]) {
         let first = window.span(endingAt: now).first
         let width = window.resolutionMilliseconds
         let points = slots.enumerated().map { index, counts in

@@ -49,7 +49,7 @@ public struct InvalidationRules: Sendable {
 
 /// ``InvalidationRules`` checked and parsed once, when a store opens, so an invalidation
 /// does not parse templates again.
-struct CompiledInvalidationRules: Sendable {
+package struct CompiledInvalidationRules: Sendable {
     private struct Rule: Sendable {
         let trigger: SelectorTemplate
         let targets: [SelectorTemplate]
@@ -60,7 +60,7 @@ struct CompiledInvalidationRules: Sendable {
 
     /// Parses `declared`; throws ``CacheError/invalidRule(reason:)`` for the first rule or
     /// event that is unsafe.
-    init(_ declared: InvalidationRules) throws {
+    package init(_ declared: InvalidationRules) throws {
         rules = try declared.rules.map { rule in
             let trigger = SelectorTemplate(rule.trigger)
             let available = Set(trigger.parameters)
@@ -116,7 +116,7 @@ struct CompiledInvalidationRules: Sendable {
 
     /// The selectors of event `name` filled with `parameters`: none for an event no rule
     /// declares; a selector that lacks only optional (`{name?}`) parameters is skipped.
-    func selectors(forEvent name: String, parameters: [String: String]) throws -> [InvalidationSelector] {
+    package func selectors(forEvent name: String, parameters: [String: String]) throws -> [InvalidationSelector] {
         guard let templates = events[name] else { return [] }
         return try templates.compactMap { template in
             if let filled = template.fill(parameters) { return filled }

@@ -6,13 +6,13 @@ import Synchronization
 ///
 /// A dedicated thread, not a task: the body blocks on SQLite, which must not hold up the
 /// Swift concurrency pool.
-final class BackgroundWorker: Sendable {
+package final class BackgroundWorker: Sendable {
     private let isStopping = Atomic(false)
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts the thread, which calls `body` after `firstDelay`.
-    init(name: String, firstDelay: Duration = .zero, body: @escaping @Sendable () -> Duration) {
+    package init(name: String, firstDelay: Duration = .zero, body: @escaping @Sendable () -> Duration) {
         let thread = Thread { [self] in
             var delay = firstDelay
             while !isStopping.load(ordering: .acquiring) {
@@ -31,7 +31,7 @@ final class BackgroundWorker: Sendable {
 
     /// Stops the thread and waits for the body to return (if it is running). Only the first
     /// call waits; later calls return at once.
-    func stop() {
+    package func stop() {
         guard signalStop() else { return }
         exited.wait()
     }

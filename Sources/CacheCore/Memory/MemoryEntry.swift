@@ -5,7 +5,7 @@
 /// is immutable (replacing a value makes a new entry); only its place in the tier changes,
 /// under the tier's lock. A hit reads none of it: it reads the copy in the tier's
 /// ``MemorySlot`` (see ``MemoryTier``).
-class MemoryEntry: @unchecked Sendable {
+package class MemoryEntry: @unchecked Sendable {
     let key: String
     let tags: [String]
     let staleUntil: Int64?

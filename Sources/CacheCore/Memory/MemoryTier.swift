@@ -13,7 +13,7 @@ import Synchronization
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
 /// an entry read since eviction last passed it outlives every unread one. Expired entries
 /// are kept until their stale window ends (for stale reads) and are dropped when met.
-@usableFromInline final class MemoryTier: Sendable {
+@usableFromInline package final class MemoryTier: Sendable {
     @usableFromInline let state: Mutex<State>
 
     init(maxEntries: Int, maxBytes: Int?) {
@@ -94,7 +94,7 @@ import Synchronization
 
     /// Removes `key`; returns whether it was there.
     @discardableResult
-    func remove(_ key: String) -> Bool {
+    package func remove(_ key: String) -> Bool {
         state.withLock { state in
             state.epoch &+= 1
             guard let entry = state.entry(key) else { return false }
@@ -105,7 +105,7 @@ import Synchronization
 
     /// Removes every entry for which `matches` is true; returns how many.
     @discardableResult
-    func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
+    package func removeAll(where matches: (MemoryEntry) -> Bool) -> Int {
         state.withLock { state in
             state.epoch &+= 1
             let doomed = state.entries.filter(matches)

@@ -3,11 +3,11 @@ import Synchronization
 
 /// What one store keeps per namespace in this process, shared by every handle on it: the
 /// memory tier, loads in flight, load back-off, and sets waiting to be written (write-behind).
-@usableFromInline final class NamespaceRuntime: Sendable {
-    let name: String
+@usableFromInline package final class NamespaceRuntime: Sendable {
+    package let name: String
     private let current: Mutex<NamespaceRecord>
     /// `nil` when the namespace keeps nothing in memory.
-    @usableFromInline let memory: MemoryTier?
+    @usableFromInline package let memory: MemoryTier?
     let loads = SingleFlight()
     let backoff = LoadBackoffTable()
     let pending = PendingWrites()
@@ -33,7 +33,7 @@ import Synchronization
 
     /// The runtime `runtimes` holds for `namespace` when it has the same tiers (it adopts the
     /// namespace's policy), or a new one in its place (the old one retires).
-    static func shared(
+    package static func shared(
         for namespace: NamespaceRecord, keepsMemory: Bool, in runtimes: borrowing Mutex<[String: NamespaceRuntime]>,
         counters: () -> NamespaceCounters
     ) -> NamespaceRuntime {
@@ -54,7 +54,7 @@ import Synchronization
     func fits(keepsMemory: Bool) -> Bool { (memory != nil) == keepsMemory }
 
     /// The namespace as the latest handle opened it (write-behind flushes write with it).
-    var record: NamespaceRecord { current.withLock { $0 } }
+    package var record: NamespaceRecord { current.withLock { $0 } }
 
     /// The namespace's live row id as this process last resolved it; `nil` when a read-only
     /// store has never seen it, or a newer version of the namespace took the file over.
@@ -81,7 +81,7 @@ import Synchronization
     /// Drops what `selector` selects from memory and from the sets waiting for the file;
     /// returns how many memory entries it dropped.
     @discardableResult
-    func drop(_ selector: InvalidationSelector) -> Int {
+    package func drop(_ selector: InvalidationSelector) -> Int {
         guard selector.namespace == nil || selector.namespace == name else { return 0 }
         if case .key(_, let key) = selector {
             pending.discard(key)
@@ -94,12 +94,12 @@ import Synchronization
 }
 
 /// One set of one key, on its way to the file (now, or later with write-behind).
-struct EntryWrite: Sendable {
-    let key: String
-    let value: Data
-    let attributes: WriteAttributes
+package struct EntryWrite: Sendable {
+    package let key: String
+    package let value: Data
+    package let attributes: WriteAttributes
     /// When the set happened; the file row is stamped with it.
-    let writtenAt: Int64
+    package let writtenAt: Int64
 
     var tags: [String] { attributes.tags }
 

@@ -47,7 +47,7 @@ public final class ManualClock: CacheClock {
 
 extension Duration {
     /// The duration in whole milliseconds, rounded toward zero.
-    @usableFromInline var milliseconds: Int64 {
+    @usableFromInline package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
@@ -55,10 +55,10 @@ extension Duration {
 
 extension Date {
     /// Milliseconds since the Unix epoch, rounded toward negative infinity.
-    var millisecondsSince1970: Int64 { Int64(saturating: (timeIntervalSince1970 * 1000).rounded(.down)) }
+    package var millisecondsSince1970: Int64 { Int64(saturating: (timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The date `milliseconds` after the Unix epoch.
-    init(millisecondsSince1970 milliseconds: Int64) {
+    package init(millisecondsSince1970 milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

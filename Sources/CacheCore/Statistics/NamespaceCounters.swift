@@ -11,7 +11,7 @@ import Synchronization
 /// see one.
 ///
 /// A store with statistics off hands out disabled counters, which record nothing.
-@usableFromInline final class NamespaceCounters: Sendable {
+@usableFromInline package final class NamespaceCounters: Sendable {
     @usableFromInline let isEnabled: Bool
     private let baseline = Mutex(CacheStatistics.zero)
     /// The memory tiers whose own hit counts belong to ``memoryHits``.

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Who this process is, as the file's client list records it.
-struct ProcessIdentity: Sendable {
-    let pid: Int32
-    let host: String
-    let program: String
+package struct ProcessIdentity: Sendable {
+    package let pid: Int32
+    package let host: String
+    package let program: String
 
     /// This process, under `program`.
-    static func current(program: String) -> ProcessIdentity {
+    package static func current(program: String) -> ProcessIdentity {
         ProcessIdentity(pid: getpid(), host: hostName, program: program)
     }
 

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A store's statistics: one ``NamespaceCounters`` per namespace name, and the namespace
 /// ids this store has seen (so sweeps and eviction, which know only ids, can count too).
-final class StatisticsRegistry: Sendable {
+package final class StatisticsRegistry: Sendable {
     private struct State {
         var counters: [String: NamespaceCounters] = [:]
         var names: [Int64: String] = [:]
@@ -12,12 +12,12 @@ final class StatisticsRegistry: Sendable {
     let isEnabled: Bool
     private let state = Mutex(State())
 
-    init(isEnabled: Bool) {
+    package init(isEnabled: Bool) {
         self.isEnabled = isEnabled
     }
 
     /// The counters of `namespace` (created on first use); disabled ones when statistics are off.
-    func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
+    package func counters(for namespace: NamespaceRecord) -> NamespaceCounters {
         guard isEnabled else { return NamespaceCounters(isEnabled: false) }
         return state.withLock { state in
             if let id = namespace.id { state.names[id] = namespace.name }
@@ -46,17 +46,17 @@ final class StatisticsRegistry: Sendable {
     }
 
     /// Every namespace's counts since the store opened (never reset).
-    func totals() -> [String: CacheStatistics] {
+    package func totals() -> [String: CacheStatistics] {
         state.withLock { state in state.counters.mapValues { $0.snapshot() } }
     }
 
     /// The counts since the store opened or was last reset.
-    func statistics() -> StoreStatistics {
+    package func statistics() -> StoreStatistics {
         StoreStatistics(namespaces: state.withLock { state in state.counters.mapValues { $0.statistics() } })
     }
 
     /// Makes the current counts the new zero of ``statistics()``.
-    func reset() {
+    package func reset() {
         state.withLock { state in
             for counters in state.counters.values { counters.reset() }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One row of `entries` as a read sees it.
-struct StoredEntry: Sendable {
+package struct StoredEntry: Sendable {
     let id: Int64
     let value: Data
     let createdAt: Int64
@@ -20,21 +20,39 @@ struct StoredEntry: Sendable {
 
     /// Past its stale window: no read may return it and it may be deleted.
     func isPurgeable(at now: Int64) -> Bool { staleUntil.map { now >= $0 } ?? false }
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(id: Int64, value: Data, createdAt: Int64, expiresAt: Int64?, staleUntil: Int64?, version: String, tagsJSON: String?) {
+        self.id = id
+        self.value = value
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.staleUntil = staleUntil
+        self.version = version
+        self.tagsJSON = tagsJSON
+    }
 }
 
 /// A namespace as a handle knows it: its row id (nil when a read-only store has never seen
 /// it) and the policy in force.
-@usableFromInline struct NamespaceRecord: Sendable {
+@usableFromInline package struct NamespaceRecord: Sendable {
     let id: Int64?
-    let name: String
-    @usableFromInline let policy: NamespacePolicy
+    package let name: String
+    @usableFromInline package let policy: NamespacePolicy
+
+    /// The memberwise initializer, for the package's other targets.
+    package init(id: Int64?, name: String, policy: NamespacePolicy) {
+        self.id = id
+        self.name = name
+        self.policy = policy
+    }
 }
 
 /// What a write stores besides the key and value.
-struct WriteAttributes: Sendable {
-    let expiresAt: Int64?
-    let staleUntil: Int64?
-    let tagsJSON: String?
+package struct WriteAttributes: Sendable {
+    package let expiresAt: Int64?
+    package let staleUntil: Int64?
+    package let tagsJSON: String?
     let tags: [String]
 
     init(expiration: Expiration, policy: NamespacePolicy, tags: [String], now: Int64) {

@@ -1,7 +1,7 @@
 import CNCurses
-import CacheConsole
+import TerminalUI
 
-/// Translates what `get_wch` returns into ``CacheConsole/Key``s and mouse events.
+/// Translates what `get_wch` returns into ``TerminalUI/Key``s and mouse events.
 enum KeyDecoder {
     /// The key for a character `get_wch` returned (`OK`): control bytes become Tab, Enter,
     /// Esc, Backspace or Ctrl-letters; other control bytes are dropped.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Points file descriptor 2 at a log file (or `/dev/null`) while curses owns the screen, and
 /// back afterwards.

@@ -1,5 +1,5 @@
 import CNCurses
-import CacheConsole
+import TerminalUI
 
 /// Draws ``ScreenBuffer``s on the curses screen by difference: only cells that changed since
 /// the previous frame are written; the whole screen only after ``invalidate(clearing:)``.

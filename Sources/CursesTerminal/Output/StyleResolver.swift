@@ -1,5 +1,5 @@
 import CNCurses
-import CacheConsole
+import TerminalUI
 
 /// Turns a cell's style into curses attributes and a colour pair, allocating pairs on demand
 /// (`init_extended_pair`, never `init_color`: the user's palette is left alone) and caching

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
 
 /// `cachedeck sweep FILE [NAMESPACE]` (files only: Redis expires entries itself)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// `cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]`: the full-screen

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// `cachedeck info FILE` or `cachedeck info redis://HOST:PORT/DB`
 struct InfoCommand: ParsableCommand {

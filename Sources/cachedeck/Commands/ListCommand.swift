@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
 
 /// `cachedeck ls FILE NAMESPACE [--sort …] [--reverse] [--filter …] [--limit N] [--after CURSOR]`

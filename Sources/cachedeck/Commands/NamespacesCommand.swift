@@ -1,6 +1,8 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// `cachedeck namespaces (FILE | redis://…)`
 struct NamespacesCommand: ParsableCommand {

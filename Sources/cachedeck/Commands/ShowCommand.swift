@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
 import Foundation
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// `cachedeck stats (FILE | redis://…) [NAMESPACE] [--watch [--interval S] [--count N]]`

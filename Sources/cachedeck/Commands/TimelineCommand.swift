@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
 
 /// `cachedeck timeline FILE [NAMESPACE]`

@@ -1,4 +1,5 @@
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// Builds the demo cache: a LEGO catalog (colors never expire, themes 30 days, parts 7 days,

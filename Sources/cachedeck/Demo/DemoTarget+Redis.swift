@@ -1,5 +1,7 @@
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 extension DemoTarget {
     /// The demo in a RedisStore at `url` under the default prefix. A prefix that holds other

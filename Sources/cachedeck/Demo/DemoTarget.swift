@@ -1,5 +1,7 @@
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// Where the demo goes, opened: a cache file or a RedisStore, and how the console opens it.

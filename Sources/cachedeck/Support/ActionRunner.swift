@@ -1,4 +1,5 @@
 import CacheConsole
+import TerminalUI
 import CacheCore
 import Foundation
 

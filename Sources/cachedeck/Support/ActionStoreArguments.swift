@@ -1,6 +1,8 @@
 import ArgumentParser
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The store an action command acts on: a cache file, or a RedisStore at a `redis://` URL

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The Redis database a keyspace command reads: `redis://[user:password@]host:port/db`.

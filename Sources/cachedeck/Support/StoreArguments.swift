@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// The cache file a command works on (or, for the commands that take one, a RedisStore's URL).

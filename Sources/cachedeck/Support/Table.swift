@@ -1,4 +1,5 @@
 import CacheConsole
+import TerminalUI
 
 /// A plain-text table with aligned columns. A column of figures (every cell a number with an
 /// optional unit, or the placeholder `—`) aligns right, header included; the others, and `textColumns` whatever they hold, align left. Cells are

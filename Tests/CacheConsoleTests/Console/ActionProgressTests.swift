@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 /// A long action in the console: its progress shows while it runs, and Esc stops it after the
 /// batch it is on, leaving what it removed undoable.

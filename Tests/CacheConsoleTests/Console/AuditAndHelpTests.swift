@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct AuditAndHelpTests {
     @Test func theAuditLogListsActionsAndUndoesTheSelectedOne() {

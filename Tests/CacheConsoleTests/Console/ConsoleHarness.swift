@@ -1,6 +1,7 @@
 import CacheCore
 
 @testable import CacheConsole
+import TerminalUI
 
 /// Drives a ``ConsoleController`` the way the runtime does, but synchronously: each effect
 /// runs on the data source at once and its message goes straight back. Query times are

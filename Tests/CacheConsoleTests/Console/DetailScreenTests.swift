@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct DetailScreenTests {
     private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {

@@ -2,6 +2,7 @@ import CacheCore
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct EntriesScreenTests {
     private func products(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {

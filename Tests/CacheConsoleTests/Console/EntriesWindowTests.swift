@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct EntriesWindowTests {
     private func rows(_ range: Range<Int>) -> [EntryInfo] {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 
 @testable import CacheConsole
+import TerminalUI
 
 /// A console data source with fixed, made-up data and a clock that stands still: the same
 /// screens every run. Actions change its entries and audit log like the real thing.

@@ -4,6 +4,7 @@ import Testing
 import CacheDeckTestSupport
 
 @testable import CacheConsole
+import TerminalUI
 
 /// Issue 15 in the console, over a real file: typos in action commands, and numbers at the
 /// limits of `Int64` in the rows it shows.

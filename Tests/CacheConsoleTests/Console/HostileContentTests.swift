@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 /// Hostile content end to end through the console: a real cache file filled from a seed with
 /// escape sequences, bidi overrides, invisible and combining characters, wide text, controls,

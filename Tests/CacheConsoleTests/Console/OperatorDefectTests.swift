@@ -2,6 +2,7 @@ import CacheCore
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 /// The defects an operator found trying the console end to end (issue 12), one test each.
 @Suite struct OperatorDefectTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 /// What operators expect of the console (issue 12): filtering, text input, sorting, keys,
 /// mouse, the audit detail and export.

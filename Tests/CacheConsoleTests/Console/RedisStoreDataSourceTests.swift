@@ -1,5 +1,7 @@
 import CacheConsole
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 extension ConsoleHarness {
     /// The text of the rows drawn in `role` somewhere (the selection, a changed value …),

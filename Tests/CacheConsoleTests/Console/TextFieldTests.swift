@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct TextFieldTests {
     /// The terminal delivers a pasted `é` (decomposed), `👍🏽` or `🇯🇵` as one key per scalar;

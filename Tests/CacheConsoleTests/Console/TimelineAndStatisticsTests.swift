@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CacheConsole
+import TerminalUI
 
 @Suite struct TimelineAndStatisticsTests {
     @Test func theStoreTimelineAtEightyByTwentyFour() {

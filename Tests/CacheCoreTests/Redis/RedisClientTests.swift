@@ -1,3 +1,4 @@
+@testable import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing

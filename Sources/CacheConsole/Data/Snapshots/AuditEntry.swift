@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// One row of the audit log, as the Audit screen lists it.

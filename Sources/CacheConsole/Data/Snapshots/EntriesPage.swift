@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// Where a page of entries starts: an opaque position the data source hands out with a page

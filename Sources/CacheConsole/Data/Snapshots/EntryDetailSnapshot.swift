@@ -1,3 +1,4 @@
+import TerminalUI
 /// One entry in full, for the Detail screen.
 package struct EntryDetailSnapshot: Sendable, Hashable {
     /// The entry's metadata.

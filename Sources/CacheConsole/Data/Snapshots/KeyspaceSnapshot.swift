@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// What a keyspace view asks for: the level below `prefix`, and whether to start the scan over.

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// What the Overview screen (and the header) shows: the file, the processes attached to it,
 /// recent activity and every namespace. Times are milliseconds since the Unix epoch.

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The console's snapshots made from CacheCore's inspection models, the same for a cache file

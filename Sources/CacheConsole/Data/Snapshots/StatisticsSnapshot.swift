@@ -1,3 +1,4 @@
+import TerminalUI
 /// A time window of the Statistics screen.
 package enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     /// The last five minutes.

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// When entries expire, for the store or one namespace.

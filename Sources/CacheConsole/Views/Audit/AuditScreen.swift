@@ -1,3 +1,4 @@
+import TerminalUI
 /// The audit log: every action on the file, newest first, and whether it can be undone.
 enum AuditScreen {
     /// The table's columns (the layout tests check rows against them).

@@ -1,3 +1,4 @@
+import TerminalUI
 /// The audit log.
 package struct AuditView: ConsoleView {
     /// The rows as last read, newest first.

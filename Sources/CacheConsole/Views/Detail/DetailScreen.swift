@@ -1,3 +1,4 @@
+import TerminalUI
 /// One entry: its metadata, then its value (pretty JSON wrapped to the width, or a hex dump)
 /// in a scrolling box.
 enum DetailScreen {

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The Detail view of one entry.

@@ -1,3 +1,4 @@
+import TerminalUI
 /// A namespace's entries: a line of facts (count, order, filter, marks, position), then the
 /// table. Rows not held yet show as dots while their page is read.
 enum EntriesScreen {

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The Entries view of one namespace: order, filter, the paged window, marks and the values

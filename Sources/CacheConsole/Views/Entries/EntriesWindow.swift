@@ -1,3 +1,4 @@
+import TerminalUI
 /// The part of a namespace's entries the console holds, paged with keyset cursors from one
 /// end of the order: from the top (`g`), or from the bottom (`G`, the reversed order read
 /// backwards). Pages far from the selection are dropped and read again from their start

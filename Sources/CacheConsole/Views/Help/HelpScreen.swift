@@ -1,3 +1,5 @@
+import CacheCoreRedis
+import TerminalUI
 /// The help, generated from the live key map: every action with its keys, then the
 /// commands.
 enum HelpScreen {

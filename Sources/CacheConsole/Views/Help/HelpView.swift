@@ -1,3 +1,5 @@
+import CacheCoreRedis
+import TerminalUI
 /// The key and command help.
 package struct HelpView: ConsoleView {
     /// The first line shown.

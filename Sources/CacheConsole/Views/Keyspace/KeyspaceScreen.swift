@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// One level of the keyspace tree: a table of prefixes and keys with their share of the
 /// level's memory as a bar, and the scan's progress on the last row.

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// One level of a Redis keyspace as a prefix tree, ncdu-like: each prefix and key with its

@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 
 /// A Redis key: its facts, then its value's preview in a scrolling box.
 enum RedisKeyScreen {

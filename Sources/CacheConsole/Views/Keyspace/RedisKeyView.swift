@@ -1,4 +1,6 @@
+import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import Foundation
 
 /// One Redis key: type, encoding, length, memory, expiry, and a scrolling preview of its value.

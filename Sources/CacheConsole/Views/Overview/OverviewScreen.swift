@@ -1,3 +1,4 @@
+import TerminalUI
 import Foundation
 
 /// The Overview: the file, attached processes, activity, and the namespace table (with the

@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The Overview's own state: which namespace is selected and which panel has focus.

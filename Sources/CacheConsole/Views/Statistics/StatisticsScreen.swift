@@ -1,3 +1,4 @@
+import TerminalUI
 /// Telemetry graphs: a namespace list (the first row is all of them) and, for the selected
 /// one, hit rate, operations and evictions over the window, each with a value axis, time
 /// ticks and its scale in the title (braille, or ASCII).

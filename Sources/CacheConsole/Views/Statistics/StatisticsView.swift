@@ -1,3 +1,4 @@
+import TerminalUI
 /// The Statistics view: a namespace list and the graphs of the selected one.
 package struct StatisticsView: ConsoleView {
     /// The panels Tab moves between.

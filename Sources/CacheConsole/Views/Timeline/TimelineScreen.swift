@@ -1,3 +1,4 @@
+import TerminalUI
 import CacheCore
 
 /// The expiry timeline: entries and bytes per expiry range, then the next 48 hours hour by

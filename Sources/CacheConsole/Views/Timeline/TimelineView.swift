@@ -1,3 +1,4 @@
+import TerminalUI
 /// The expiry timeline of a namespace or of the store.
 package struct TimelineView: ConsoleView {
     /// The namespace, or `nil` for the store.

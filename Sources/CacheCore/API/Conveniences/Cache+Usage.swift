@@ -29,7 +29,7 @@ extension Cache {
 
 extension CacheStore {
     /// ``Cache/hitCount(for:)`` of the file: the entry's hits plus this store's unwritten ones.
-    func hitCount(of key: String, in namespace: NamespaceRecord) throws -> Int? {
+    package func hitCount(of key: String, in namespace: NamespaceRecord) throws -> Int? {
         let (name, version) = (namespace.name, namespace.policy.version)
         let found = try database.read { try $0.entryHits(namespace: name, key: key, version: version) }
         guard let found else { return nil }

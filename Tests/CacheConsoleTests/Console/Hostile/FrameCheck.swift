@@ -1,4 +1,5 @@
 @testable import CacheConsole
+import TerminalUI
 
 /// What every rendered frame must satisfy, whatever the data: nothing in any cell that a
 /// terminal would take as a control (C0, C1, DEL, format, separators, bidi), every cell one

@@ -2,6 +2,7 @@ import CacheCore
 import Foundation
 
 @testable import CacheConsole
+import TerminalUI
 
 /// A JSON value with hostile strings everywhere: as object keys, values and array elements,
 /// nested (the Detail screen pretty-prints it).

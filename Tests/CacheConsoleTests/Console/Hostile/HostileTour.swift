@@ -1,6 +1,7 @@
 import CacheCore
 
 @testable import CacheConsole
+import TerminalUI
 
 /// Walks the console over every screen of a ``HostileStore`` at one terminal size, the way
 /// an operator would — Overview (both panels, every order), each namespace's entries (every

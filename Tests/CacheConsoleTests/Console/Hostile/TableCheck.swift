@@ -1,4 +1,5 @@
 @testable import CacheConsole
+import TerminalUI
 
 /// Column alignment of the tables holding untrusted text (namespaces, entries, audit log):
 /// where the current view's table must be, found from the screen's own column rules and the

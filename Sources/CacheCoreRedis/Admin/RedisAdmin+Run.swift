@@ -1,0 +1,131 @@
+import CacheCore
+import Foundation
+
+extension RedisAdmin {
+    /// Runs `target`: audits it, moves what it removes into its trash (a TTL action changes
+    /// the entries' times, keeping the old ones), and returns what it removed (or changed).
+    /// Every host's near cache drops the moved or changed entries by push.
+    ///
+    /// A clear switches each namespace to a new generation at once (nothing is lost to a stop
+    /// or a kill: the old generation is the trash), then counts what it emptied for the audit
+    /// record, reporting progress; a stop asked for meanwhile takes effect before the next
+    /// namespace. Other actions move (or change) entries in atomic batches of 1,000 that also add to the
+    /// record's counts, so a killed action's record says what it moved; `progress` hears
+    /// after every batch and stops the action by returning `false`.
+    @discardableResult
+    public func run(
+        _ target: AdminTarget, origin: ActionOrigin = .current, progress: ((ActionProgress) -> Bool)? = nil
+    ) throws -> ActionOutcome {
+        guard !store.isReadOnly else { throw CacheError.readOnly(path: store.endpoint) }
+        let selector = try selector(of: target)
+        try purgeTrash()
+        let total = try preview(target).entries
+        let id = try log.begin(target, restores: nil, origin: origin, now: store.now())
+        var state = RunState(id: id, total: total, progress: progress)
+        do {
+            if case .expiry(_, let change) = target {
+                try changeExpiry(selector, change, state: &state)
+            } else if let whole = try wholeNamespaces(of: target) {
+                try clear(whole, state: &state)
+            } else {
+                try move(selector, state: &state)
+            }
+        } catch {
+            try? finish(state, selector: selector)
+            throw error
+        }
+        try finish(state, selector: selector)
+        return ActionOutcome(
+            auditID: id, removed: state.done, bytes: state.bytes, isUndoable: true, isCancelled: state.isCancelled)
+    }
+
+    /// Moves each namespace to a new generation, keeping the old one until the retention ends.
+    private func clear(_ namespaces: [String], state: inout RunState) throws {
+        let keys = store.keys
+        var cleared: [ClearedGeneration] = []
+        for name in namespaces {
+            if state.isCancelled { break }
+            let reply = try store.run(
+                .clear, keys: [keys.namespace(name), keys.keptGenerations],
+                arguments: [
+                    RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
+                    RedisArgument(store.now() + retention),
+                ])
+            guard let kept = reply.integer, kept > 0 else { continue }
+            cleared.append(ClearedGeneration(namespace: name, kept: kept, current: kept + 1))
+            try log.set(state.id, [("cleared", RedisArgument(try RedisAuditLog.json(cleared)))])
+            // Counted after the switch: the kept generation no longer changes (but for expiry).
+            try forEachBatch(namespace: name, generation: kept, prefix: "") { batch in
+                let measured = try measure(batch, generation: kept)
+                try log.add(state.id, entries: measured.keys.count, bytes: measured.bytes)
+                state.add(measured.keys, bytes: measured.bytes, namespace: name)
+                state.report()
+                return true
+            }
+        }
+    }
+
+    /// Moves the selected entries into the action's trash, batch by batch.
+    private func move(_ selector: InvalidationSelector, state: inout RunState) throws {
+        let keys = store.keys
+        try forEachBatch(of: selector) { batch in
+            let reply = try store.run(
+                .trashEntries, keys: [keys.namespace(batch.namespace), keys.audit(state.id)],
+                arguments: [
+                    RedisArgument(keys.entries(batch.namespace)), RedisArgument(keys.tags(batch.namespace)),
+                    RedisArgument(keys.trash(state.id, namespace: batch.namespace)), RedisArgument(retention),
+                    RedisArgument(batch.tag ?? ""),
+                ] + batch.keys.map { RedisArgument($0) })
+            let parts = reply.array ?? []
+            let moved = (parts.count == 3 ? parts[2].array ?? [] : []).compactMap(\.string)
+            let bytes = parts.count == 3 ? Int(parts[1].integer ?? 0) : 0
+            state.add(moved, bytes: bytes, namespace: batch.namespace)
+            if state.samplesChanged {
+                try log.set(state.id, [("samples", RedisArgument(try RedisAuditLog.json(state.samples)))])
+                state.samplesChanged = false
+            }
+            return state.report()
+        }
+    }
+
+    /// Marks the record finished and drops this process's memory copies of what was removed
+    /// (memory-only tiers are not on the server; other tiers heard the push already).
+    private func finish(_ state: RunState, selector: InvalidationSelector) throws {
+        var fields: [(String, RedisArgument)] = [("finished", RedisArgument(store.now()))]
+        if !state.samples.isEmpty { fields.append(("samples", RedisArgument(try RedisAuditLog.json(state.samples)))) }
+        try log.set(state.id, fields)
+        for runtime in store.allRuntimes { runtime.drop(selector) }
+    }
+}
+
+/// The state of an action while it runs.
+struct RunState {
+    let id: Int64
+    let total: Int
+    let progress: ((ActionProgress) -> Bool)?
+    var done = 0
+    var bytes = 0
+    var isCancelled = false
+    /// Up to five moved keys, as `namespace/key`.
+    var samples: [String] = []
+    var samplesChanged = false
+
+    mutating func add(_ keys: [String], bytes: Int, namespace: String) {
+        done += keys.count
+        self.bytes += bytes
+        if samples.count < 5 && !keys.isEmpty {
+            samples += keys.prefix(5 - samples.count).map { "\(namespace)/\($0)" }
+            samplesChanged = true
+        }
+    }
+
+    /// Tells the progress handler how far the action is; returns whether to go on (and
+    /// remembers a stop).
+    @discardableResult
+    mutating func report() -> Bool {
+        if let progress, !isCancelled, !progress(ActionProgress(done: done, total: max(total, done))) {
+            isCancelled = true
+        }
+        return !isCancelled
+    }
+}

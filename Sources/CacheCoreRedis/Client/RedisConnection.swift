@@ -1,0 +1,171 @@
+import CHiredis
+import CacheCore
+import Foundation
+
+/// One connection to a Redis server: the only type in CacheCore that calls hiredis. It is not
+/// thread-safe: its owner (``RedisPool``, or one reader thread) uses it from one thread at a
+/// time, which is why it is marked `@unchecked Sendable`.
+///
+/// Once the connection breaks (I/O error, timeout, protocol error) hiredis cannot use it
+/// again: ``isBroken`` turns true and every later command throws.
+package final class RedisConnection: @unchecked Sendable {
+    let endpoint: RedisEndpoint
+    private let context: UnsafeMutablePointer<redisContext>
+
+    /// Connects, logs in (`AUTH`) and selects the database; `timeout` bounds the connect and
+    /// every later read and write.
+    package init(endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) {
+        self.endpoint = endpoint
+        let interval = Self.timeval(timeout)
+        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
+            throw .cannotConnect(endpoint: endpoint.description, reason: "out of memory")
+        }
+        self.context = context  // from here on, a throw runs deinit, which frees it
+        if context.pointee.err != 0 {
+            let reason = Self.errorText(context)
+            throw reason.contains("timed out")
+                ? .timeout(endpoint: endpoint.description)
+                : .cannotConnect(endpoint: endpoint.description, reason: reason)
+        }
+        redisSetTimeout(context, interval)
+        redisEnableKeepAlive(context)
+        try login()
+    }
+
+    deinit { redisFree(context) }
+
+    /// Whether the connection can no longer be used.
+    var isBroken: Bool { context.pointee.err != 0 }
+
+    /// Sends one command and reads its reply; an error reply throws.
+    @discardableResult
+    package func command(_ arguments: [RedisArgument]) throws(RedisError) -> RedisReply {
+        try append(arguments)
+        let reply = try readReply()
+        if case .error(let message) = reply {
+            throw RedisError(serverMessage: message, endpoint: endpoint.description)
+        }
+        return reply
+    }
+
+    /// Sends `commands` at once and reads their replies in order (one round trip); error
+    /// replies are returned in place, not thrown.
+    package func pipeline(_ commands: [[RedisArgument]]) throws(RedisError) -> [RedisReply] {
+        for arguments in commands { try append(arguments) }
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for _ in commands { replies.append(try readReply()) }
+        return replies
+    }
+
+    /// The next message pushed to a subscribed connection, or `nil` when none arrives within
+    /// `timeout` (`nil` waits for ever). A quiet connection stays usable.
+    func nextMessage(timeout: Duration?) throws(RedisError) -> RedisReply? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            if let reply = try bufferedReply() { return reply }
+            let wait = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, wait.map { Int32(clamping: $0.milliseconds) } ?? -1)
+            if ready == 0 { return nil }
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, redisBufferRead(context) == REDIS_OK else { throw lost() }
+        }
+    }
+
+    // MARK: Private
+
+    private func login() throws(RedisError) {
+        do {
+            if let password = endpoint.password {
+                try command(["AUTH"] + (endpoint.user.map { [RedisArgument($0)] } ?? []) + [RedisArgument(password)])
+            }
+            if endpoint.database != 0 { try command(["SELECT", RedisArgument(endpoint.database)]) }
+            try command(["PING"])
+        } catch .server(let message) {
+            throw message.contains("invalid DB index") || message.contains("DB index is out of range")
+                ? .badURL("database \(endpoint.database) does not exist on \(endpoint)")
+                : .authenticationFailed(endpoint: endpoint.description, reason: message)
+        }
+    }
+
+    /// Queues one command in hiredis' output buffer (sent by the next read).
+    private func append(_ arguments: [RedisArgument]) throws(RedisError) {
+        guard !isBroken else { throw lost() }
+        var bytes: [UInt8] = [0]  // never empty, so the buffer has an address
+        var offsets: [Int] = []
+        var lengths: [Int] = []
+        offsets.reserveCapacity(arguments.count)
+        lengths.reserveCapacity(arguments.count)
+        for argument in arguments {
+            offsets.append(bytes.count)
+            lengths.append(argument.bytes.count)
+            bytes.append(contentsOf: argument.bytes)
+        }
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return REDIS_ERR }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { characters in
+                var pointers: [UnsafePointer<CChar>?] = offsets.map { characters + $0 }
+                return redisAppendCommandArgv(context, Int32(arguments.count), &pointers, lengths)
+            }
+        }
+        guard code == REDIS_OK else { throw lost() }
+    }
+
+    /// Reads one reply, sending what is queued first.
+    private func readReply() throws(RedisError) -> RedisReply {
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw lost() }
+        defer { freeReplyObject(raw) }
+        return Self.reply(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// A reply hiredis has already read off the socket, if any.
+    private func bufferedReply() throws(RedisError) -> RedisReply? {
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw lost() }
+        guard let raw else { return nil }
+        defer { freeReplyObject(raw) }
+        return Self.reply(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// The error for a failed call, read off the context.
+    private func lost() -> RedisError {
+        let code = context.pointee.err
+        let reason = code == 0 ? "the connection was closed" : Self.errorText(context)
+        if code == REDIS_ERR_IO && (reason.contains("temporarily unavailable") || reason.contains("timed out")) {
+            return .timeout(endpoint: endpoint.description)
+        }
+        return .connectionLost(endpoint: endpoint.description, reason: reason)
+    }
+
+    private static func reply(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
+        let value = reply.pointee
+        switch value.type {
+        case REDIS_REPLY_STRING: return .bulk(bytes(value))
+        case REDIS_REPLY_STATUS: return .status(String(decoding: bytes(value), as: UTF8.self))
+        case REDIS_REPLY_ERROR: return .error(String(decoding: bytes(value), as: UTF8.self))
+        case REDIS_REPLY_INTEGER: return .integer(value.integer)
+        case REDIS_REPLY_ARRAY:
+            guard let elements = value.element else { return .array([]) }
+            return .array((0..<value.elements).compactMap { index in elements[index].map(Self.reply) })
+        default: return .null
+        }
+    }
+
+    private static func bytes(_ reply: redisReply) -> Data {
+        guard let text = reply.str else { return Data() }
+        return Data(bytes: text, count: reply.len)
+    }
+
+    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
+        withUnsafeBytes(of: context.pointee.errstr) { bytes in
+            RedisError.oneLine(String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self))
+        }
+    }
+
+    private static func timeval(_ duration: Duration) -> timeval {
+        let microseconds = max(1000, duration.milliseconds * 1000)
+        return Foundation.timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
+    }
+}

@@ -1,0 +1,199 @@
+import CacheCore
+import Foundation
+import Synchronization
+
+/// Counts a ``RedisStore``'s entries per namespace with a `SCAN` of its entry keys, a bounded
+/// batch at a time: each ``step()`` is one `SCAN … COUNT` call and one pipeline (`HMGET`,
+/// `HSTRLEN`) over the keys it returned, so a caller can show the counts as they grow and stop
+/// whenever it likes.
+///
+/// Only the live generation of each namespace is counted. Counts are exact once
+/// ``RedisCensusProgress/isComplete`` (for the entries that existed for the whole scan); until
+/// then they are lower bounds, and say so. When a namespace is cleared (its generation moves)
+/// during the scan, the census starts over.
+public final class RedisEntryCensus: SteppedScan {
+    /// The `COUNT` hint of each `SCAN` call.
+    public let batchSize: Int
+    private let inspector: RedisStoreInspector
+    private let state: Mutex<State>
+    private let gate = StepGate()
+
+    private struct State {
+        var cursor = "0"
+        var started = false
+        var isComplete = false
+        var batches = 0
+        var restarts = 0
+        var startedAt: Int64 = 0
+        var completedAt: Int64?
+        /// Namespace records by escaped name, read when the scan (re)started.
+        var namespaces: [Data: RedisNamespace] = [:]
+        var tallies: [String: Tally] = [:]
+    }
+
+    /// What the scan found in one namespace.
+    struct Tally {
+        var entries = 0
+        var bytes: Int64 = 0
+        /// Entries and bytes by expiry time (ms); `nil`: never expires.
+        var byExpiry: [Int64?: (entries: Int, bytes: Int64)] = [:]
+    }
+
+    init(inspector: RedisStoreInspector, batchSize: Int) {
+        self.inspector = inspector
+        self.batchSize = min(10_000, max(1, batchSize))
+        state = Mutex(State())
+    }
+
+    /// How far the census is.
+    public var progress: RedisCensusProgress {
+        state.withLock { Self.progress($0) }
+    }
+
+    /// Scans one more batch, unless the census is complete (or another thread is stepping it).
+    @discardableResult
+    public func step() throws -> RedisCensusProgress {
+        try gate.run(busy: { progress }) {
+            let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
+            guard !isComplete else { return progress }
+            let keys = inspector.keys
+            let entryPrefix = Data(keys.entryPrefix.utf8)
+            let (namespaces, next, rows) = try inspector.read { connection in
+                let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
+                let reply = try connection.command([
+                    "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(keys.entryPrefix) + "*"),
+                    "COUNT", RedisArgument(batchSize),
+                ])
+                guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
+                    let names = parts[1].array?.compactMap(\.data)
+                else { throw RedisError.server("SCAN gave an unexpected reply") }
+                let current = Dictionary(
+                    namespaces.map { (Data(RedisKeys.escape($0.name).utf8), $0) },
+                    uniquingKeysWith: { first, _ in first })
+                var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
+                for name in names {
+                    guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
+                        let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
+                    else { continue }
+                    wanted.append((name, namespace, name.count - parts.key.count))
+                }
+                var rows: [EntryRow] = []
+                for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
+                    let found = try RedisEntryReader.rows(
+                        group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
+                        version: group[0].namespace.version, value: false, on: connection)
+                    rows += found.compactMap { $0 }
+                }
+                return (current, next, rows)
+            }
+            return state.withLock { state in
+                let moved =
+                    started
+                    && namespaces.contains { name, record in
+                        state.namespaces[name].map { $0.generation != record.generation } ?? false
+                    }
+                if !started || moved {
+                    if moved { state.restarts += 1 }
+                    state.cursor = "0"
+                    state.batches = 0
+                    state.tallies = [:]
+                    state.startedAt = RedisStoreInspector.now()
+                }
+                state.namespaces = namespaces
+                if moved { return Self.progress(state) }
+                for row in rows {
+                    var tally = state.tallies[row.namespace, default: Tally()]
+                    tally.entries += 1
+                    tally.bytes += Int64(row.size)
+                    let previous = tally.byExpiry[row.expiresAt] ?? (0, 0)
+                    tally.byExpiry[row.expiresAt] = (previous.entries + 1, previous.bytes + Int64(row.size))
+                    state.tallies[row.namespace] = tally
+                }
+                state.started = true
+                state.cursor = next
+                state.batches += 1
+                if next == "0" {
+                    state.isComplete = true
+                    state.completedAt = RedisStoreInspector.now()
+                }
+                return Self.progress(state)
+            }
+        }
+    }
+
+    /// Every namespace (from the namespace set) with what the census counted in it so far,
+    /// by name; expired entries are those whose expiry is past at `now`.
+    public func namespaces(now: Int64? = nil) -> [RedisNamespaceCount] {
+        let now = now ?? RedisStoreInspector.now()
+        return state.withLock { state in
+            let progress = Self.progress(state)
+            return state.namespaces.values.sorted { $0.name < $1.name }.map { namespace in
+                let tally = state.tallies[namespace.name] ?? Tally()
+                let expired = tally.byExpiry.reduce(0) { total, item in
+                    total + ((item.key.map { now >= $0 } ?? false) ? item.value.entries : 0)
+                }
+                return RedisNamespaceCount(
+                    namespace: namespace, entries: tally.entries, expiredEntries: expired, bytes: tally.bytes,
+                    isExact: progress.isComplete)
+            }
+        }
+    }
+
+    /// When the counted entries of `namespace` (or of every namespace) expire, relative to
+    /// `now`: exact once the census is complete, a lower bound per range before.
+    ///
+    /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for a namespace not in the namespace set.
+    public func expiryTimeline(namespace: String? = nil, now: Int64? = nil) throws -> ExpiryTimeline {
+        let now = now ?? RedisStoreInspector.now()
+        let ranges = ExpiryRanges(now: now)
+        let cells: [ExpiryCounts.Cell] = try state.withLock { state in
+            if let namespace, !state.namespaces.values.contains(where: { $0.name == namespace }) {
+                throw InspectorError.noSuchNamespace(namespace)
+            }
+            let tallies = state.tallies.filter { namespace == nil || $0.key == namespace }.values
+            return tallies.flatMap { tally in
+                tally.byExpiry.map { expiry, total in
+                    ExpiryCounts.Cell(range: ranges.index(of: expiry), entries: total.entries, bytes: total.bytes)
+                }
+            }
+        }
+        return ranges.timeline(namespace: namespace, counts: ExpiryCounts(cells: cells))
+    }
+
+    private static func progress(_ state: State) -> RedisCensusProgress {
+        RedisCensusProgress(
+            entriesFound: state.tallies.values.reduce(0) { $0 + $1.entries }, batches: state.batches,
+            restarts: state.restarts, startedAt: state.startedAt, completedAt: state.completedAt,
+            isComplete: state.isComplete)
+    }
+}
+
+/// How far a ``RedisEntryCensus`` is.
+public struct RedisCensusProgress: Sendable, Hashable, SteppedScanProgress {
+    /// Live-generation entries counted so far.
+    public var entriesFound: Int
+    /// `SCAN` calls made since the census (re)started.
+    public var batches: Int
+    /// How many times a clear during the scan started it over.
+    public var restarts: Int
+    /// When the scan (re)started (ms since 1970).
+    public var startedAt: Int64
+    /// When it completed; `nil` while it runs.
+    public var completedAt: Int64?
+    /// Whether the scan went through the whole keyspace: counts are exact, not lower bounds.
+    public var isComplete: Bool
+}
+
+/// One namespace of a ``RedisStore`` with what a ``RedisEntryCensus`` counted in it.
+public struct RedisNamespaceCount: Sendable, Hashable {
+    /// The namespace's record.
+    public var namespace: RedisNamespace
+    /// Stored entries of the live generation (expired ones still in their stale window included).
+    public var entries: Int
+    /// Of those, the ones whose expiry has passed.
+    public var expiredEntries: Int
+    /// Their key plus value bytes.
+    public var bytes: Int64
+    /// Whether the counts are exact (the census completed) rather than lower bounds.
+    public var isExact: Bool
+}

@@ -1,0 +1,91 @@
+import CacheCore
+import Foundation
+
+/// A Redis data type, as `TYPE` names it (`module` types keep their own name).
+public struct RedisKeyType: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name `TYPE` answers.
+    public var rawValue: String
+    /// The type `TYPE` names `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A string (or number, or bytes).
+    public static let string = RedisKeyType(rawValue: "string")
+    /// A list.
+    public static let list = RedisKeyType(rawValue: "list")
+    /// A hash of fields.
+    public static let hash = RedisKeyType(rawValue: "hash")
+    /// A set.
+    public static let set = RedisKeyType(rawValue: "set")
+    /// A sorted set.
+    public static let zset = RedisKeyType(rawValue: "zset")
+    /// A stream.
+    public static let stream = RedisKeyType(rawValue: "stream")
+
+    /// The name `TYPE` answers.
+    public var description: String { rawValue }
+
+    /// Decodes the name alone (JSON `"hash"`).
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the name alone (JSON `"hash"`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// A number the keyspace browser shows, with how far it can be trusted.
+public struct KeyspaceAmount: Sendable, Hashable, Codable {
+    /// The value.
+    public var value: Int
+    /// Whether the scan is still running, so more may be found: the true value is at least this.
+    public var isLowerBound: Bool
+    /// Whether Redis estimated part of it (`MEMORY USAGE` samples large hashes, sets, sorted
+    /// sets, lists and streams).
+    public var isSampled: Bool
+
+    /// An amount; exact unless marked.
+    public init(_ value: Int, isLowerBound: Bool = false, isSampled: Bool = false) {
+        self.value = value
+        self.isLowerBound = isLowerBound
+        self.isSampled = isSampled
+    }
+
+    /// Whether the value is exact.
+    public var isExact: Bool { !isLowerBound && !isSampled }
+
+    /// The mark to show before the value: `≥` (lower bound), `~` (estimate) or nothing.
+    public var mark: String { isLowerBound ? "≥" : isSampled ? "~" : "" }
+}
+
+/// One child of a level of the keyspace tree: a prefix that groups keys, or a key.
+public struct KeyspaceNode: Sendable, Hashable, Codable {
+    /// What the child is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A prefix ending with the separator (`user:`), grouping the keys below it.
+        case prefix
+        /// A key.
+        case key
+    }
+
+    /// Prefix or key.
+    public var kind: Kind
+    /// The child's part of the name after the level's prefix (a prefix's ends with the
+    /// separator), as bytes.
+    public var name: Data
+    /// ``name`` as printable text (``PrintableKey`` escapes for bytes that are not UTF-8).
+    public var nameText: String
+    /// The whole key, or the whole prefix, as bytes.
+    public var path: Data
+    /// How many keys it holds (1 for a key).
+    public var keys: KeyspaceAmount
+    /// `MEMORY USAGE` of its keys, in bytes.
+    public var bytes: KeyspaceAmount
+    /// A key's type (`nil` for a prefix).
+    public var type: RedisKeyType?
+    /// When a key expires, in milliseconds since the epoch, from `PTTL` when it was scanned
+    /// (`nil`: a prefix, or a key that never expires).
+    public var expiresAt: Int64?
+}

@@ -1,0 +1,69 @@
+import CacheCore
+import Foundation
+
+/// A read-only browser of any Redis database: the server at a glance, the keyspace as a
+/// prefix tree built with `SCAN` in bounded batches, and single keys in full.
+///
+/// It sends read commands only (`INFO`, `DBSIZE`, `SCAN`, `TYPE`, `PTTL`, `MEMORY USAGE`,
+/// `OBJECT ENCODING`, the length commands, `GETRANGE`, `LRANGE`, `HSCAN`, `SSCAN`, `ZRANGE`,
+/// `XRANGE`), never `KEYS` nor anything unbounded, so it works with an ACL user allowed
+/// `+@read +@connection +info` and never changes the data. Keys and values are bytes:
+/// names that are not UTF-8 show with ``PrintableKey`` escapes.
+public final class RedisKeyspace: Sendable {
+    /// `host:port/db`, never the password.
+    public let endpoint: String
+    /// The URL without its password.
+    public let redactedURL: String
+    /// The separator the tree splits key names on.
+    public let separator: String
+    private let pool: RedisPool
+
+    /// Connects to the database `url` names (`redis://[user:password@]host:port/db`; the
+    /// password may come from `REDISCLI_AUTH`) and logs in, so a bad URL, a refused
+    /// connection or a wrong password fails here with one line.
+    public init(
+        url: String, separator: String = ":", environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Duration = .seconds(5)
+    ) throws {
+        let parsed = try RedisEndpoint(url: url, environment: environment)
+        endpoint = parsed.description
+        redactedURL = parsed.redactedURL
+        self.separator = separator
+        pool = RedisPool(endpoint: parsed, size: 2, timeout: timeout)
+        try pool.withConnection { _ in }
+    }
+
+    /// Whether `text` is meant as a Redis URL (`redis://` or `rediss://`) rather than a file.
+    public static func isURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("redis://") || lowered.hasPrefix("rediss://")
+    }
+
+    /// The bytes of a key or prefix typed as text: ``PrintableKey`` escapes (`\xff`, `\\`)
+    /// stand for their bytes, as the tree shows names that are not UTF-8.
+    public static func bytes(ofTyped text: String) -> Data {
+        PrintableKey.bytes(text) ?? Data(text.utf8)
+    }
+
+    /// A key or prefix as printable text: UTF-8 as it is, other bytes as ``PrintableKey``
+    /// escapes (which ``bytes(ofTyped:)`` reads back).
+    public static func text(of bytes: Data) -> String {
+        PrintableKey.text(bytes)
+    }
+
+    /// The server's version, role, memory and exact key count (`DBSIZE`).
+    public func server() throws -> RedisServerInfo {
+        try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+    }
+
+    /// A new scan of the keys starting with `prefix` (all keys when empty), `batchSize` keys
+    /// a `SCAN` call; nothing is read until it is stepped.
+    public func scan(prefix: Data = Data(), batchSize: Int = 500) -> KeyspaceScan {
+        KeyspaceScan(pool: pool, prefix: prefix, separator: separator, batchSize: batchSize)
+    }
+
+    /// `key` in full; `nil` when it does not exist.
+    public func key(_ key: Data) throws -> RedisKeyDetail? {
+        try pool.withConnection { connection in try RedisKeyReader.read(key, on: connection, now: KeyspaceScan.now()) }
+    }
+}

@@ -1,0 +1,4 @@
+import TerminalUI
+
+/// The curses terminal is the console's terminal.
+extension TerminalSession: Terminal {}
