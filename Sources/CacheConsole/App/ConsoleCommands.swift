@@ -118,7 +118,7 @@ enum ConsoleCommands {
             name: "theme", usage: [.init(text: "theme NAME", summary: "Switch the colour theme")], completion: .themes
         ) { console, arguments in
             guard let name = arguments.first else { return console.usage("theme NAME") }
-            do throws(ThemeError) {
+            do throws(ConfigError) {
                 let theme = try console.settings.themes.theme(named: name)
                 console.model.themeName = name
                 console.report("Theme \(name).")

@@ -91,7 +91,7 @@ extension ConsoleController {
     private func drawBreadcrumbs(into buffer: inout ScreenBuffer, options: RenderOptions) {
         let row = 1
         buffer.fill(Rect(column: 0, row: row, columns: size.columns, rows: 1))
-        let active = model.current.view.tab
+        let active = model.current.view.tab?.action
         let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
         let showTabs = size.columns >= 100 && !model.isKeyspace
         let crumbWidth = size.columns - (showTabs ? TerminalText.displayWidth(of: tabText) + 3 : 1)
@@ -109,10 +109,7 @@ extension ConsoleController {
     }
 
     /// The tabs on the breadcrumb bar.
-    private static let tabs: [(KeyAction, String)] = [
-        (.showOverview, "Overview"), (.showTimeline, "Timeline"), (.showStatistics, "Stats"), (.showAudit, "Audit"),
-        (.help, "Help"),
-    ]
+    private static let tabs: [(KeyAction, String)] = ConsoleViews.tabs.map { ($0.action, $0.label) }
 
     /// The tab drawn at `column` of the breadcrumb bar, if any.
     func tab(at column: Int) -> KeyAction? {

@@ -223,7 +223,7 @@ import TerminalUI
         }
         let pageLoads = effects.filter {
             guard case .load(let requests) = $0 else { return false }
-            return requests.contains { if case .entries = $0 { true } else { false } }
+            return requests.contains { $0.read is EntriesRead }
         }
         #expect(pageLoads.count > 1, "each keystroke asks for the first page of its filter")
         let kept = pageLoads.compactMap { harness.controller.stillWanted($0) }

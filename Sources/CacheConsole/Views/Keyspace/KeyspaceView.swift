@@ -29,57 +29,64 @@ package struct KeyspaceView: ConsoleView {
 
     package static let title = "Keyspace (Redis, read-only)"
 
-    package static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding<KeyspaceView>] =
         [
-            KeyBinding(.drillIn, hint: "open", help: "Open the prefix or key"),
-            KeyBinding(.previousView, help: "Up one level"),
-            KeyBinding(.rescan, hint: "rescan", help: "Scan the keyspace again"),
-        ] + KeyBinding.listMotion
+            KeyBinding(.drillIn, hint: "open", help: "Open the prefix or key") { view, context in
+                guard view.children.indices.contains(view.selection) else { return [] }
+                let child = view.children[view.selection]
+                switch child.kind {
+                case .prefix: context.show(KeyspaceView(prefix: child.path, name: child.nameText))
+                case .key: context.show(RedisKeyView(key: child.path, keyText: RedisKeyspace.text(of: child.path)))
+                }
+                return []
+            },
+            KeyBinding(.previousView, help: "Up one level") { _, context in
+                context.close()
+                return []
+            },
+            KeyBinding(.rescan, hint: "rescan", help: "Scan the keyspace again") { view, context in
+                context.report("Scanning the keyspace again.")
+                context.load([KeyspaceRead(KeyspaceRequest(prefix: view.prefix, rescan: true))])
+                return []
+            },
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            view.selection = ListMove.clamp(
+                view.selection.addingClamped(move.delta(page: context.pageRows)), count: view.children.count)
+            return []
+        }
 
     package func breadcrumb(in context: ViewContext) -> String? { name.isEmpty ? nil : name }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if let delta = ListMotion.delta(action, page: context.pageRows) {
-            selection = ListMotion.clamp(selection.addingClamped(delta), count: children.count)
-            return []
-        }
-        switch action {
-        case .drillIn:
-            guard children.indices.contains(selection) else { return [] }
-            let child = children[selection]
-            switch child.kind {
-            case .prefix: context.show(KeyspaceView(prefix: child.path, name: child.nameText))
-            case .key: context.show(RedisKeyView(key: child.path, keyText: RedisKeyspace.text(of: child.path)))
-            }
-        case .previousView:
-            context.close()
-        case .rescan:
-            context.report("Scanning the keyspace again.")
-            return [.load([.keyspace(view: context.viewID, KeyspaceRequest(prefix: prefix, rescan: true))])]
-        default:
-            break
-        }
-        return []
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [KeyspaceRead] {
+        [KeyspaceRead(KeyspaceRequest(prefix: prefix))]
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.keyspace(view: context.viewID, KeyspaceRequest(prefix: prefix))]
-    }
-
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ snapshot: KeyspaceSnapshot, for read: KeyspaceRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .keyspace(let snapshot) = data else { return [] }
         let selected = children.indices.contains(selection) ? children[selection].path : nil
         self.snapshot = snapshot
         // The selection follows its row as sizes reorder the level while the scan runs.
-        selection = ListMotion.clamp(
+        selection = ListMove.clamp(
             selected.flatMap { path in children.firstIndex { $0.path == path } } ?? selection, count: children.count)
         // Until the scan completes, each answer asks for the next bounded stretch of it.
-        return snapshot.level.scan.isComplete ? [] : [.load(loads(in: context, refreshing: false))]
+        if !snapshot.level.scan.isComplete { context.load(loads(in: context, refreshing: false)) }
+        return []
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         KeyspaceScreen.draw(self, now: context.now, in: area, into: &buffer, options: options)
     }
+}
+
+/// A level of a Redis keyspace, with the server.
+package struct KeyspaceRead: ConsoleRead {
+    let request: KeyspaceRequest
+
+    init(_ request: KeyspaceRequest) {
+        self.request = request
+    }
+
+    package func run(on source: any ConsoleDataSource) throws -> KeyspaceSnapshot { try source.keyspace(request) }
 }
