@@ -43,6 +43,20 @@ import TerminalUI
         #expect(harness.screen().contains("Action #1 was already undone."))
     }
 
+    @Test func theSelectionStaysOnItsActionWhenAnUndoAddsARowAbove() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .enter, .character("d"), .character("y"), .down, .character("d"), .character("y"))
+        harness.press(.character("4"), .down)
+        #expect(harness.screen().contains("Invalidate"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Restored 1 entry of action #1."))
+        // The restore row (#3) is now on top; the cursor is still on #1, so a second u is about #1.
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Action #1 was already undone."))
+        let rows = harness.model.views.last?.view as? AuditView
+        #expect(rows?.entries?.first { $0.id == 2 }?.isUndone == false, "the second u undid #2")
+    }
+
     @Test func helpIsGeneratedFromTheLiveKeyMap() throws {
         let keys = try KeyMap(parsing: "quit = [\"ctrl-q\"]\ntoggleHex = \"X\"", source: "keys.toml")
         var harness = ConsoleHarness(columns: 120, rows: 40, settings: ConsoleSettings(keyMap: keys))

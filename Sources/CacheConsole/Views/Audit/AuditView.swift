@@ -4,7 +4,12 @@ package struct AuditView: ConsoleView {
     /// The rows as last read, newest first.
     package internal(set) var entries: [AuditEntry]?
     /// The selected row.
-    package internal(set) var selection = 0
+    package internal(set) var selection = 0 {
+        didSet { selectedID = selected?.id }
+    }
+    /// The selected action's id, so the selection stays on it when newer actions (an undo's
+    /// restore) push rows down.
+    private var selectedID: Int64?
 
     package static let title = "Audit log"
 
@@ -65,8 +70,9 @@ package struct AuditView: ConsoleView {
     package mutating func apply(_ rows: [AuditEntry], for read: AuditRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
+        let followed = selectedID.flatMap { id in rows.firstIndex { $0.id == id } }
         entries = rows
-        selection = min(selection, max(0, rows.count - 1))
+        selection = followed ?? min(selection, max(0, rows.count - 1))
         return []
     }
 
