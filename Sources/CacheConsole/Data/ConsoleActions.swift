@@ -19,13 +19,7 @@ struct ConsoleActions: Sendable {
 
     /// The audit log's newest `limit` rows as the Audit view shows them.
     func auditLog(limit: Int, of admin: any StoreAdministering) throws -> [AuditEntry] {
-        try admin.auditLog(limit: limit).map { record in
-            AuditEntry(
-                id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
-                action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
-                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
-                origin: record.origin, sampleKeys: record.sampleKeys)
-        }
+        try admin.auditLog(limit: limit).map(AuditEntry.init)
     }
 
     /// Measures the action; a filter becomes a prefix, a tag, the whole namespace or its
