@@ -1,7 +1,8 @@
 /// How an expiry action changes when the entries it selects expire. Each entry keeps the
 /// length of its stale window; the old times are kept for ``Admin/restore(_:origin:)``.
 public enum ExpiryChange: Sendable, Hashable, Codable {
-    /// Expire now: reads miss from now on, stale reads too, and sweeps remove the entries.
+    /// Expire now: reads miss from now on; stale reads still answer for each entry's stale
+    /// window (its length kept), after which sweeps remove the entries.
     case expireNow
     /// Expire this long from now (`nil`: never).
     case set(milliseconds: Int64?)
@@ -34,7 +35,11 @@ public enum ExpiryChange: Sendable, Hashable, Codable {
     var assignments: String {
         switch self {
         case .expireNow:
-            "expires_at = ?1, stale_until = ?1"
+            """
+            stale_until = CASE WHEN expires_at IS NULL OR stale_until IS NULL OR stale_until < expires_at THEN ?1
+                               ELSE ?1 + (stale_until - expires_at) END,
+            expires_at = ?1
+            """
         case .set(nil):
             "expires_at = NULL, stale_until = NULL"
         case .set:
