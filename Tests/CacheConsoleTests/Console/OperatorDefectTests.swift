@@ -66,6 +66,21 @@ import TerminalUI
         #expect(theme[.good] != theme[.bad])
     }
 
+    /// Good, warning and bad differ in colour at 8 and 16 colours (where a green and an amber
+    /// once both became yellow) and in attributes too, for terminals without colour.
+    @Test(arguments: ThemeLibrary.builtInNames)
+    func statusRolesStayDistinctWithEightAndSixteenColours(name: String) throws {
+        let theme = try ThemeLibrary(folders: []).theme(named: name)
+        let roles: [StyleRole] = [.good, .warn, .bad]
+        let attributes = roles.map { theme[$0].attributes }
+        #expect(Set(attributes).count == roles.count, "\(name): good, warn and bad need a non-colour signal each")
+        guard name != "monochrome" else { return }
+        for depth in [ColorDepth.ansi8, .ansi16] {
+            let colors = roles.map { depth.foregroundColor(for: theme[$0].foreground, onDarkBackground: theme.isDark) }
+            #expect(Set(colors).count == roles.count, "\(name) at \(depth): \(colors)")
+        }
+    }
+
     @Test(arguments: ThemeLibrary.builtInNames)
     func bordersAndMutedTextStayVisibleWithEightColours(name: String) throws {
         let theme = try ThemeLibrary(folders: []).theme(named: name)
