@@ -25,6 +25,27 @@ import TerminalUI
         }
     }
 
+    @Test func markingMoreThanAnActionCanTakeSaysSoWhereTheMarksAreMade() {
+        let big = (0...ConsoleActions.maximumKeysPerAction).map { index in
+            EntryInfo(
+                id: .row(Int64(index + 1)), key: "k\(index)", size: 10, createdAt: FakeDataSource.now, expiresAt: nil,
+                lastAccessAt: FakeDataSource.now, hits: 0, tags: [])
+        }
+        var harness = ConsoleHarness(columns: 120, rows: 30, source: FakeDataSource(entries: ["big": big]))
+        harness.press(.character(":"))
+        harness.type("ns big")
+        harness.press(.enter, .character("/"))
+        harness.type("k")
+        harness.press(.enter, .character("*"))
+        #expect(harness.screen().contains("Not marked: the filter matches 100,001 entries"))
+        #expect(harness.model.current.entries?.marksAllMatching == false)
+        // A prefix needs no key list: no limit.
+        harness.press(.character("/"), .control("u"))
+        harness.type("prefix:k")
+        harness.press(.enter, .character("*"))
+        #expect(harness.model.current.entries?.marksAllMatching == true)
+    }
+
     @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {
         var harness = ConsoleHarness()
         harness.press(.tab)

@@ -113,7 +113,17 @@ extension EntriesView {
             KeyBinding(.markRange, help: "Mark from the last mark to here") { view, context in
                 view.markRange(context: &context)
             },
-            KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all") { view, _ in
+            KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all") { view, context in
+                if !view.marksAllMatching, let count = view.matchCount, count > ConsoleActions.maximumKeysPerAction,
+                    let filter = try? EntryFilter(parsing: view.filter),
+                    ConsoleActions.directSelector(namespace: view.namespace, filter: filter) == nil
+                {
+                    context.report(
+                        "Not marked: the filter matches \(Formatting.count(count)) entries, and an action on a filter's keys "
+                            + "takes at most \(Formatting.count(ConsoleActions.maximumKeysPerAction)); narrow it, or use "
+                            + "prefix: or tag: (no limit).", isError: true)
+                    return []
+                }
                 view.marksAllMatching.toggle()
                 view.marks = [:]
                 return []
