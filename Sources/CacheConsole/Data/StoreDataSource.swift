@@ -68,7 +68,7 @@ package struct StoreDataSource: ConsoleDataSource {
                 NamespaceFacts(
                     name: namespace.name, entries: namespace.entryCount, expired: namespace.expiredEntryCount,
                     bytes: namespace.bytes, hitRate: namespace.lastMinute.hitRate, version: namespace.version)
-            })
+            }, tags: try inspector.tags())
     }
 
     /// A page from the inspector; a filtered walk that stops short at the scan limit goes on

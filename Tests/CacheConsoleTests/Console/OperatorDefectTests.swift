@@ -1,4 +1,5 @@
 import CacheCore
+import Foundation
 import Testing
 
 @testable import CacheConsole
@@ -44,6 +45,28 @@ import TerminalUI
         harness.type("prefix:k")
         harness.press(.enter, .character("*"))
         #expect(harness.model.current.entries?.marksAllMatching == true)
+    }
+
+    @Test func tabCompletesEveryTagOfTheStoreFromAnyView() throws {
+        let folder = TemporaryFolder()
+        let store = try CacheStore(path: folder.url.appendingPathComponent("cache.sqlite").path)
+        let tiles = try store.cache("tiles", key: String.self, value: Int.self)
+        for index in 0..<2000 { try tiles.set(index, for: "t\(index)", tags: ["zoom:\(index / 250)"]) }
+        var harness = ConsoleHarness(source: try StoreDataSource(store: store))
+        func completions() -> [String] {
+            if case .command(_, let completions) = harness.model.overlay { return completions }
+            return []
+        }
+        harness.press(.character(":"))
+        harness.type("invalidate tag=z")
+        harness.press(.tab)
+        #expect(completions() == (0..<8).map { "zoom:\($0)" }, "from the Overview")
+        harness.press(.escape, .character(":"))
+        harness.type("ns tiles")
+        harness.press(.enter, .character(":"))
+        harness.type("invalidate tag=z")
+        harness.press(.tab)
+        #expect(completions().count == 8, "in the entries, beyond the rows read")
     }
 
     @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {

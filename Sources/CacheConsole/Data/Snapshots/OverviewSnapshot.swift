@@ -17,14 +17,18 @@ package struct OverviewSnapshot: Sendable, Hashable {
     /// The Redis server and how far its entries are counted, for a Redis store (its
     /// ``file`` then holds the URL, the used memory and the counted entries).
     package var redis: RedisFacts?
+    /// The tags entries carry (for Tab completion), sorted; empty where the store cannot list
+    /// them cheaply.
+    package var tags: [String]
 
     /// A snapshot of these parts; `stores` (one per store a process opened, oldest first)
     /// become one row per process.
     package init(
         file: FileFacts, stores: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts],
-        redis: RedisFacts? = nil
+        redis: RedisFacts? = nil, tags: [String] = []
     ) {
         self.redis = redis
+        self.tags = tags
         self.file = file
         self.processes = ProcessFacts.perProcess(stores)
         self.activity = activity
