@@ -69,6 +69,18 @@ import TerminalUI
         #expect(completions().count == 8, "in the entries, beyond the rows read")
     }
 
+    @Test func unknownHitRatesSortLastInBothDirections() {
+        var harness = ConsoleHarness(columns: 120, rows: 30)
+        func order() -> [String] {
+            let view = harness.model.views[0].view as? OverviewView
+            return view?.ordered(harness.model.overview?.namespaces ?? []).map(\.name) ?? []
+        }
+        harness.press(.character("o"), .character("h"))
+        #expect(Array(order().prefix(2)) == ["products", "sessions"])
+        harness.press(.character("S"))
+        #expect(Array(order().prefix(2)) == ["sessions", "products"], "unknown (–) is not 0 %")
+    }
+
     @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {
         var harness = ConsoleHarness()
         harness.press(.tab)

@@ -34,13 +34,15 @@ package struct OverviewView: ConsoleView {
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
 
-    /// `namespaces` in the table's order (ties by name).
+    /// `namespaces` in the table's order (ties by name); those whose figure is unknown (a hit
+    /// rate without reads, "–") come last in either direction, by name.
     func ordered(_ namespaces: [NamespaceFacts]) -> [NamespaceFacts] {
-        let sorted = namespaces.sorted { first, second in
+        let known = namespaces.filter { sort.key($0) != nil }.sorted { first, second in
             let (a, b) = (sort.key(first), sort.key(second))
-            return a == b ? first.name < second.name : a < b
+            return a == b ? first.name < second.name : a.map { a in b.map { a < $0 } ?? true } ?? false
         }
-        return descending ? sorted.reversed() : sorted
+        let unknown = namespaces.filter { sort.key($0) == nil }.sorted { $0.name < $1.name }
+        return (descending ? known.reversed() : known) + unknown
     }
 
     // MARK: ConsoleView
@@ -254,18 +256,19 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
     case entries
     /// By bytes.
     case bytes
-    /// By recent hit rate (namespaces without reads first).
+    /// By recent hit rate (namespaces without reads, "–", last either way).
     case hitRate
     /// By expired entries waiting for a sweep.
     case expired
 
-    /// What the column compares (names compare by their position in name order).
-    fileprivate func key(_ namespace: NamespaceFacts) -> Double {
+    /// What the column compares (names compare by their position in name order); `nil` when
+    /// the figure is unknown.
+    fileprivate func key(_ namespace: NamespaceFacts) -> Double? {
         switch self {
         case .name: 0
         case .entries: Double(namespace.entries)
         case .bytes: Double(namespace.bytes)
-        case .hitRate: namespace.hitRate ?? -1
+        case .hitRate: namespace.hitRate
         case .expired: Double(namespace.expired)
         }
     }
