@@ -134,8 +134,11 @@ package struct StoreDataSource: ConsoleDataSource {
     }
 
     /// The entries `request` selects, through the inspector, as JSON Lines.
+    /// Exports with the cache file's permission bits.
     package func export(_ request: ExportRequest) throws -> Int {
-        try EntryExporter.export(request, from: store.inspector)
+        var request = request
+        request.takePermissions(ofFileAt: store.path)
+        return try EntryExporter.export(request, from: store.inspector)
     }
 
     /// The admin audit log.

@@ -137,13 +137,17 @@ struct RedisStoreDataSourceTests {
         #expect((seven["value"] as? [String: Int]) == ["age": 7] && seven["tags"] as? [String] == ["people"])
         #expect(seven["createdAt"] is Int && seven["staleUntil"] != nil && seven["version"] as? String == "")
 
-        #expect(try source.export(ExportRequest(namespace: "users", filter: "prefix:user-11", path: path)) == 111)
-        #expect(try source.export(ExportRequest(namespace: "users", keys: ["user-3", "nope"], path: path)) == 1)
+        #expect(
+            try source.export(ExportRequest(namespace: "users", filter: "prefix:user-11", path: path, replacing: true))
+                == 111)
+        #expect(
+            try source.export(ExportRequest(namespace: "users", keys: ["user-3", "nope"], path: path, replacing: true))
+                == 1)
         #expect(try lines().map { $0["key"] as? String } == ["user-3"])
-        #expect(try source.export(ExportRequest(namespace: "blobs", path: path)) == 1)
+        #expect(try source.export(ExportRequest(namespace: "blobs", path: path, replacing: true)) == 1)
         #expect(try lines().first?["valueBase64"] as? String == Data([0, 1, 0xFF]).base64EncodedString())
         #expect(throws: InspectorError.noSuchNamespace("nope")) {
-            try source.export(ExportRequest(namespace: "nope", path: path))
+            try source.export(ExportRequest(namespace: "nope", path: path, replacing: true))
         }
     }
 }
