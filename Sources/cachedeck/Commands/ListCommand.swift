@@ -75,9 +75,7 @@ struct ListCommand: ParsableCommand {
                     [
                         TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
                         Formatting.count(row.hits), Figures.relative(row.createdAt, now: page.now),
-                        // As the console shows it: an entry with no recorded read was never read
-                        // (its access time is its write).
-                        row.hits == 0 ? "never" : Figures.relative(row.lastAccessAt, now: page.now),
+                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? "never",
                         Figures.expiry(row.expiresAt, now: page.now),
                         TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
                     ]

@@ -56,7 +56,7 @@ struct ShowCommand: ParsableCommand {
                 ),
                 (
                     "Last access",
-                    "\(Figures.timestamp(entry.lastAccessAt)) (\(Figures.relative(entry.lastAccessAt, now: now)))"
+                    entry.lastAccessAt.map { "\(Figures.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? "never"
                 ),
                 ("Hits", Formatting.count(entry.hits)),
                 ("Version", entry.version.isEmpty ? Table.none : entry.version),
