@@ -28,6 +28,10 @@ package struct EntriesView: ConsoleView {
     var lastChange: [EntryReference: Int64] = [:]
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
+    /// Rows that moves went past the rows counted so far, away from the anchor, while their
+    /// pages were still being read: made up as the pages arrive, so fast key repeat loses no
+    /// moves.
+    var pendingMove = 0
     /// How many entries the filter matches, exactly (counted with the first page).
     package internal(set) var matchCount: Int?
     /// Whether the rows come in the server's scan order (Redis): there is no order to change
@@ -172,8 +176,9 @@ extension EntriesView {
         let height = EntriesScreen.listHeight(for: context.size)
         switch move {
         case .up, .down, .pageUp, .pageDown:
-            window.move(by: move.delta(page: max(1, height - 1)), height: height)
+            moveSelection(to: window.selection + pendingMove + move.delta(page: max(1, height - 1)), height: height)
         case .top:
+            pendingMove = 0
             if window.anchor == .top {
                 window.select(0, height: height)
             } else {
@@ -183,6 +188,7 @@ extension EntriesView {
             context.report(Self.scanOrderNotice)
             return []
         case .bottom:
+            pendingMove = 0
             if window.anchor == .top && window.isComplete {
                 window.select(window.knownCount - 1, height: height)
             } else if window.anchor == .bottom {
@@ -192,6 +198,15 @@ extension EntriesView {
             }
         }
         return pageLoads(in: context)
+    }
+
+    /// Selects display position `target`, as far as the rows counted allow; what lies beyond
+    /// them, away from the anchor, waits in ``pendingMove`` for the pages still to come.
+    private mutating func moveSelection(to target: Int, height: Int) {
+        window.select(target, height: height)
+        let overshoot = target - window.selection
+        let awayFromAnchor = window.anchor == .top ? overshoot > 0 : overshoot < 0
+        pendingMove = awayFromAnchor && !window.isComplete ? overshoot : 0
     }
 
     /// Runs `body`, a change of order, unless the rows come in scan order.
@@ -301,6 +316,7 @@ extension EntriesView {
     /// Starts the pages over from `anchor` (new order, filter or end).
     mutating func restart(anchor: EntriesWindow.Anchor) {
         generation += 1
+        pendingMove = 0
         window = EntriesWindow(anchor: anchor)
         markAnchor = nil
         changedAt = [:]
@@ -377,9 +393,10 @@ extension EntriesView {
     {
         guard read.generation == generation else { return [] }
         let entriesRequest = read.request
+        let height = EntriesScreen.listHeight(for: context.size)
         let changed = window.apply(
-            page, at: read.page, from: entriesRequest.start, replacing: read.replacing,
-            height: EntriesScreen.listHeight(for: context.size))
+            page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+        if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
                 changedAt[id] = (context.now, fields)
