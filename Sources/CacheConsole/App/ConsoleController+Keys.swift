@@ -70,6 +70,10 @@ extension ConsoleController {
 
     /// Does what `action` means in the current view.
     mutating func perform(_ action: KeyAction) -> [ConsoleEffect] {
+        if let reason = model.unsupported[action] {
+            report(reason)
+            return []
+        }
         if model.current.view.claims(action) {
             return withCurrentView { view, context in view.handle(action, in: &context) }
         }

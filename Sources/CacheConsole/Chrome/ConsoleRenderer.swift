@@ -175,7 +175,9 @@ extension ConsoleController {
     /// Draws the current view's hints, then the command line's and quit's, within `room`
     /// columns; `? help` always keeps its place at the end. Returns the column after them.
     private func drawHints(in room: Int, row: Int, into buffer: inout ScreenBuffer) -> Int {
-        let own = model.current.view.hints(in: viewContext).filter { !(model.isReadOnly && $0.isDestructive) }
+        let own = model.current.view.hints(in: viewContext).filter {
+            !(model.isReadOnly && $0.isDestructive) && model.unsupported[$0.action] == nil
+        }
         let shown =
             (own.compactMap { binding in binding.hint.map { (binding.action, $0) } }
             + (model.views.count > 1 ? [(.back, "back")] : []) + [(.command, "command"), (.quit, "quit")]).filter {

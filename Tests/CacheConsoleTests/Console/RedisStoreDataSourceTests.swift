@@ -113,6 +113,19 @@ struct RedisStoreDataSourceTests {
         #expect(try source.auditLog(limit: 10).first { $0.id == audit[0].id }?.isUndone == true)
     }
 
+    @Test func theOverviewOffersOnlyWhatTheStoreCanDo() throws {
+        let server = try RedisServer()
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        try store.cache("users", key: String.self, value: Int.self).set(1, for: "a")
+        var harness = ConsoleHarness(columns: 120, rows: 30, source: try RedisStoreDataSource(url: server.url))
+        let hints = harness.screen().split(separator: "\n").last.map(String.init) ?? ""
+        #expect(hints.contains("clear") && !hints.contains("sweep"), "\(hints)")
+        harness.press(.character("w"))
+        #expect(harness.screen().contains("Redis expires entries itself: there is nothing to sweep."))
+        #expect(harness.model.overlay == nil && harness.model.busy == nil)
+    }
+
     @Test func exportWritesJSONLinesOfEveryPageAndOfChosenKeys() throws {
         let server = try RedisServer()
         let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
