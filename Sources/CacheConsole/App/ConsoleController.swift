@@ -254,7 +254,10 @@ package struct ConsoleController: Sendable {
 
     /// Puts `text` in the status line.
     mutating func report(_ text: String, isError: Bool = false) {
-        model.status = StatusMessage(text: text, isError: isError, since: model.now)
+        let message = StatusMessage(text: text, isError: isError, since: model.now)
+        model.status = message
+        model.messages.append(message)
+        if model.messages.count > ConsoleModel.messageLogLimit { model.messages.removeFirst() }
     }
 
     private mutating func finished(_ result: ActionResult?) -> [ConsoleEffect] {

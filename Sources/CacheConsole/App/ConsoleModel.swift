@@ -78,6 +78,11 @@ package struct ConsoleModel: Sendable {
         overview?.redis == nil ? [:] : [.sweep: "Redis expires entries itself: there is nothing to sweep."]
     }
 
+    /// Every message of the session, oldest first (the latest ``messageLogLimit``).
+    package internal(set) var messages: [StatusMessage] = []
+    /// How many messages the log keeps.
+    static let messageLogLimit = 500
+
     /// The namespaces known from the last Overview snapshot.
     var namespaceNames: [String] { overview?.namespaces.map(\.name) ?? [] }
 }

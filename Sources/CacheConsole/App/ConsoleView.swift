@@ -131,6 +131,8 @@ package struct ViewTab: Sendable {
     package let label: String
     /// What the help says the key does.
     package let help: String
+    /// Whether the tab shows on the breadcrumb bar (else only its key opens it).
+    package var isOnBar = true
 }
 
 /// Every kind of view, in the order the help lists them: the one list the help, the tabs,
@@ -139,14 +141,14 @@ enum ConsoleViews {
     /// The views of a cache file's console.
     static let all: [any ConsoleView.Type] = [
         OverviewView.self, EntriesView.self, DetailView.self, TimelineView.self, StatisticsView.self, AuditView.self,
-        AuditDetailView.self, HelpView.self,
+        AuditDetailView.self, MessageLogView.self, HelpView.self,
     ]
 
     /// The views of a Redis keyspace console.
     static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, HelpView.self]
 
     /// The tabs on the breadcrumb bar, in order.
-    static let tabs: [ViewTab] = all.compactMap { $0.tab }
+    static let tabs: [ViewTab] = all.compactMap { $0.tab }.filter(\.isOnBar)
 
     /// Every action some view or the console binds, each once, in help order.
     static let actions: [KeyAction] = {

@@ -96,6 +96,8 @@ extension KeyAction {
     package static let sweep = KeyAction("sweep", [.character("w")])
     /// Undo the last action (or, in the audit log, the selected one).
     package static let undo = KeyAction("undo", [.character("u")])
+    /// Show the message log.
+    package static let messageLog = KeyAction("messageLog", [.character("M")])
     /// Turn mouse reporting on or off.
     package static let toggleMouse = KeyAction("toggleMouse", [.character("m")])
     /// Redraw the whole screen.

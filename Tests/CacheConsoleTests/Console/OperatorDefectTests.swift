@@ -81,6 +81,21 @@ import TerminalUI
         #expect(Array(order().prefix(2)) == ["sessions", "products"], "unknown (–) is not 0 %")
     }
 
+    @Test func theMessageLogKeepsEveryResultWholeAndWrapped() {
+        let source = FakeDataSource()
+        var harness = ConsoleHarness(source: source)
+        let long = (1...30).map { "word\($0)" }.joined(separator: " ") + " the end"
+        source.failNextRead(long)
+        harness.press(.character("2"))
+        #expect(!harness.screen().contains("the end"), "the status line cuts it")
+        harness.wait(60_000)
+        harness.press(.character("M"))
+        let screen = harness.screen()
+        #expect(screen.contains("messages") && screen.contains("word1 ") && screen.contains("the end"), "\(screen)")
+        harness.press(.escape)
+        #expect(!harness.screen().contains("the end"))
+    }
+
     @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {
         var harness = ConsoleHarness()
         harness.press(.tab)
