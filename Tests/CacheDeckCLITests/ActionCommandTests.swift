@@ -99,6 +99,8 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.count <= 160 }, "\(lines.map(\.count))")
         #expect(lines[1].contains("…"))
+        // Who ran it is the account's name, as `ls -l` shows it, even without $USER.
+        #expect(!lines[1].contains("uid "), "\(lines[1])")
         let json = try fixture.run("audit", fixture.path, "--json").stdout
         #expect(json.contains("missing-key-with-a-long-name-499"))
     }

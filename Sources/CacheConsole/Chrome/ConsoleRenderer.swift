@@ -72,7 +72,8 @@ extension ConsoleController {
         // The live apps go last but keep their room: a long server line is cut instead.
         let apps = model.overview.map { overview in
             let live = overview.processes.filter(\.isLive).count
-            return "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+            // A filled bullet only when something is live.
+            return "  \(live > 0 ? options.liveGlyph : options.stoppedGlyph) \(live) live \(live == 1 ? "app" : "apps")"
         }
         column = buffer.put(
             " " + name, at: Point(column: column, row: 0), style: style,

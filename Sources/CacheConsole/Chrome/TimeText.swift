@@ -1,8 +1,15 @@
 import TerminalUI
 import CacheCore
 
+import Foundation
+
 /// Times and rates in the few characters a table column has.
-enum TimeText {
+package enum TimeText {
+    /// A moment as ISO 8601 in UTC, to the second (`2026-11-27T00:12:03Z`).
+    package static func timestamp(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    }
+
     /// A span of milliseconds: `0s`, `45s`, `12m`, `5h`, `3d`, `8w`, `2y`.
     static func span(_ milliseconds: Int64) -> String {
         let seconds = max(0, milliseconds) / 1000

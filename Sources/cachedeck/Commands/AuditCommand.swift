@@ -23,7 +23,7 @@ struct AuditCommand: ParsableCommand {
         if output.json { return try JSONOutput.print(records) }
         let rows = records.map(AuditEntry.init).map { entry in
             [
-                "#\(entry.id)", Date(timeIntervalSince1970: Double(entry.at) / 1000).formatted(.iso8601), entry.who,
+                "#\(entry.id)", TimeText.timestamp(entry.at), entry.who,
                 TerminalText.truncate(entry.action, toWidth: Self.actionWidth),
                 Formatting.count(entry.entries), Formatting.bytes(entry.bytes),
                 entry.isUndone ? "undone" : entry.canUndo ? "restore \(entry.id)" : "—",

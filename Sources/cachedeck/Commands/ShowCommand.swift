@@ -44,19 +44,19 @@ struct ShowCommand: ParsableCommand {
                 ("Namespace", entry.namespace),
                 ("Key", entry.key),
                 ("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(entry.valueBytes)) B)"),
-                ("Created", "\(Figures.timestamp(entry.createdAt)) (\(Figures.relative(entry.createdAt, now: now)))"),
+                ("Created", "\(TimeText.timestamp(entry.createdAt)) (\(Figures.relative(entry.createdAt, now: now)))"),
                 (
                     "Expires",
-                    entry.expiresAt.map { "\(Figures.timestamp($0)) (\(Figures.expiry($0, now: now)))" } ?? "never"
+                    entry.expiresAt.map { "\(TimeText.timestamp($0)) (\(Figures.expiry($0, now: now)))" } ?? "never"
                 ),
                 (
                     "Stale until",
-                    entry.staleUntil.map { "\(Figures.timestamp($0)) (\(Figures.relative($0, now: now)))" }
+                    entry.staleUntil.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" }
                         ?? Table.none
                 ),
                 (
                     "Last access",
-                    entry.lastAccessAt.map { "\(Figures.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? "never"
+                    entry.lastAccessAt.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? "never"
                 ),
                 ("Hits", Formatting.count(entry.hits)),
                 ("Version", entry.version.isEmpty ? Table.none : entry.version),
