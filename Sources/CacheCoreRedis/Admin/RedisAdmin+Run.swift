@@ -42,18 +42,17 @@ extension RedisAdmin {
     /// Moves each namespace to a new generation, keeping the old one until the retention ends.
     private func clear(_ namespaces: [String], state: inout RunState) throws {
         let keys = store.keys
-        var cleared: [ClearedGeneration] = []
         for name in namespaces {
             if state.isCancelled { break }
+            // The record names the kept generation in the same step as the switch, so an
+            // undo is recorded before the clear takes effect (at `maxmemory` too).
             let reply = try store.run(
-                .clear, keys: [keys.namespace(name), keys.keptGenerations],
+                .clear, keys: [keys.namespace(name), keys.keptGenerations, keys.audit(state.id)],
                 arguments: [
                     RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
-                    RedisArgument(store.now() + retention),
+                    RedisArgument(store.now() + retention), RedisArgument(name),
                 ])
             guard let kept = reply.integer, kept > 0 else { continue }
-            cleared.append(ClearedGeneration(namespace: name, kept: kept, current: kept + 1))
-            try log.set(state.id, [("cleared", RedisArgument(try RedisAuditLog.json(cleared)))])
             // Counted after the switch: the kept generation no longer changes (but for expiry).
             try forEachBatch(namespace: name, generation: kept, prefix: "") { batch in
                 let measured = try measure(batch, generation: kept)
