@@ -34,6 +34,11 @@ extension RedisAdmin {
         let undoID: Int64
         do {
             undoID = try log.begin(nil, restores: auditID, origin: origin, now: now)
+        } catch {
+            try? log.clear(auditID, "restoring")
+            throw error
+        }
+        do {
             if case .expiry(let selector, _) = record.target {
                 back = (try restoreExpiry(auditID, selector: selector), 0)
             } else {
@@ -43,7 +48,7 @@ extension RedisAdmin {
             }
         } catch {
             try? log.clear(auditID, "restoring")
-            throw error
+            throw unfinished(auditID, by: error)
         }
         try log.update(auditID, [("set", "undone", RedisArgument(store.now())), ("del", "restoring", "")])
         try log.update(
@@ -53,6 +58,22 @@ extension RedisAdmin {
                 ("set", "finished", RedisArgument(store.now())),
             ])
         return back.entries
+    }
+
+    /// `error` of an undo that may have brought part of action `auditID` back, saying it stays
+    /// restorable (a refusal at `maxmemory` must not read as if nothing had happened).
+    private func unfinished(_ auditID: Int64, by error: any Error) -> any Error {
+        guard let error = error as? CacheError else { return error }
+        let reason: String
+        switch error {
+        case .nothingToRestore: return error
+        case .serverOutOfMemory(_, let message): reason = "out of memory (maxmemory): \(message)"
+        default: reason = "\(error)"
+        }
+        return CacheError.serverError(
+            endpoint: store.endpoint,
+            message: "the undo of action #\(auditID) did not finish and stays restorable (restore it again to "
+                + "finish): \(reason)")
     }
 
     /// Marks action `auditID` as being undone by this process; throws when it was undone

@@ -32,11 +32,28 @@ extension RedisAdmin {
             }
         } catch {
             try? finish(state, selector: selector)
-            throw error
+            throw stopped(by: error, after: state, target: target)
         }
         try finish(state, selector: selector)
         return ActionOutcome(
             auditID: id, removed: state.done, bytes: state.bytes, isUndoable: true, isCancelled: state.isCancelled)
+    }
+
+    /// `error` of an action that had already removed or changed entries, saying how many (a
+    /// refusal at `maxmemory` part way must not read as if nothing had happened).
+    private func stopped(by error: any Error, after state: RunState, target: AdminTarget) -> any Error {
+        guard state.done > 0 else { return error }
+        let reason =
+            if case CacheError.serverOutOfMemory(_, let message) = error {
+                "out of memory (maxmemory): \(message)"
+            } else {
+                "\(error)"
+            }
+        let verb = if case .expiry = target { "changing" } else { "removing" }
+        return CacheError.serverError(
+            endpoint: store.endpoint,
+            message: "stopped after \(verb) \(state.done) of \(max(state.total, state.done)) entries "
+                + "(action #\(state.id); `restore \(state.id)` undoes them): \(reason)")
     }
 
     /// Moves each namespace to a new generation, keeping the old one until the retention ends.

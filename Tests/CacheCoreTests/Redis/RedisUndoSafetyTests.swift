@@ -146,4 +146,44 @@ struct RedisUndoSafetyTests {
         #expect(try store.admin.restore(cleared.auditID) == 1501)
         #expect(try cache.count() == 1501 && cache.get("written-since") == "new")
     }
+
+    @Test(arguments: RedisDeployment.allCases)
+    func anActionStoppedAtMaxmemorySaysWhatItHadDone(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try store.cache(
+            "tiles", key: String.self, value: String.self, policy: .default.expiring(.after(.seconds(3600))))
+        try cache.set((0..<3000).map { (key: "t\($0)", value: "v") })
+        let target = AdminTarget.expiry(selector: .namespace("tiles"), change: .extend(milliseconds: 3_600_000))
+        let raw = try fixture.connection()
+        _ = try raw.command(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        // Growing room above what the server holds: refused at first, then room for the record
+        // and some batches' kept times but not all (a TTL action keeps every old time).
+        var stoppedPartWay = false
+        for headroom in stride(from: 20_000, through: 600_000, by: 20_000) where !stoppedPartWay {
+            let info = try raw.command(["INFO", "memory"]).string ?? ""
+            let used = try #require(
+                info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }
+                    .flatMap { Int($0.dropFirst("used_memory:".count)) })
+            _ = try raw.command(["CONFIG", "SET", "maxmemory", RedisArgument(used + headroom)])
+            let outcome = Result { try store.admin.run(target) }
+            _ = try raw.command(["CONFIG", "SET", "maxmemory", "0"])
+            let id = try raw.command(["GET", "cachedeck:auditseq"]).integer ?? 0
+            guard case .failure(let error) = outcome, let record = try store.admin.auditRecord(id), record.restoredAuditID == nil
+            else {
+                if case .success(let done) = outcome { try store.admin.restore(done.auditID) }
+                continue
+            }
+            stoppedPartWay = record.entries > 0
+            let line = "\(error)"
+            #expect(record.entries < 3000)
+            #expect(
+                line.contains("stopped after changing \(record.entries) of 3000 entries") || record.entries == 0,
+                "\(line)")
+            #expect(line.contains("out of memory") && !line.contains("nothing was stored") || record.entries == 0)
+            #expect(try store.admin.restore(record.id) == record.entries)
+        }
+        #expect(stoppedPartWay, "no room let the action run part way")
+    }
 }
