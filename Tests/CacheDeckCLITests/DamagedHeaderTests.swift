@@ -1,4 +1,5 @@
 import Foundation
+import CacheDeckTestSupport
 import Testing
 
 @testable import CacheCore
@@ -45,5 +46,29 @@ import Testing
         let report = try #require(store.quarantinedFile)
         #expect(report.salvagedEntries == 19 && report.reason.contains("header (page 1)"))
         #expect(try store.cache("colors", key: Int.self, value: String.self).get(2) == "green")
+    }
+}
+
+/// A foreign `-wal` beside a cache (issue #27): reported, and `check --fix` salvages what the
+/// main file holds; the main file is never overwritten by the foreign pages.
+@Suite struct ForeignWALTests {
+    @Test func checkReportsAndFixSalvagesTheMainFile() throws {
+        let fixture = try CLIFixture()
+        try placeForeignWAL(beside: fixture.path)
+        let main = try #require(FileManager.default.contents(atPath: fixture.path))
+
+        let check = try fixture.run("check", fixture.path)
+        #expect(check.status == 1 && check.errorLines.count == 1, "\(check.stderr)")
+        #expect(check.stderr.contains("its -wal holds another database's pages"), "\(check.stderr)")
+        #expect(FileManager.default.contents(atPath: fixture.path) == main)
+
+        let fix = try fixture.run("check", fixture.path, "--fix", "--yes")
+        #expect(fix.status == 0 && fix.stdout.contains("Salvaged 19 entries into a fresh"), "\(fix.stdout)\(fix.stderr)")
+        #expect(try fixture.count("tiles") == 11 && fixture.count("colors") == 3)
+        // What was moved aside is the main file as it was (the foreign pages never went in).
+        let aside = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)
+                .first { $0.hasPrefix("cache.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        #expect(FileManager.default.contents(atPath: fixture.folder.file(aside)) == main)
     }
 }

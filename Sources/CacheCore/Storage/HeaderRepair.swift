@@ -1,23 +1,34 @@
 import Foundation
 
-/// A cache file whose header (the first 100 bytes of page 1, which SQLite and CacheDeck read
-/// before anything else) is damaged while its tables are intact. SQLite refuses such a file,
-/// or reads it as someone else's; a copy with the header rewritten to sound values reads as
-/// the cache it is, so ``StoreFile/salvage(path:reason:options:)`` can copy its entries.
+/// A cache file SQLite cannot read as one while its tables are intact: its header (the first
+/// 100 bytes of page 1, read before anything else) is damaged, or a `-wal` beside it holds
+/// another database's pages. SQLite refuses such a file, or reads it as someone else's; a
+/// copy of the main file alone, with a sound header, reads as the cache it is, so
+/// ``StoreFile/salvage(path:reason:options:)`` can copy its entries.
 enum HeaderRepair {
     private static let magic = Array("SQLite format 3\0".utf8)
 
-    /// A copy of `path` (next to it, removed by the caller) with a sound header, when the
-    /// header is damaged and the copy then holds CacheDeck's tables; `nil` otherwise (a sound
-    /// header, someone else's database, or damage past the header).
-    static func repairedCopy(of path: String) -> String? {
-        guard let header = FileHeader.read(path), !isSound(header.bytes), schemaText(in: path) else { return nil }
-        let copy = "\(path).header-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// A readable copy of the main file at `path` (next to it, removed by the caller) and
+    /// what was wrong, when `path` does not read as a cache but the copy, its header made
+    /// sound, holds CacheDeck's tables; `nil` otherwise (a sound cache, someone else's
+    /// database, or damage past the header).
+    static func readableCopy(of path: String) -> (path: String, reason: String)? {
+        guard let header = FileHeader.read(path), schemaText(in: path) else { return nil }
+        let isSound = isSound(header.bytes)
+        var wal = stat()
+        let hasWAL = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+        // A sound header is only read past when a `-wal` is what SQLite read instead.
+        guard !isSound || (hasWAL && !holdsCache(path)) else { return nil }
+        let copy = "\(path).readable-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let manager = FileManager.default
         guard (try? manager.copyItem(atPath: path, toPath: copy)) != nil else { return nil }
+        let reason =
+            isSound
+            ? "its -wal holds another database's pages; the main file's tables are readable"
+            : "its header (page 1) is damaged; its tables are readable"
         for pageSize in pageSizes(header.bytes) where header.fileSize % Int64(pageSize) == 0 {
             if patch(copy, pageSize: pageSize, fileSize: header.fileSize, original: header.bytes), holdsCache(copy) {
-                return copy
+                return (copy, reason)
             }
         }
         try? manager.removeItem(atPath: copy)
@@ -25,8 +36,8 @@ enum HeaderRepair {
     }
 
     /// Whether the header reads as one a CacheDeck cache has: SQLite's magic, a valid page
-    /// size, the fixed fields, schema format 1–4, UTF-8, a known format version and
-    /// CacheDeck's application id. (A page count past the end is judged elsewhere: it is a
+    /// size, the fixed fields, schema format 1–4, UTF-8, a format version of 1 or more (a
+    /// newer one than this build reads is refused as such) and CacheDeck's application id. (A page count past the end is judged elsewhere: it is a
     /// truncation, or a checkpoint under way.)
     static func isSound(_ bytes: [UInt8]) -> Bool {
         guard bytes.count == 100, bytes.prefix(16).elementsEqual(magic) else { return false }
@@ -36,7 +47,7 @@ enum HeaderRepair {
         return (1...2).contains(bytes[18]) && (1...2).contains(bytes[19]) && bytes[20] == 0
             && bytes[21] == 64 && bytes[22] == 32 && bytes[23] == 32
             && (1...4).contains(integer(bytes, at: 44)) && (1...3).contains(integer(bytes, at: 56))
-            && (1...Schema.currentVersion).contains(Int(integer(bytes, at: 60)))
+            && Int32(bitPattern: integer(bytes, at: 60)) >= 1
             && Int64(integer(bytes, at: 68)) == Schema.applicationID
     }
 
@@ -69,7 +80,7 @@ enum HeaderRepair {
         store(integer(bytes, at: 24), in: &bytes, at: 92)
         if !(1...4).contains(integer(bytes, at: 44)) { store(4, in: &bytes, at: 44) }
         store(1, in: &bytes, at: 56)
-        if !(1...Schema.currentVersion).contains(Int(integer(bytes, at: 60))) {
+        if Int32(bitPattern: integer(bytes, at: 60)) < 1 {
             store(UInt32(Schema.currentVersion), in: &bytes, at: 60)
         }
         store(UInt32(Schema.applicationID), in: &bytes, at: 68)
@@ -78,11 +89,11 @@ enum HeaderRepair {
         return (try? file.write(contentsOf: Data(bytes))) != nil
     }
 
-    /// Whether `copy` opens and holds CacheDeck's tables.
-    private static func holdsCache(_ copy: String) -> Bool {
+    /// Whether `file` (with its `-wal`, if any) opens and holds CacheDeck's tables.
+    private static func holdsCache(_ file: String) -> Bool {
         guard
             let connection = try? SQLiteConnection(
-                path: copy, readOnly: true, create: false, busyTimeout: .milliseconds(100)),
+                path: file, readOnly: true, create: false, busyTimeout: .milliseconds(100)),
             let tables = try? connection.tableNames()
         else { return false }
         return Set(tables).isSuperset(of: ["namespaces", "entries", "entry_tags"])

@@ -51,18 +51,17 @@ enum StoreFile {
         let reason: String
     }
 
-    /// ``openValidated(path:options:)``, except that a file whose header (page 1) is damaged
-    /// while its tables read is a damaged cache, not someone else's file: salvaged when the
-    /// options allow, else ``CacheError/damaged(path:reason:)``.
+    /// ``openValidated(path:options:)``, except that a file whose header (page 1) is damaged,
+    /// or whose `-wal` is another database's, while its tables read is a damaged cache, not
+    /// someone else's file: salvaged when the options allow, else ``CacheError/damaged(path:reason:)``.
     private static func openRecognizingDamagedHeader(path: String, options: StoreOptions) throws -> (
         Database, QuarantinedFile?
     ) {
         do {
             return (try openValidated(path: path, options: options), nil)
         } catch {
-            guard let copy = HeaderRepair.repairedCopy(of: path) else { throw error }
+            guard let (copy, reason) = HeaderRepair.readableCopy(of: path) else { throw error }
             try? FileManager.default.removeItem(atPath: copy)
-            let reason = "its header (page 1) is damaged; its tables are readable"
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
                 throw CacheError.damaged(path: path, reason: reason)
             }
@@ -138,6 +137,9 @@ enum StoreFile {
         let before = FileHeader.read(path)
         var immutable = false
         var connection = try connect(path, options: options, immutable: false)
+        // Until the file is known to be a cache, closing must not checkpoint its `-wal` into
+        // it (a foreign `-wal` would overwrite the cache's pages).
+        connection.checkpointsOnClose(false)
         var header: SchemaHeader
         do {
             header = try readHeader(connection, path: path)
@@ -174,6 +176,7 @@ enum StoreFile {
             throw CacheError.notACacheFile(
                 path: path, reason: before?.fileSize == 0 ? "the file is empty" : "it is an empty SQLite database")
         }
+        connection.checkpointsOnClose(true)
         if options.readOnly {
             guard header.version >= Schema.oldestReadableVersion else {
                 throw CacheError.cannotOpen(
@@ -314,7 +317,7 @@ enum StoreFile {
                 path: path, reason: "cannot create \(fresh) to salvage into: \(describe(errno))")
         }
         Foundation.close(descriptor)
-        let repaired = HeaderRepair.repairedCopy(of: path)
+        let repaired = HeaderRepair.readableCopy(of: path)?.path
         defer { if let repaired { try? FileManager.default.removeItem(atPath: repaired) } }
         let salvaged: Int
         do {
@@ -323,7 +326,7 @@ enum StoreFile {
                     path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
                 try target.execute("PRAGMA journal_mode = DELETE")
                 try migrate(target, path: fresh)
-                // A damaged header is read through a copy with a sound one.
+                // A damaged header or a foreign `-wal`: read the main file through a sound copy.
                 let source = try SQLiteConnection(
                     path: repaired ?? path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
                 return try Salvage.copy(from: source, into: target)
