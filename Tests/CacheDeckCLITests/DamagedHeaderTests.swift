@@ -1,5 +1,5 @@
-import Foundation
 import CacheDeckTestSupport
+import Foundation
 import Testing
 
 @testable import CacheCore
@@ -63,7 +63,8 @@ import Testing
         #expect(FileManager.default.contents(atPath: fixture.path) == main)
 
         let fix = try fixture.run("check", fixture.path, "--fix", "--yes")
-        #expect(fix.status == 0 && fix.stdout.contains("Salvaged 19 entries into a fresh"), "\(fix.stdout)\(fix.stderr)")
+        #expect(
+            fix.status == 0 && fix.stdout.contains("Salvaged 19 entries into a fresh"), "\(fix.stdout)\(fix.stderr)")
         #expect(try fixture.count("tiles") == 11 && fixture.count("colors") == 3)
         // What was moved aside is the main file as it was (the foreign pages never went in).
         let aside = try #require(

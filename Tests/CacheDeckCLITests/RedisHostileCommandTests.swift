@@ -68,12 +68,14 @@ struct RedisHostileCommandTests {
     func aPasswordIsNeverPrinted(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status != 0 && !result.stderr.isEmpty)
-        #expect(!result.stderr.contains("S3cretAdminPw") && !result.stdout.contains("S3cretAdminPw"), "\(result.stderr)")
+        #expect(
+            !result.stderr.contains("S3cretAdminPw") && !result.stdout.contains("S3cretAdminPw"), "\(result.stderr)")
     }
 
     @Test func anArgumentThatLooksLikeAURLIsNeverTakenAsAPath() throws {
         let result = try CLIProcess(
-            ["demo", "redis+cluster://127.0.0.1:1", "--scale", "0.001"], folder: folder).wait()
+            ["demo", "redis+cluster://127.0.0.1:1", "--scale", "0.001"], folder: folder
+        ).wait()
         #expect(result.status != 0 && result.errorLines.count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "redis+cluster:"))
         #expect(result.stderr.contains("redis+cluster://127.0.0.1:1"))

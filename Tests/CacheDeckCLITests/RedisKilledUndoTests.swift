@@ -19,9 +19,7 @@ struct RedisKilledUndoTests {
     @Test func aSecondRestoreFinishesWhatAKilledOneBegan() throws {
         let server = try RedisServer()
         let folder = try TemporaryFolder()
-        var options = StoreOptions()
-        options.statistics = .disabled
-        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        let store = try openStore(on: server)
         defer { store.close() }
         let tiles = try store.cache("tiles", key: String.self, value: String.self)
         let total = 30_000

@@ -11,15 +11,14 @@ struct RedisReadOnlyUserTests {
     @Test func auditWorksAndARefusedActionReportsNOPERM() throws {
         let server = try RedisServer()
         let folder = try TemporaryFolder()
-        var options = StoreOptions()
-        options.statistics = .disabled
-        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        let store = try openStore(on: server)
         defer { store.close() }
         let colors = try store.cache("colors", key: String.self, value: String.self)
         try colors.set("red", for: "r")
         let cleared = try store.admin.run(.clear(namespace: "colors"))
         #expect(
-            try server.cli("ACL", "SETUSER", "browser", "on", ">S3cret", "~*", "-@all", "+@read", "+@connection", "+info")
+            try server.cli(
+                "ACL", "SETUSER", "browser", "on", ">S3cret", "~*", "-@all", "+@read", "+@connection", "+info")
                 == "OK")
         let url = "redis://browser:S3cret@127.0.0.1:\(server.port)/0"
 

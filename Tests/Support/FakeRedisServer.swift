@@ -124,7 +124,9 @@ public final class FakeRedisServer: @unchecked Sendable {
         case .trickle(let data, let interval):
             for byte in data {
                 guard isRunning, write(Data([byte]), on: connection) else { return false }
-                Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+                Thread.sleep(
+                    forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds)
+                        / 1e18)
             }
             return true
         case .endless(let chunk):

@@ -261,7 +261,9 @@ enum StoreFile {
     static func migrate(_ connection: SQLiteConnection, path: String) throws {
         try connection.writeTransaction {
             let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
-            if version < 0 { throw CacheError.damaged(path: path, reason: "its format version (\(version)) is damaged") }
+            if version < 0 {
+                throw CacheError.damaged(path: path, reason: "its format version (\(version)) is damaged")
+            }
             if version > Schema.currentVersion {
                 throw CacheError.newerFormat(path: path, found: version, supported: Schema.currentVersion)
             }

@@ -156,15 +156,19 @@ extension RedisAdmin {
                 return true
             }
         }
-        let isSwitched = try self.generation(of: name) == generation.kept
-        if !isSwitched { try merge(copying: true) }
-        let switched = isSwitched ? 1 : try store.run(
-            .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired],
-            arguments: [
-                RedisArgument(generation.kept), RedisArgument(generation.current),
-                RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
-            ]
-        ).integer ?? 0
+        // An undo interrupted after the switch resumes with the move (step 3).
+        var switched: Int64 = 1
+        if try self.generation(of: name) != generation.kept {
+            try merge(copying: true)
+            switched =
+                try store.run(
+                    .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired],
+                    arguments: [
+                        RedisArgument(generation.kept), RedisArgument(generation.current),
+                        RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
+                    ]
+                ).integer ?? 0
+        }
         switch switched {
         case 1: break
         case -1:

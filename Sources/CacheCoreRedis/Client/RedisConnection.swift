@@ -19,8 +19,9 @@ package final class RedisConnection: @unchecked Sendable {
 
     /// Connects, logs in (`AUTH`) and selects the database; `timeout` bounds the connect and
     /// each command's whole reply, which may hold at most `limits`.
-    package init(endpoint: RedisEndpoint, timeout: Duration, limits: RedisReplyLimits = .standard) throws(RedisError)
-    {
+    package init(
+        endpoint: RedisEndpoint, timeout: Duration, limits: RedisReplyLimits = .standard
+    ) throws(RedisError) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.limits = limits

@@ -39,8 +39,8 @@ public final class RedisKeyspace: Sendable {
     public static func isURL(_ text: String) -> Bool {
         guard let end = text.range(of: "://")?.lowerBound, end > text.startIndex else { return false }
         let scheme = text[..<end]
-        return scheme.first?.isLetter == true
-            && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
+        return scheme.first?.isLetter == true && scheme.unicodeScalars.allSatisfy { $0.isASCII && allowed.contains($0) }
     }
 
     /// The bytes of a key or prefix typed as text: `PrintableKey` escapes (`\xff`, `\\`)

@@ -257,7 +257,8 @@ extension CacheError {
         case .cannotConnect(let endpoint, let reason): self = .unreachable(endpoint: endpoint, reason: reason)
         case .authenticationFailed(let endpoint, let reason):
             self = .authenticationFailed(endpoint: endpoint, reason: reason)
-        case .timeout(let endpoint): self = .unreachable(endpoint: endpoint, reason: "no whole reply within the timeout")
+        case .timeout(let endpoint):
+            self = .unreachable(endpoint: endpoint, reason: "no whole reply within the timeout")
         case .connectionLost(let endpoint, let reason): self = .unreachable(endpoint: endpoint, reason: reason)
         case .outOfMemory(let message): self = .serverOutOfMemory(endpoint: endpoint, reason: message)
         case .replyTooLarge: self = .serverError(endpoint: endpoint, message: error.description)

@@ -30,7 +30,8 @@ enum CommandLineSecrets {
     /// characters are left, not to garble every line.)
     static func redacted(_ text: String) -> String {
         let secrets = logins.withLock { logins in
-            logins.flatMap { login in [login] + (login.split(separator: ":", maxSplits: 1).dropFirst().map(String.init)) }
+            logins.flatMap { login in [login] + (login.split(separator: ":", maxSplits: 1).dropFirst().map(String.init))
+            }
         }
         return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }.reduce(text) {
             $0.replacingOccurrences(of: $1, with: "***")

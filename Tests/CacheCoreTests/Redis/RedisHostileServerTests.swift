@@ -1,9 +1,9 @@
-@testable import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing
 
 @testable import CacheCore
+@testable import CacheCoreRedis
 
 /// A server is not trusted (issue #27): numbers at the limits of Int64 saturate, a reply has a
 /// size bound and a deadline for the whole of it, and every scan ends. Served by a fake RESP
@@ -54,8 +54,15 @@ struct RedisHostileServerTests {
     @Test(arguments: [
         ("a $2147483647 bulk", Fake.Reply.endless(Data("$2147483647\r\n".utf8) + Data(repeating: 120, count: 1 << 20))),
         ("a *2147483647 array", .bytes(Data("*2147483647\r\n".utf8))),
-        ("a million small items", .bytes(Fake.array([Fake.bulk("0"), Fake.array(
-            Array(repeating: Fake.array(Array(repeating: Fake.integer(1), count: 1000)), count: 1000))]))),
+        (
+            "a million small items",
+            .bytes(
+                Fake.array([
+                    Fake.bulk("0"),
+                    Fake.array(
+                        Array(repeating: Fake.array(Array(repeating: Fake.integer(1), count: 1000)), count: 1000)),
+                ]))
+        ),
     ])
     func aReplyLargerThanItsBoundIsRefusedInOneLine(_ attack: (String, Fake.Reply)) throws {
         let (fake, keyspace) = try keyspace { command in command[0] == "SCAN" ? attack.1 : nil }

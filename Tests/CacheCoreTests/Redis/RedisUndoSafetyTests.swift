@@ -1,9 +1,9 @@
-@testable import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing
 
 @testable import CacheCore
+@testable import CacheCoreRedis
 
 /// Undo that cannot lose data (issue #27): a clear at `maxmemory` records its undo before it
 /// takes effect, a killed clear's record says what its trash holds, an undo that did not
@@ -17,13 +17,21 @@ struct RedisUndoSafetyTests {
         return cache
     }
 
+    /// The server's `used_memory`.
+    func usedMemory(_ raw: RedisConnection) throws -> Int {
+        let info = try raw.command(["INFO", "memory"]).string ?? ""
+        return info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }
+            .flatMap { Int($0.dropFirst("used_memory:".count)) } ?? 0
+    }
+
     /// A process that has ended, as the origin of an action it "ran".
     func deadOrigin() throws -> ActionOrigin {
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try ProcessLauncher.run(dead)
         dead.waitUntilExit()
-        return ActionOrigin(user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "x")
+        return ActionOrigin(
+            user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "x")
     }
 
     @Test(arguments: RedisDeployment.allCases)
@@ -33,11 +41,6 @@ struct RedisUndoSafetyTests {
         defer { store.close() }
         let cache = try fill(store, count: 300)
         let raw = try fixture.connection()
-        func used() throws -> Int {
-            let info = try raw.command(["INFO", "memory"]).string ?? ""
-            return info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }
-                .flatMap { Int($0.dropFirst("used_memory:".count)) } ?? 0
-        }
         _ = try raw.command(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
         // Limits from just above what the server holds upwards: some let the action's record
         // be written and then the server passes its limit as the clear takes effect, so a
@@ -45,7 +48,7 @@ struct RedisUndoSafetyTests {
         var passedTheLimit = 0
         for headroom in stride(from: 0, through: 6000, by: 40) {
             _ = try raw.command(["CONFIG", "SET", "maxmemory", "0"])
-            _ = try raw.command(["CONFIG", "SET", "maxmemory", RedisArgument(try used() + headroom)])
+            _ = try raw.command(["CONFIG", "SET", "maxmemory", RedisArgument(try usedMemory(raw) + headroom)])
             let outcome = Result { try store.admin.run(.clear(namespace: "tiles")) }
             let tookEffect = try cache.count() == 0
             let refused = (try? raw.command(["SET", "probe", "x"])) == nil
@@ -162,15 +165,12 @@ struct RedisUndoSafetyTests {
         // and some batches' kept times but not all (a TTL action keeps every old time).
         var stoppedPartWay = false
         for headroom in stride(from: 20_000, through: 600_000, by: 20_000) where !stoppedPartWay {
-            let info = try raw.command(["INFO", "memory"]).string ?? ""
-            let used = try #require(
-                info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }
-                    .flatMap { Int($0.dropFirst("used_memory:".count)) })
-            _ = try raw.command(["CONFIG", "SET", "maxmemory", RedisArgument(used + headroom)])
+            _ = try raw.command(["CONFIG", "SET", "maxmemory", RedisArgument(try usedMemory(raw) + headroom)])
             let outcome = Result { try store.admin.run(target) }
             _ = try raw.command(["CONFIG", "SET", "maxmemory", "0"])
             let id = try raw.command(["GET", "cachedeck:auditseq"]).integer ?? 0
-            guard case .failure(let error) = outcome, let record = try store.admin.auditRecord(id), record.restoredAuditID == nil
+            guard case .failure(let error) = outcome, let record = try store.admin.auditRecord(id),
+                record.restoredAuditID == nil
             else {
                 if case .success(let done) = outcome { try store.admin.restore(done.auditID) }
                 continue
