@@ -9,6 +9,13 @@ struct ScanLimit {
         calls = 1000 + Int(clamping: max(0, keysInDatabase ?? 0) / 10)
     }
 
+    /// The bound of a `SCAN` of the database `connection` is on (one `DBSIZE`), or of an
+    /// `SSCAN` of `set` (one `SCARD`).
+    init(on connection: RedisConnection, set: String? = nil) throws(RedisError) {
+        let size = try connection.command(set.map { ["SCARD", RedisArgument($0)] } ?? ["DBSIZE"]).integer
+        self.init(keysInDatabase: size)
+    }
+
     /// Throws once `calls` calls have not brought the cursor back to 0.
     func check(_ made: Int, endpoint: String) throws(RedisError) {
         guard made >= calls else { return }

@@ -104,4 +104,26 @@ struct RedisHostileServerTests {
         }
         #expect("\(failure.map { "\($0)" } ?? "none")".contains("SCAN did not end after 1000 calls"))
     }
+
+    @Test func theStoreInspectorsScansEndToo() throws {
+        let endless = Fake.Reply.bytes(Fake.array([Fake.bulk("7"), Fake.array([])]))
+        let fake = try Fake { command in
+            if let login = Fake.login(command, keys: 2) { return login }
+            return switch command[0].uppercased() {
+            case "SCAN", "SSCAN": endless
+            case "SCARD": .bytes(Fake.integer(0))
+            default: .bytes(Fake.error("ERR unscripted \(command[0])"))
+            }
+        }
+        defer { fake.stop() }
+        let inspector = try RedisStoreInspector(url: fake.url, environment: [:], timeout: .seconds(1))
+        #expect {
+            try inspector.namespaces()
+        } throws: { "\($0)".contains("SCAN did not end after 1000 calls") }
+        // The census reads the namespace set first, so it stops there too: it never spins.
+        let census = inspector.census()
+        #expect {
+            for _ in 0..<5000 { try census.step() }
+        } throws: { "\($0)".contains("SCAN did not end after 1000 calls") }
+    }
 }
