@@ -80,4 +80,17 @@ struct RedisHostileCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "redis+cluster:"))
         #expect(result.stderr.contains("redis+cluster://127.0.0.1:1"))
     }
+
+    @Test func aServerStillLoadingIsReportedAsLoadingNotAsARefusedLogin() throws {
+        let fake = try Fake { command in
+            switch command[0].uppercased() {
+            case "AUTH": .bytes(Fake.status("OK"))
+            default: .bytes(Fake.error("LOADING Redis is loading the dataset in memory"))
+            }
+        }
+        defer { fake.stop() }
+        let result = try run(["info", "redis://:S3cretAdminPw@127.0.0.1:\(fake.port)/0"])
+        #expect(result.status == 1 && result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("LOADING") && !result.stderr.contains("refused"), "\(result.stderr)")
+    }
 }
