@@ -27,7 +27,9 @@ import Testing
         let ending = try runner.run { _, limit in
             batches += 1
             return (batches, limit, false)
-        } committed: { $0 < 3 }
+        } committed: {
+            $0 < 3
+        }
         #expect(ending == .cancelled)
         #expect(batches == 3)
     }
@@ -73,23 +75,27 @@ import Testing
 
         limits = []
         #expect(throws: CacheError.self) {
-            try runner.runUntilShort(onDiskFull: { .fail }) { _, limit in
-                limits.append(limit)
-                throw CacheError.diskFull(path: "test")
-            }
+            try runner.runUntilShort(
+                onDiskFull: { .fail },
+                batch: { _, limit in
+                    limits.append(limit)
+                    throw CacheError.diskFull(path: "test")
+                })
         }
         #expect(limits == [4], "fails at once")
 
         limits = []
         var retries = 0
-        let total = try runner.runUntilShort(onDiskFull: {
-            retries += 1
-            return .retry
-        }) { _, limit in
-            limits.append(limit)
-            if limits.count == 1 { throw CacheError.diskFull(path: "test") }
-            return 0
-        }
+        let total = try runner.runUntilShort(
+            onDiskFull: {
+                retries += 1
+                return .retry
+            },
+            batch: { _, limit in
+                limits.append(limit)
+                if limits.count == 1 { throw CacheError.diskFull(path: "test") }
+                return 0
+            })
         #expect(total == 0 && retries == 1)
         #expect(limits == [4, 4], "tried again at the same size")
     }

@@ -56,6 +56,6 @@ extension Admin {
     /// time does not follow its row count, and shrinking slow batches would only add scans.
     private func repairInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
         try BatchRunner(database: store.database, sizing: .fixed(1000))
-            .runUntilShort(usingReserve: false, onDiskFull: { .fail }, batch)
+            .runUntilShort(usingReserve: false, onDiskFull: { .fail }, batch: batch)
     }
 }

@@ -49,13 +49,16 @@ extension Admin {
     /// selector so running apps drop memory copies that carry the changed times.
     private func restoreExpiry(_ auditID: Int64, start: Int64, selector: InvalidationSelector) throws -> Int {
         var restored = 0
-        try store.moveBatches.run(usingReserve: false, onDiskFull: { .fail }) { connection, limit in
-            let batch = try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: limit)
-            return (batch.restored, batch.taken, batch.taken < limit)
-        } committed: {
-            restored += $0
-            return true
-        }
+        try store.moveBatches.run(
+            usingReserve: false, onDiskFull: { .fail },
+            batch: { connection, limit in
+                let batch = try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: limit)
+                return (batch.restored, batch.taken, batch.taken < limit)
+            },
+            committed: {
+                restored += $0
+                return true
+            })
         let now = store.now()
         try store.database.write {
             try $0.appendInvalidation(selector, removed: restored, origin: store.origin, now: now)
@@ -80,18 +83,21 @@ extension Admin {
         entries: Int, bytes: Int
     ) {
         var total = (entries: 0, bytes: 0)
-        try store.moveBatches.run(usingReserve: false, onDiskFull: { .fail }) { connection, limit in
-            let namespaceID =
-                try connection.namespaceRow(name: partition.name)?.id
-                ?? connection.insertNamespace(name: partition.name, version: "", policyJSON: "{}", now: store.now())
-            let batch = try connection.restoreTrashBatch(partition: partition.id, into: namespaceID, limit: limit)
-            let isLast = batch.taken < limit
-            if isLast { try connection.deletePartitionRow(partition.id) }
-            return (batch, batch.taken, isLast)
-        } committed: { batch in
-            total = (total.entries + batch.restored, total.bytes + batch.bytes)
-            return true
-        }
+        try store.moveBatches.run(
+            usingReserve: false, onDiskFull: { .fail },
+            batch: { connection, limit in
+                let namespaceID =
+                    try connection.namespaceRow(name: partition.name)?.id
+                    ?? connection.insertNamespace(name: partition.name, version: "", policyJSON: "{}", now: store.now())
+                let batch = try connection.restoreTrashBatch(partition: partition.id, into: namespaceID, limit: limit)
+                let isLast = batch.taken < limit
+                if isLast { try connection.deletePartitionRow(partition.id) }
+                return (batch, batch.taken, isLast)
+            },
+            committed: { batch in
+                total = (total.entries + batch.restored, total.bytes + batch.bytes)
+                return true
+            })
         return total
     }
 }

@@ -102,21 +102,24 @@ extension Admin {
             // A batch works on a copy of the run's state, kept once its transaction committed
             // (a batch that does not fit is rolled back). The first that does not fit is tried
             // again without a trash copy, which would free nothing.
-            let ending = try store.moveBatches.run(onDiskFull: {
-                run.wasDiskFull = true
-                guard run.keepsTrash else { return .shrink }
-                run.keepsTrash = false
-                return .retry
-            }) { connection, size in
-                let batch = ids[next..<min(next + size, ids.count)]
-                var (batchRun, batchPartitions) = (run, partitions)
-                try moveBatch(batch, run: &batchRun, partitions: &batchPartitions, on: connection, now: now)
-                return ((batchRun, batchPartitions, batch.count), batch.count, batch.endIndex == ids.count)
-            } committed: { (after: ActionRun, known: [Int64: Int64], taken: Int) in
-                (run, partitions) = (after, known)
-                next += taken
-                return progress?(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) ?? true
-            }
+            let ending = try store.moveBatches.run(
+                onDiskFull: {
+                    run.wasDiskFull = true
+                    guard run.keepsTrash else { return .shrink }
+                    run.keepsTrash = false
+                    return .retry
+                },
+                batch: { connection, size in
+                    let batch = ids[next..<min(next + size, ids.count)]
+                    var (batchRun, batchPartitions) = (run, partitions)
+                    try moveBatch(batch, run: &batchRun, partitions: &batchPartitions, on: connection, now: now)
+                    return ((batchRun, batchPartitions, batch.count), batch.count, batch.endIndex == ids.count)
+                },
+                committed: { (after: ActionRun, known: [Int64: Int64], taken: Int) in
+                    (run, partitions) = (after, known)
+                    next += taken
+                    return progress?(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) ?? true
+                })
             run.isCancelled = ending == .cancelled
         } catch CacheError.diskFull {
             run.wasDiskFull = true

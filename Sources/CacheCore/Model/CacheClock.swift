@@ -51,6 +51,11 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
+
+    /// The duration in milliseconds with their fraction.
+    package var fractionalMilliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
 }
 
 extension Date {

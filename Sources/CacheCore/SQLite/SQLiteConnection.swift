@@ -29,9 +29,12 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = db
         self.path = path
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        setBusyTimeout(busyTimeout)
+    }
+
+    /// How long a statement waits for another connection's lock before failing busy.
+    func setBusyTimeout(_ timeout: Duration) {
+        sqlite3_busy_timeout(handle, Int32(clamping: timeout.milliseconds))
     }
 
     /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.

@@ -91,15 +91,17 @@ final class AccessLog: Sendable {
     func writeInSlices(to database: Database, now: Int64, atMost: Int = .max) throws {
         var written = 0
         guard !isEmpty else { return }
-        try BatchRunner(database: database, sizing: .fixed(Self.backgroundSlice)).run(onDiskFull: { .fail }) {
-            connection, limit in
-            let slice = drain(limit: limit)
-            try Self.write(slice, to: connection, now: now)
-            let count = slice.accesses.count + slice.expired.count
-            return (count, count, isEmpty)
-        } committed: { count in
-            written += count
-            return written < atMost
-        }
+        try BatchRunner(database: database, sizing: .fixed(Self.backgroundSlice)).run(
+            onDiskFull: { .fail },
+            batch: { connection, limit in
+                let slice = drain(limit: limit)
+                try Self.write(slice, to: connection, now: now)
+                let count = slice.accesses.count + slice.expired.count
+                return (count, count, isEmpty)
+            },
+            committed: { count in
+                written += count
+                return written < atMost
+            })
     }
 }

@@ -70,7 +70,7 @@ struct BatchRunner: Sendable {
     func run<Result: Sendable>(
         usingReserve: Bool = true, deadline: ContinuousClock.Instant? = nil,
         onDiskFull: () -> FullDiskStep = { .shrink },
-        _ batch: (SQLiteConnection, Int) throws -> (result: Result, handled: Int, isLast: Bool),
+        batch: (SQLiteConnection, Int) throws -> (result: Result, handled: Int, isLast: Bool),
         committed: (Result) throws -> Bool = { _ in true }
     ) throws -> Ending {
         var fullDisk = BatchSizer.FullDiskLimit()
@@ -113,16 +113,19 @@ struct BatchRunner: Sendable {
     /// total it handled.
     func runUntilShort(
         usingReserve: Bool = true, onDiskFull: () -> FullDiskStep = { .shrink },
-        _ batch: (SQLiteConnection, Int) throws -> Int
+        batch: (SQLiteConnection, Int) throws -> Int
     ) throws -> Int {
         var total = 0
-        try run(usingReserve: usingReserve, onDiskFull: onDiskFull) { connection, limit in
-            let handled = try batch(connection, limit)
-            return (handled, handled, handled < limit)
-        } committed: {
-            total += $0
-            return true
-        }
+        try run(
+            usingReserve: usingReserve, onDiskFull: onDiskFull,
+            batch: { connection, limit in
+                let handled = try batch(connection, limit)
+                return (handled, handled, handled < limit)
+            },
+            committed: {
+                total += $0
+                return true
+            })
         return total
     }
 
