@@ -373,7 +373,9 @@ extension SQLiteConnection {
     /// The entry ids that can be read from the table or through `index`, up to the first
     /// damaged page.
     func readableEntryIDs(indexedBy index: String?) -> [Int64] {
-        readableRows("SELECT id FROM entries\(index.map { " INDEXED BY \($0)" } ?? "")") { $0.int64(0) }
+        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? "")) {
+            $0.int64(0)
+        }
     }
 
     /// Entry `id` as stored, or `nil` when there is none.

@@ -126,8 +126,9 @@ extension SQLiteConnection {
         return rows
     }
 
-    /// `name` as an SQL identifier.
-    private static func quoted(_ name: String) -> String {
+    /// `name` as an SQL identifier: table and index names cannot be parameters, and those
+    /// read from a file may hold anything.
+    static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
