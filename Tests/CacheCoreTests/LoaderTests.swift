@@ -150,7 +150,7 @@ private final class Locked<Value: Sendable>: Sendable {
         #expect(origin.calls == 1)
         fixture.clock.advance(by: .seconds(1))
         #expect(try await cache.value(for: "a", refreshAfter: .seconds(30), orLoad: origin.load) == "a-v1")
-        #expect(try await eventually { try cache.get("a") == "a-v2" } != nil)
+        #expect(try await eventually { () async throws in try cache.get("a") == "a-v2" } != nil)
         #expect(origin.calls == 2)
     }
 
