@@ -89,6 +89,11 @@ package struct ConsoleController: Sendable {
             return apply(results)
         case .prepared(let pending):
             model.busy = nil
+            // An action that would change nothing is not worth a question.
+            guard pending.impact.entries > 0 else {
+                report("\(ActionText.title(pending.target)): nothing to do (it selects no entries).")
+                return []
+            }
             model.overlay = .confirm(ConfirmDialog(pending: pending, answer: TextField()))
             return []
         case .progress(let progress):

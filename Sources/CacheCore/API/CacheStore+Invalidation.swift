@@ -90,7 +90,7 @@ extension CacheStore {
     }
 
     /// Empties whole namespaces at once (they move out of sight in one transaction, journaled),
-    /// then deletes what they held in batches.
+    /// then deletes what they held in batches and gives the space back (see ``giveSpaceBack()``).
     private func removeNamespaces(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let target: AdminTarget = .invalidate(selector)
         let (removed, retired) = try database.write(usingReserve: true) { connection in
@@ -108,10 +108,12 @@ extension CacheStore {
         for partition in retired {
             _ = try deleter.deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
         }
+        if removed > 0 { giveSpaceBack() }
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it.
+    /// Deletes what a prefix or tag selects in batches (see ``deleter``), journals it, and gives
+    /// the space back (see ``giveSpaceBack()``).
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
@@ -133,6 +135,7 @@ extension CacheStore {
         try database.write(usingReserve: true) {
             try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now)
         }
+        if removed > 0 { giveSpaceBack() }
         return removed
     }
 }

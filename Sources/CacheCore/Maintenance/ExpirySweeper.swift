@@ -1,6 +1,6 @@
 import Foundation
 
-/// Deletes entries past their stale window, one namespace at a time, in batches that each
+/// Deletes expired entries (only those past their stale window when asked to keep it), one namespace at a time, in batches that each
 /// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``.
 /// Counts what it removes as expirations.
 ///
@@ -20,10 +20,12 @@ struct ExpirySweeper: Sendable {
     let clock: any CacheClock
     let sizer: BatchSizer
 
-    /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
-    func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
-        -> Outcome
-    {
+    /// Sweeps the namespaces until nothing expired is left or `deadline` passes. With
+    /// `keepingStaleWindow`, entries still inside their stale window stay (for stale reads).
+    func sweep(
+        namespaceIDs: [Int64], keepingStaleWindow: Bool, batchBudget: Duration,
+        deadline: ContinuousClock.Instant? = nil
+    ) throws -> Outcome {
         var outcome = Outcome()
         for namespaceID in namespaceIDs {
             let counters = try statistics.counters(namespaceID: namespaceID) { id in
@@ -36,8 +38,9 @@ struct ExpirySweeper: Sendable {
                 }
                 let (removed, isLast) = try sizer.batch(on: database, usingReserve: true, budget: batchBudget) {
                     connection, limit in
-                    let removed = try connection.deletePurgeable(
-                        namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: limit)
+                    let removed = try connection.deleteExpired(
+                        namespaceID: namespaceID, now: clock.nowMilliseconds(),
+                        keepingStaleWindow: keepingStaleWindow, limit: limit)
                     return ((removed, removed < limit), removed)
                 }
                 if removed > 0 { counters?.expired(count: removed) }

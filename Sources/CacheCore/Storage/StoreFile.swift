@@ -168,6 +168,7 @@ enum StoreFile {
                 PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY;
                 PRAGMA secure_delete = FAST; PRAGMA cache_size = -32768
                 """)
+            if header.isEmpty { try connection.useIncrementalVacuum() }
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
             try moveFormat3Trash(connection, options: options)
@@ -236,6 +237,7 @@ enum StoreFile {
             }
             for migration in Schema.migrations.dropFirst(version) { try connection.execute(migration) }
             if version < Schema.currentVersion { try Format3Trash.dropIfEmpty(connection) }
+            if version > 0 && version < NormalizedKeys.version { try NormalizedKeys.normalize(connection) }
             try connection.execute(
                 "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
         }
