@@ -5,7 +5,7 @@ extension RedisStore: CacheStoring {
         options.policy(for: namespace, typeDefault: typeDefault)
     }
 
-    /// Writes this store's counters and heartbeat now (``flushTelemetry()``); every set is on
+    /// Writes this store's counters and heartbeat now (`flushTelemetry()`); every set is on
     /// the server already.
     public func flush() throws { try flushTelemetry() }
 }
