@@ -100,6 +100,15 @@ package struct ConsoleController: Sendable {
             model.busy?.progress = progress
             return []
         case .ran(let result): return finished(result)
+        case .compacting(let progress):
+            if let total = progress.pagesToFree {
+                model.busy?.progress = ActionProgress(done: progress.pagesFreed, total: total)
+            }
+            return []
+        case .compacted(let outcome):
+            model.busy = nil
+            report(ActionText.compacted(outcome))
+            return reload()
         case .exported(let count, let path):
             model.busy = nil
             report("Exported \(Formatting.count(count)) \(count == 1 ? "entry" : "entries") to \(path).")
