@@ -118,12 +118,14 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
         let remember = {
             guard let memory = runtime.memory else { return }
+            let times = policy.memoryCopyTimes(
+                expiresAt: attributes.expiresAt, staleUntil: attributes.staleUntil, now: now)
             for (write, item) in zip(writes, items) {
                 let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
                 memory.set(
                     TypedMemoryEntry(
-                        item.value, key: write.key, writtenAt: now, expiresAt: attributes.expiresAt,
-                        staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
+                        item.value, key: write.key, writtenAt: now, expiresAt: times.expiresAt,
+                        staleUntil: times.staleUntil, size: size, tags: attributes.tags))
             }
         }
         if !policy.tiers.usesDisk {
@@ -235,10 +237,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),
             let value = decoded(entry.value, key: key)
         else { return allowStale ? stale : nil }
+        let times = record.policy.memoryCopyTimes(expiresAt: entry.expiresAt, staleUntil: entry.staleUntil, now: now)
         runtime.memory?.promote(
             TypedMemoryEntry(
-                value, key: key, writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
-                staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
+                value, key: key, writtenAt: entry.createdAt, expiresAt: times.expiresAt,
+                staleUntil: times.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
             ifUnchangedSince: epoch)
         return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt, fromFile: true)
     }

@@ -304,7 +304,7 @@ public final class CacheStore: CacheBackend {
             }
         }
         if let retired {
-            options.logger.info(
+            options.logger.debug(
                 "namespace version changed; old entries retired (maintenance deletes them)",
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "retired": "\(retired)"])
         }

@@ -227,7 +227,7 @@ public final class RedisStore: CacheBackend {
         let generation = values.first?.integer ?? 1
         if let retired = values.dropFirst().first?.integer, retired > 0 {
             let removed = try unlinkGeneration(retired, of: name)
-            options.logger.info(
+            options.logger.debug(
                 "namespace version changed; old entries unlinked",
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
         }
