@@ -49,11 +49,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
-        let canonical = try canonicalKey(key)
-        if let value = memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
+        let text = try keyText(key)
+        if let value = memory?.hit(text, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
             return value
         }
-        return try getBeyondMemory(canonical, now: clock.nowMilliseconds(), maxAge: maxAge)
+        return try getBeyondMemory(CanonicalKey.normalized(text), now: clock.nowMilliseconds(), maxAge: maxAge)
     }
 
     /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.
@@ -109,21 +109,43 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let now = clock.nowMilliseconds()
         let attributes = WriteAttributes(
             expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
+        try write(items.map { ($0.key, $0.value, attributes) }, now: now)
+    }
+
+    /// Stores many values, each with tags of its own, in one transaction (an email app's
+    /// `saveAll`, each message tagged with its folder).
+    public func set(_ items: [(key: Key, value: Value, tags: [String])], expiration: Expiration? = nil) throws {
+        let policy = record.policy
+        guard policy.isEnabled, !items.isEmpty else { return }
+        let now = clock.nowMilliseconds()
+        let expiration = expiration ?? policy.expiration
+        try write(
+            items.map {
+                ($0.key, $0.value, WriteAttributes(expiration: expiration, policy: policy, tags: $0.tags, now: now))
+            },
+            now: now)
+    }
+
+    /// Writes `items` set at `now` through the tiers: memory, the write-behind queue or the file.
+    private func write(_ items: [(key: Key, value: Value, attributes: WriteAttributes)], now: Int64) throws {
+        let policy = record.policy
         let measured = policy.tiers.usesDisk || policy.memoryMaxBytes != nil
         let writes = try items.map { item in
             let canonical = try canonicalKey(item.key)
             return EntryWrite(
                 key: canonical, value: measured ? try encoded(item.value, key: canonical) : Data(),
-                attributes: attributes, writtenAt: now)
+                attributes: item.attributes, writtenAt: now)
         }
         let remember = {
             guard let memory = runtime.memory else { return }
             for (write, item) in zip(writes, items) {
+                let times = policy.memoryCopyTimes(
+                    expiresAt: write.attributes.expiresAt, staleUntil: write.attributes.staleUntil, now: now)
                 let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
                 memory.set(
                     TypedMemoryEntry(
-                        item.value, key: write.key, writtenAt: now, expiresAt: attributes.expiresAt,
-                        staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
+                        item.value, key: write.key, writtenAt: now, expiresAt: times.expiresAt,
+                        staleUntil: times.staleUntil, size: size, tags: write.attributes.tags))
             }
         }
         if !policy.tiers.usesDisk {
@@ -161,10 +183,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             [.keys(namespace: namespace, keys: try keys.map(canonicalKey))], countedAs: .invalidations)
     }
 
-    /// Removes every key starting with `prefix` (canonical key text).
+    /// Removes every key starting with `prefix` (canonical key text, normalized as keys are).
     @discardableResult
     public func invalidate(prefix: String) throws -> InvalidationResult {
-        try backend.invalidate([.prefix(namespace: namespace, prefix: prefix)], countedAs: .invalidations)
+        try backend.invalidate(
+            [.prefix(namespace: namespace, prefix: CanonicalKey.normalized(prefix))], countedAs: .invalidations)
     }
 
     /// Removes every entry of this namespace tagged `tag`.
@@ -234,10 +257,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),
             let value = decoded(entry.value, key: key)
         else { return allowStale ? stale : nil }
+        let times = record.policy.memoryCopyTimes(expiresAt: entry.expiresAt, staleUntil: entry.staleUntil, now: now)
         runtime.memory?.promote(
             TypedMemoryEntry(
-                value, key: key, writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
-                staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
+                value, key: key, writtenAt: entry.createdAt, expiresAt: times.expiresAt,
+                staleUntil: times.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
             ifUnchangedSince: epoch)
         return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt, fromFile: true)
     }
@@ -247,8 +271,17 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// Whether this handle's sets wait in the write-behind queue (only then is it worth a look).
     private var writesBehind: Bool { record.policy.tiers == .memoryAndDisk && record.policy.writeBehind != nil }
 
-    /// The key's canonical text; strings and integers skip the generic conversion.
+    /// The key's canonical text (see ``CanonicalKey/normalized(_:)``); strings and integers
+    /// skip the generic conversion.
     @inlinable func canonicalKey(_ key: Key) throws -> String {
+        if let string = key as? String { return CanonicalKey.normalized(string) }
+        return try keyText(key)
+    }
+
+    /// The key's canonical text, except that a string is not normalized yet: enough for a
+    /// memory lookup, whose dictionary hashes and compares strings by canonical equivalence
+    /// (a hit never pays for the normalization).
+    @inlinable func keyText(_ key: Key) throws -> String {
         if let string = key as? String { return string }
         if let integer = key as? Int { return String(integer) }
         return try CanonicalKey.make(key, namespace: namespace)
@@ -262,7 +295,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private func decoded(_ data: Data, key: String) -> Value? {
+    func decoded(_ data: Data, key: String) -> Value? {
         do {
             return try coder.decode(data)
         } catch {

@@ -152,9 +152,23 @@ extension Cache {
     @inlinable
     func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
         guard record.policy.isEnabled, let memory,
-            let value = memory.hit(try canonicalKey(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
+            let value = memory.hit(try keyText(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
         else { return nil }
         return value
+    }
+}
+
+extension AsyncCache where Key: Decodable {
+    /// ``Cache/entries(_:)``, on the pool.
+    public func entries(_ query: CacheQuery = CacheQuery()) async throws -> CachePage<Key, Value> {
+        let cache = cache
+        return try await pool.run { try cache.entries(query) }
+    }
+
+    /// ``Cache/count(matching:)``, on the pool.
+    public func count(matching query: CacheQuery) async throws -> Int {
+        let cache = cache
+        return try await pool.run { try cache.count(matching: query) }
     }
 }
 
@@ -192,11 +206,13 @@ public struct AsyncCacheStore: Sendable {
         return try await pool.run { try store.clear() }
     }
 
-    /// ``CacheStore/sweepExpired(namespace:)``.
+    /// ``CacheStore/sweepExpired(namespace:keepingStaleWindow:)``.
     @discardableResult
-    public func sweepExpired(namespace: String? = nil) async throws -> Int {
+    public func sweepExpired(namespace: String? = nil, keepingStaleWindow: Bool = false) async throws -> Int {
         let store = store
-        return try await pool.run { try store.sweepExpired(namespace: namespace) }
+        return try await pool.run {
+            try store.sweepExpired(namespace: namespace, keepingStaleWindow: keepingStaleWindow)
+        }
     }
 
     /// ``CacheStore/runMaintenance(_:)``.

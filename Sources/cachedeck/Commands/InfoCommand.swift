@@ -28,6 +28,7 @@ struct InfoCommand: ParsableCommand {
         let owner = opened.fileOwner
         if output.json { return try JSONOutput.print(summary) }
         let minute = summary.lastMinute
+        let compactable = summary.freelistCount * summary.pageSize + Int(summary.walBytes)
         print(
             Fields(
                 items: [
@@ -42,6 +43,10 @@ struct InfoCommand: ParsableCommand {
                         "Pages",
                         "\(Formatting.count(summary.pageCount)) of \(Formatting.count(summary.pageSize)) B, "
                             + "\(Formatting.count(summary.freelistCount)) free"
+                    ),
+                    (
+                        "Compactable",
+                        "\(Formatting.bytes(compactable)) (free pages and WAL; `cachedeck compact` gives them back)"
                     ),
                     (
                         "Contents",
