@@ -11,17 +11,25 @@ enum KeyFactsReader {
     /// `MEMORY USAGE`'s default `SAMPLES`.
     static let sampleSize: Int64 = 5
 
-    /// The facts of `keys`; keys gone since the scan found them are left out.
-    static func read(_ keys: [Data], on connection: RedisConnection, now: Int64) throws(RedisError) -> [(
-        Data, KeyspaceTree.KeyFacts
-    )] {
-        guard !keys.isEmpty else { return [] }
-        let commands: [[RedisArgument]] = keys.flatMap { key -> [[RedisArgument]] in
+    /// The facts of `keys`; keys gone since the scan found them are left out. `then`, when
+    /// given, rides in the first pipeline (the next `SCAN`, so a batch costs no extra round
+    /// trip) and its reply is returned as it came.
+    static func read(_ keys: [Data], then next: [RedisArgument]? = nil, on connection: RedisConnection, now: Int64)
+        throws(RedisError) -> (facts: [(Data, KeyspaceTree.KeyFacts)], next: RedisReply?)
+    {
+        var commands: [[RedisArgument]] = []
+        commands.reserveCapacity(keys.count * 4 + 1)
+        for key in keys {
             let name = RedisArgument(key)
-            return [["TYPE", name], ["PTTL", name], ["MEMORY", "USAGE", name], ["OBJECT", "ENCODING", name]]
+            commands += [["TYPE", name], ["PTTL", name], ["MEMORY", "USAGE", name], ["OBJECT", "ENCODING", name]]
         }
-        let replies = try checked(try connection.pipeline(commands), on: connection)
+        if let next { commands.append(next) }
+        guard !commands.isEmpty else { return ([], nil) }
+        var replies = try connection.pipeline(commands)
+        let nextReply = next == nil ? nil : replies.removeLast()
+        replies = try checked(replies, on: connection)
         var found: [(Data, KeyspaceTree.KeyFacts, encoding: String)] = []
+        found.reserveCapacity(keys.count)
         for (index, key) in keys.enumerated() {
             let base = index * 4
             guard let type = replies[base].string, type != "none", let bytes = replies[base + 2].integer else {
@@ -29,17 +37,19 @@ enum KeyFactsReader {
             }
             let ttl = replies[base + 1].integer ?? -1
             let facts = KeyspaceTree.KeyFacts(
-                type: RedisKeyType(rawValue: type), expiresAt: ttl >= 0 ? now + ttl : nil, bytes: Int(bytes),
-                isSampled: false)
+                type: RedisKeyType(rawValue: type), expiresAt: ttl >= 0 ? now.addingClamped(ttl) : nil,
+                bytes: Int(clamping: max(0, bytes)), isSampled: false)
             found.append((key, facts, replies[base + 3].string ?? ""))
         }
         let sampled = found.indices.filter { sampledEncodings.contains(found[$0].encoding) }
-        let lengths = try checked(
-            try connection.pipeline(sampled.map { lengthCommand(found[$0].1.type, found[$0].0) }), on: connection)
-        for (position, index) in sampled.enumerated() {
-            found[index].1.isSampled = (lengths[position].integer ?? .max) > sampleSize
+        if !sampled.isEmpty {
+            let lengths = try checked(
+                try connection.pipeline(sampled.map { lengthCommand(found[$0].1.type, found[$0].0) }), on: connection)
+            for (position, index) in sampled.enumerated() {
+                found[index].1.isSampled = (lengths[position].integer ?? .max) > sampleSize
+            }
         }
-        return found.map { ($0.0, $0.1) }
+        return (found.map { ($0.0, $0.1) }, nextReply)
     }
 
     /// The command that counts the elements of a key of `type` (`STRLEN` for anything else).
