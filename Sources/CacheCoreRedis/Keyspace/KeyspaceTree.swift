@@ -72,13 +72,17 @@ struct KeyspaceTree: Sendable {
         guard key.starts(with: root) else { return false }
         var path = [root]
         var isCut = false
+        var newPrefixes = 0
         var position = key.startIndex + root.count
         while !separator.isEmpty, let found = Self.firstIndex(of: separator, in: key, from: position) {
             position = found + separator.count
             let prefix = Data(key[key.startIndex..<position])
-            guard prefixes[prefix] != nil || prefixes.count < maxPrefixes else {
-                isCut = true
-                break
+            if prefixes[prefix] == nil {
+                guard prefixes.count + newPrefixes < maxPrefixes else {
+                    isCut = true
+                    break
+                }
+                newPrefixes += 1
             }
             path.append(prefix)
         }
