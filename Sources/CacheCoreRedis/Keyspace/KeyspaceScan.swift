@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A `SCAN` of a Redis keyspace building its prefix tree a bounded batch at a time: each
-/// ``step()`` is one round trip carrying the facts of the keys the last `SCAN … COUNT` named
+/// `step()` is one round trip carrying the facts of the keys the last `SCAN … COUNT` named
 /// (`TYPE`, `PTTL`, `MEMORY USAGE`, `OBJECT ENCODING`) and the next `SCAN`, so the scan runs
 /// at the server's pace and a caller can show the tree as it grows and stop whenever it
 /// likes. Inside a prefix the scan uses `MATCH prefix*`. Counts are exact once
