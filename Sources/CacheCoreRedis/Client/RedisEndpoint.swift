@@ -32,7 +32,10 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
             let reason =
                 scheme == "rediss"
                 ? "TLS (rediss://) is not supported by this build; use redis:// through a TLS tunnel"
-                : "\(Self.quoted(url)) is not a redis:// URL"
+                : scheme == "redis+cluster"
+                    ? "a RedisStore on a Redis Cluster is not supported yet; keys, key, info and the console's "
+                        + "keyspace browser read a cluster"
+                    : "\(Self.quoted(url)) is not a redis:// URL"
             throw .badURL(reason)
         }
         guard let host = components.host, !host.isEmpty else {

@@ -17,28 +17,43 @@ public final class KeyspaceScan: SteppedScan {
     public let separator: String
     /// The `COUNT` hint of each `SCAN` call.
     public let batchSize: Int
-    private let pool: RedisPool
+    private let servers: RedisServers
     private let state: Mutex<State>
     private let gate = StepGate()
 
-    private struct State {
+    /// The walk of one primary, with its own cursor.
+    private struct NodeWalk {
+        let pool: RedisPool
         var cursor = ScanCursor()
         /// Keys the last `SCAN` named whose facts are still to read.
         var pending: [Data] = []
+
+        var isComplete: Bool { cursor.isComplete && pending.isEmpty }
+    }
+
+    private struct State {
+        var walks: [NodeWalk]
+        /// The cluster's slot map the walks follow; when it changes, the scan starts over.
+        var epoch: Int
+        var restarts = 0
         var keysInDatabase = 0
         var tree: KeyspaceTree
         /// Keys the last step added to the tree (for callers that stream them).
         var lastFound: [(Data, KeyspaceTree.KeyFacts)] = []
 
-        var isComplete: Bool { cursor.isComplete && pending.isEmpty }
+        var isComplete: Bool { walks.allSatisfy(\.isComplete) }
+        var batches: Int { walks.reduce(0) { $0 + $1.cursor.batches } }
     }
 
-    init(pool: RedisPool, prefix: Data, separator: String, batchSize: Int, tree: KeyspaceTree? = nil) {
-        self.pool = pool
+    init(servers: RedisServers, prefix: Data, separator: String, batchSize: Int) {
+        self.servers = servers
         self.prefix = prefix
         self.separator = separator
         self.batchSize = min(10_000, max(1, batchSize))
-        state = Mutex(State(tree: tree ?? KeyspaceTree(root: prefix, separator: separator)))
+        state = Mutex(
+            State(
+                walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: servers.epoch,
+                tree: KeyspaceTree(root: prefix, separator: separator)))
     }
 
     /// How far the scan is.
@@ -46,28 +61,54 @@ public final class KeyspaceScan: SteppedScan {
         state.withLock { Self.progress($0) }
     }
 
-    /// Reads one more batch, unless the scan is complete (or another thread is stepping it).
+    /// Reads one more batch of the first primary not done yet, unless the scan is complete
+    /// (or another thread is stepping it). On a cluster whose slot map changed, the scan
+    /// starts over on the new primaries (keys may have moved to a node already walked).
     @discardableResult
     public func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
-            let (cursor, pending, isComplete) = state.withLock { ($0.cursor, $0.pending, $0.isComplete) }
-            guard !isComplete else { return progress }
-            let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
-            let next = cursor.isComplete ? nil : cursor.command(match: pattern, count: batchSize)
-            let (keysInDatabase, found, reply, endpoint) = try pool.withConnection { connection in
-                let keysInDatabase = cursor.batches == 0 ? try connection.command(["DBSIZE"]).integer : nil
-                let (found, reply) = try KeyFactsReader.read(pending, then: next, on: connection, now: Self.now())
-                return (keysInDatabase, found, reply, connection.endpoint.description)
+            let epoch = servers.epoch
+            let found = state.withLock { state -> (Int, NodeWalk)? in
+                restart(&state, ifMovedFrom: epoch)
+                return state.walks.indices.first { !state.walks[$0].isComplete }.map { ($0, state.walks[$0]) }
             }
-            return try state.withLock { state throws(RedisError) in
-                if let keysInDatabase { state.keysInDatabase = Int(clamping: keysInDatabase) }
-                state.pending = try reply.map { reply throws(RedisError) in
-                    try state.cursor.advance(with: reply, from: endpoint)
+            guard let (index, walk) = found else { return progress }
+            let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
+            let next = walk.cursor.isComplete ? nil : walk.cursor.command(match: pattern, count: batchSize)
+            let (keysInDatabase, facts, reply, endpoint) = try walk.pool.withConnection { connection in
+                let keysInDatabase = walk.cursor.batches == 0 ? try connection.command(["DBSIZE"]).integer : nil
+                let (facts, reply) = try KeyFactsReader.read(walk.pending, then: next, on: connection, now: Self.now())
+                return (keysInDatabase, facts, reply, connection.endpoint.description)
+            }
+            let progress = try state.withLock { state throws(RedisError) in
+                guard state.epoch == epoch else { return Self.progress(state) }
+                if let keysInDatabase { state.keysInDatabase += Int(clamping: keysInDatabase) }
+                var walk = state.walks[index]
+                walk.pending = try reply.map { reply throws(RedisError) in
+                    try walk.cursor.advance(with: reply, from: endpoint)
                 } ?? []
-                state.lastFound = found.filter { key, facts in state.tree.insert(key, facts) }
+                state.walks[index] = walk
+                state.lastFound = facts.filter { key, facts in state.tree.insert(key, facts) }
                 return Self.progress(state)
             }
+            // A node walked: had slots moved meanwhile, the next step starts over.
+            if progress.isComplete, case .cluster(let router) = servers {
+                try router.refresh()
+                return state.withLock { state in
+                    restart(&state, ifMovedFrom: router.epoch)
+                    return Self.progress(state)
+                }
+            }
+            return progress
         }
+    }
+
+    /// Starts the scan over on the primaries of the slot map `epoch`, unless it walks them already.
+    private func restart(_ state: inout State, ifMovedFrom epoch: Int) {
+        guard state.epoch != epoch else { return }
+        state = State(
+            walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: epoch, restarts: state.restarts + 1,
+            tree: KeyspaceTree(root: prefix, separator: separator))
     }
 
     /// The keys right under the scan's prefix (no separator after it) that the last step
@@ -97,7 +138,7 @@ public final class KeyspaceScan: SteppedScan {
     private static func progress(_ state: State) -> KeyspaceScanProgress {
         KeyspaceScanProgress(
             keysFound: state.tree.keyCount, keysInDatabase: state.keysInDatabase,
-            batches: state.cursor.batches, isMatchScan: !state.tree.root.isEmpty, isComplete: state.isComplete)
+            batches: state.batches, isMatchScan: !state.tree.root.isEmpty, isComplete: state.isComplete)
     }
 
     /// A `MATCH` pattern for the keys starting with `prefix`: its glob characters escaped,
