@@ -136,4 +136,25 @@ final class ClusterRoutingTests {
         #expect(router.topology.owner(of: slot)?.port != old)
         #expect(try router.command(key: Data(key.utf8), ["GET", RedisArgument(key)]).string == "after")
     }
+
+    @Test func theKeyspaceBrowserScansEveryPrimaryAndReadsAKeyFromItsNode() throws {
+        for index in 0..<3000 {
+            let key = index % 3 == 0 ? "cache:page:\(index)" : "user:\(index)"
+            try router.command(key: Data(key.utf8), ["SET", RedisArgument(key), "v"])
+        }
+        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
+        #expect(try keyspace.server().keyCount == 3000)
+        let scan = keyspace.scan(batchSize: 100)
+        let progress = try scan.finish()
+        #expect(progress.isComplete && progress.keysFound == 3000 && progress.keysInDatabase == 3000)
+        let root = scan.level()
+        #expect(root.keys == KeyspaceAmount(3000))
+        let counts = Dictionary(uniqueKeysWithValues: root.children.map { ($0.nameText, $0.keys.value) })
+        #expect(counts == ["user:": 2000, "cache:": 1000])
+        // Every key, whichever node serves it, opens.
+        for key in ["user:1", "user:2", "cache:page:3", "user:2999"] {
+            #expect(try keyspace.key(Data(key.utf8))?.type == .string)
+        }
+        #expect(try keyspace.key(Data("user:missing".utf8)) == nil)
+    }
 }
