@@ -16,7 +16,7 @@ public final class RedisKeyspace: Sendable {
     public let redactedURL: String
     /// The separator the tree splits key names on.
     public let separator: String
-    private let servers: RedisServers
+    let servers: RedisServers
 
     /// Connects to the database `url` names (`redis://[user:password@]host:port/db`, or a
     /// cluster's nodes: `redis+cluster://host:port,host:port/`; the password may come from
@@ -56,14 +56,25 @@ public final class RedisKeyspace: Sendable {
     }
 
     /// The server's version, role, memory and exact key count (`DBSIZE`); on a cluster, the
-    /// primaries' memory and keys summed.
+    /// memory and keys of the primaries that answer, summed (the role says how many did not).
     public func server() throws -> RedisServerInfo {
-        let nodes = try servers.primaries.map { pool in
-            try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+        guard case .cluster = servers else {
+            return try servers.primaries[0].withConnection { connection in try RedisServerInfo.read(on: connection) }
         }
-        guard case .cluster = servers, var total = nodes.first else { return nodes[0] }
+        let primaries = servers.primaries
+        var failure: (any Error)?
+        let nodes = primaries.compactMap { pool -> RedisServerInfo? in
+            do {
+                return try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard var total = nodes.first else { throw failure ?? RedisError.server("no primary answered") }
+        let down = primaries.count - nodes.count
         total.endpoint = endpoint
-        total.role = "cluster of \(nodes.count) primaries"
+        total.role = "cluster of \(primaries.count) primaries" + (down > 0 ? ", \(down) not answering (not counted)" : "")
         total.usedMemory = nodes.reduce(0) { $0.addingClamped($1.usedMemory) }
         total.maxMemory = nodes.reduce(0) { $0.addingClamped($1.maxMemory) }
         total.keyCount = nodes.reduce(0) { $0.addingClamped($1.keyCount) }

@@ -157,4 +157,32 @@ final class ClusterRoutingTests {
         }
         #expect(try keyspace.key(Data("user:missing".utf8)) == nil)
     }
+
+    @Test func theTopologyListsEveryNodeAndShowsADownOneAsDown() throws {
+        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
+        let nodes = try #require(try keyspace.clusterNodes())
+        #expect(nodes.count == 6 && nodes.filter { $0.role == "primary" }.map(\.slots).reduce(0, +) == 16_384)
+        #expect(nodes.allSatisfy { !$0.isDown && $0.keys != nil && $0.usedMemory != nil })
+        #expect(nodes.filter { $0.role == "replica" }.allSatisfy { $0.primaryID != nil && $0.slots == 0 })
+        let replica = try #require(nodes.first { $0.role == "replica" })
+        let port = try #require(Int(replica.address.split(separator: ":").last ?? ""))
+        try #require(cluster.node(port: port)).stop()
+        let after = try #require(try keyspace.clusterNodes())
+        let down = try #require(after.first { $0.address == replica.address })
+        #expect(after.count == 6 && down.isDown && down.keys == nil && down.usedMemory == nil)
+        // The sums still come from the primaries, which all answer.
+        #expect(try keyspace.server().role == "cluster of 3 primaries")
+    }
+
+    @Test func hostileClusterNodesListingsAreBounded() {
+        let listing = """
+            abc 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460 [5461->-def]
+            def 127.0.0.1:7001@17001 slave abc 0 0 1 connected
+            ghi 127.0.0.1:7002@17002 master,fail - 0 0 1 disconnected 5461-99999
+            junk line
+            """
+        let nodes = RedisClusterNode.parse(listing)
+        #expect(nodes.map(\.slots) == [5461, 0, 10_923])
+        #expect(nodes.map(\.isDown) == [false, false, true] && nodes[1].primaryID == "abc")
+    }
 }
