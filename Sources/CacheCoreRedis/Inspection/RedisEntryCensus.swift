@@ -161,10 +161,11 @@ public final class RedisEntryCensus: SteppedScan {
 }
 
 /// The resolution a census keeps expiry times at, so its tallies stay bounded however many
-/// entries it counts: to the second for the next two hours, to the minute up to eight days,
-/// and one bucket beyond (the timeline's last range starts at seven days). A time is rounded
-/// up, so an entry is never counted expired early; it may count as live for up to its grain
-/// after it expired.
+/// entries it counts: to the second for the next two hours, rounded up (an entry is never
+/// counted expired early; it may count as live for up to a second after it expired); to the
+/// minute up to eight days, rounded down (an entry set with a TTL of a whole number of hours
+/// stays in the hour it was set for); and one bucket beyond (the timeline's last range starts
+/// at seven days). A timeline's hour edges are thus exact to the minute past two hours.
 enum ExpiryGrain {
     private static let fine: Int64 = 1000
     private static let coarse: Int64 = 60_000
@@ -175,9 +176,9 @@ enum ExpiryGrain {
     static func bucket(_ expiresAt: Int64, from scannedAt: Int64) -> Int64 {
         let ahead = expiresAt.subtractingClamped(scannedAt)
         if ahead >= coarseHorizon { return scannedAt.addingClamped(coarseHorizon) }
-        let grain = ahead >= fineHorizon ? coarse : fine
-        let (quotient, remainder) = expiresAt.quotientAndRemainder(dividingBy: grain)
-        return (remainder > 0 ? quotient.addingClamped(1) : quotient).multipliedClamped(by: grain)
+        if ahead >= fineHorizon { return expiresAt - ((expiresAt % coarse) + coarse) % coarse }
+        let (quotient, remainder) = expiresAt.quotientAndRemainder(dividingBy: fine)
+        return (remainder > 0 ? quotient.addingClamped(1) : quotient).multipliedClamped(by: fine)
     }
 }
 

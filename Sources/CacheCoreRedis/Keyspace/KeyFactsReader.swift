@@ -15,15 +15,22 @@ enum KeyFactsReader {
     /// The facts of `keys`; keys gone since the scan found them are left out. `then`, when
     /// given, rides in the first pipeline (the next `SCAN`, so a batch costs no extra round
     /// trip) and its reply is returned as it came.
-    static func read(_ keys: [Data], then next: [RedisArgument]? = nil, on connection: RedisConnection, now: Int64)
-        throws(RedisError) -> (facts: [(Data, KeyspaceTree.KeyFacts)], next: RedisReply?)
-    {
+    ///
+    /// With `sizesOnly` (keys a full tree counts without listing), only `MEMORY USAGE` is
+    /// asked: their type and TTL are never shown, and totals over them are estimates anyway.
+    static func read(
+        _ keys: [Data], then next: [RedisArgument]? = nil, sizesOnly: Bool = false, on connection: RedisConnection,
+        now: Int64
+    ) throws(RedisError) -> (facts: [(Data, KeyspaceTree.KeyFacts)], next: RedisReply?) {
+        let perKey = sizesOnly ? 1 : 3
         var commands: [[RedisArgument]] = []
-        commands.reserveCapacity(keys.count * 3 + 1)
+        commands.reserveCapacity(keys.count * perKey + 1)
         for key in keys {
             let name = RedisArgument(key)
-            commands.append(["TYPE", name])
-            commands.append(["PTTL", name])
+            if !sizesOnly {
+                commands.append(["TYPE", name])
+                commands.append(["PTTL", name])
+            }
             commands.append(["MEMORY", "USAGE", name])
         }
         if let next { commands.append(next) }
@@ -33,6 +40,13 @@ enum KeyFactsReader {
         replies = try checked(replies, on: connection)
         var found: [(Data, KeyspaceTree.KeyFacts)] = []
         found.reserveCapacity(keys.count)
+        if sizesOnly {
+            for (index, key) in keys.enumerated() {
+                guard let bytes = replies[index].integer else { continue }
+                found.append((key, KeyspaceTree.KeyFacts(type: .unread, bytes: Int(clamping: max(0, bytes)), isSampled: false)))
+            }
+            return (found, nextReply)
+        }
         for (index, key) in keys.enumerated() {
             let base = index * 3
             guard let type = replies[base].string, type != "none", let bytes = replies[base + 2].integer else {

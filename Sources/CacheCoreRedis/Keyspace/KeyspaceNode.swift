@@ -20,6 +20,8 @@ public struct RedisKeyType: RawRepresentable, Sendable, Hashable, Codable, Custo
     public static let zset = RedisKeyType(rawValue: "zset")
     /// A stream.
     public static let stream = RedisKeyType(rawValue: "stream")
+    /// Not read (a key a full keyspace tree counts without listing it).
+    static let unread = RedisKeyType(rawValue: "?")
 
     /// The name `TYPE` answers.
     public var description: String { rawValue }

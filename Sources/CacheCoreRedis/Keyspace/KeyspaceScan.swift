@@ -45,7 +45,14 @@ public final class KeyspaceScan: SteppedScan {
         var batches: Int { walks.reduce(0) { $0 + $1.cursor.batches } }
     }
 
-    init(servers: RedisServers, prefix: Data, separator: String, batchSize: Int) {
+    /// The most keys the tree lists (its other bounds are the tree's own).
+    let maxKeys: Int
+
+    init(
+        servers: RedisServers, prefix: Data, separator: String, batchSize: Int,
+        maxKeys: Int = KeyspaceTree.defaultMaxKeys
+    ) {
+        self.maxKeys = maxKeys
         self.servers = servers
         self.prefix = prefix
         self.separator = separator
@@ -53,7 +60,7 @@ public final class KeyspaceScan: SteppedScan {
         state = Mutex(
             State(
                 walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: servers.epoch,
-                tree: KeyspaceTree(root: prefix, separator: separator)))
+                tree: KeyspaceTree(root: prefix, separator: separator, maxKeys: maxKeys)))
     }
 
     /// How far the scan is.
@@ -68,16 +75,19 @@ public final class KeyspaceScan: SteppedScan {
     public func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
             let epoch = servers.epoch
-            let found = state.withLock { state -> (Int, NodeWalk)? in
+            let found = state.withLock { state -> (Int, NodeWalk, isFull: Bool)? in
                 restart(&state, ifMovedFrom: epoch)
-                return state.walks.indices.first { !state.walks[$0].isComplete }.map { ($0, state.walks[$0]) }
+                return state.walks.indices.first { !state.walks[$0].isComplete }.map {
+                    ($0, state.walks[$0], state.tree.isFull)
+                }
             }
-            guard let (index, walk) = found else { return progress }
+            guard let (index, walk, isFull) = found else { return progress }
             let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
             let next = walk.cursor.isComplete ? nil : walk.cursor.command(match: pattern, count: batchSize)
             let (keysInDatabase, facts, reply, endpoint) = try walk.pool.withConnection { connection in
                 let keysInDatabase = walk.cursor.batches == 0 ? try connection.command(["DBSIZE"]).integer : nil
-                let (facts, reply) = try KeyFactsReader.read(walk.pending, then: next, on: connection, now: Self.now())
+                let (facts, reply) = try KeyFactsReader.read(
+                    walk.pending, then: next, sizesOnly: isFull, on: connection, now: Self.now())
                 return (keysInDatabase, facts, reply, connection.endpoint.description)
             }
             let progress = try state.withLock { state throws(RedisError) in
@@ -108,7 +118,7 @@ public final class KeyspaceScan: SteppedScan {
         guard state.epoch != epoch else { return }
         state = State(
             walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: epoch, restarts: state.restarts + 1,
-            tree: KeyspaceTree(root: prefix, separator: separator))
+            tree: KeyspaceTree(root: prefix, separator: separator, maxKeys: maxKeys))
     }
 
     /// The keys right under the scan's prefix (no separator after it) that the last step

@@ -62,6 +62,9 @@ struct KeyspaceTree: Sendable {
         prefixes = [root: Prefix()]
     }
 
+    /// Whether the tree lists no more keys (any key found now is counted, not listed).
+    var isFull: Bool { listedKeys >= maxKeys }
+
     /// Keys under the root, listed or not.
     var keyCount: Int { prefixes[root]?.keys ?? 0 }
 
@@ -116,26 +119,22 @@ struct KeyspaceTree: Sendable {
         let count = ranked.count
         let shown = Self.largest(ranked, limit: max(0, limit))
         let children = shown.map { item -> KeyspaceNode in
-            let name = Data(item.path.dropFirst(prefix.count))
             if item.isPrefix {
                 let child = prefixes[item.path] ?? Prefix()
+                let name = Data(item.path.dropFirst(prefix.count))
                 return KeyspaceNode(
                     kind: .prefix, name: name, nameText: PrintableKey.text(name), path: item.path,
-                    keys: Self.amount(child.keys, child, isComplete: isComplete),
-                    bytes: KeyspaceAmount(
-                        child.bytes, isLowerBound: !isComplete, isSampled: child.sampledKeys > 0 || child.unlistedKeys > 0),
+                    keys: Self.keys(child, isComplete: isComplete), bytes: Self.bytes(child, isComplete: isComplete),
                     type: nil, expiresAt: nil)
             }
             return Self.keyNode(
                 item.path, under: prefix,
-                node.leaves[item.path] ?? KeyFacts(type: RedisKeyType(rawValue: "none"), bytes: 0, isSampled: false))
+                node.leaves[item.path] ?? KeyFacts(type: .unread, bytes: 0, isSampled: false))
         }
         return KeyspaceLevel(
             prefix: prefix, prefixText: PrintableKey.text(prefix), separator: separatorText,
             children: children, childCount: count,
-            keys: Self.amount(node.keys, node, isComplete: isComplete),
-            bytes: KeyspaceAmount(
-                node.bytes, isLowerBound: !isComplete, isSampled: node.sampledKeys > 0 || node.unlistedKeys > 0),
+            keys: Self.keys(node, isComplete: isComplete), bytes: Self.bytes(node, isComplete: isComplete),
             unlistedKeys: node.unlistedKeys, scan: scan)
     }
 
@@ -148,9 +147,14 @@ struct KeyspaceTree: Sendable {
             expiresAt: facts.expiresAt)
     }
 
-    /// A key count: a lower bound while the scan runs, an estimate over unlisted keys.
-    private static func amount(_ keys: Int, _ node: Prefix, isComplete: Bool) -> KeyspaceAmount {
-        KeyspaceAmount(keys, isLowerBound: !isComplete, isSampled: node.unlistedKeys > 0)
+    /// A prefix's key count: a lower bound while the scan runs, an estimate over unlisted keys.
+    private static func keys(_ node: Prefix, isComplete: Bool) -> KeyspaceAmount {
+        KeyspaceAmount(node.keys, isLowerBound: !isComplete, isSampled: node.unlistedKeys > 0)
+    }
+
+    /// A prefix's memory: as its key count, and an estimate where Redis sampled.
+    private static func bytes(_ node: Prefix, isComplete: Bool) -> KeyspaceAmount {
+        KeyspaceAmount(node.bytes, isLowerBound: !isComplete, isSampled: node.sampledKeys > 0 || node.unlistedKeys > 0)
     }
 
     /// The `limit` largest of `items` (by bytes, then path), in that order.

@@ -1,4 +1,5 @@
 @testable import CacheCoreRedis
+import CacheDeckTestSupport
 import Foundation
 import Testing
 
@@ -62,12 +63,40 @@ struct KeyspaceBoundsTests {
         // To the second for two hours: never counted expired early.
         #expect(ExpiryGrain.bucket(now + 1, from: now) == now + 1000)
         #expect(ExpiryGrain.bucket(now + 5000, from: now) == now + 5000)
-        // To the minute up to eight days.
-        #expect(ExpiryGrain.bucket(now + 3 * 3_600_000 + 1, from: now) == now + 3 * 3_600_000 + 60_000)
+        // To the minute up to eight days, down: a TTL of whole hours stays in its hour.
+        #expect(ExpiryGrain.bucket(now + 3 * 3_600_000 + 59_999, from: now) == now + 3 * 3_600_000)
+        #expect(ExpiryGrain.bucket(now + 3 * 3_600_000, from: now) == now + 3 * 3_600_000)
         // One bucket beyond, past the timeline's last edge (seven days).
         #expect(ExpiryGrain.bucket(now + 30 * 86_400_000, from: now) == now + 8 * 86_400_000)
         // However many distinct times, at most 7,200 + 11,520 + 1 buckets a namespace.
         let buckets = Set((0..<200_000).map { ExpiryGrain.bucket(now + Int64($0) * 4_999, from: now) })
         #expect(buckets.count <= 7_200 + 11_520 + 1)
+    }
+}
+
+/// A scan past the tree's bound on a real server.
+@Suite("Keyspace scan past its bound", .enabled(if: redisAvailable))
+struct KeyspaceScanBoundTests {
+    @Test func keysPastTheBoundAreCountedWithTheirMemoryButNotListed() throws {
+        let server = try RedisServer()
+        let writer = try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
+        _ = try writer.pipeline(
+            (0..<200).map { index -> [RedisArgument] in
+                ["SET", RedisArgument("user:\(index)"), RedisArgument(String(repeating: "x", count: index))]
+            })
+        let sizes = try writer.pipeline(
+            (0..<200).map { index -> [RedisArgument] in ["MEMORY", "USAGE", RedisArgument("user:\(index)")] })
+        let memory = sizes.compactMap { $0.integer }.reduce(0, +)
+        let keyspace = try RedisKeyspace(url: server.url, environment: [:])
+        guard case .single(let pool) = keyspace.servers else {
+            Issue.record("expected one server")
+            return
+        }
+        let scan = KeyspaceScan(servers: .single(pool), prefix: Data(), separator: ":", batchSize: 20, maxKeys: 50)
+        try scan.finish()
+        let users = scan.level(Data("user:".utf8))
+        #expect(users.keys.value == 200 && users.keys.mark == "~" && users.unlistedKeys == 150)
+        #expect(users.children.count == 50 && users.children.allSatisfy { $0.type == .string })
+        #expect(users.bytes.value == Int(memory) && users.bytes.mark == "~")
     }
 }
