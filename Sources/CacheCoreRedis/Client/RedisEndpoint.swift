@@ -33,8 +33,8 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
                 scheme == "rediss"
                 ? "TLS (rediss://) is not supported by this build; use redis:// through a TLS tunnel"
                 : scheme == "redis+cluster"
-                    ? "a RedisStore on a Redis Cluster is not supported yet; keys, key, info and the console's "
-                        + "keyspace browser read a cluster"
+                    ? "\(Self.quoted(Self.withoutLogin(url))): a RedisStore on a Redis Cluster is not supported "
+                        + "yet; keys, key, info and the console's keyspace browser read a cluster"
                     : "\(Self.quoted(url)) is not a redis:// URL"
             throw .badURL(reason)
         }
@@ -71,10 +71,29 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         "redis://" + (user.map { "\($0)@" } ?? "") + description
     }
 
+    /// `text` quoted for an error line: without its login (see ``redacted(_:)``), at most 200
+    /// characters, control characters replaced.
+    /// `url` without what comes before its `@` (a password).
+    private static func withoutLogin(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
+    }
+
     private static func quoted(_ text: String) -> String {
         "\""
             + String(
-                text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+                redacted(text).unicodeScalars.prefix(200).map {
+                    $0.properties.generalCategory == .control ? "?" : Character($0)
+                })
             + "\""
+    }
+
+    /// `text` without what stands between `://` and the last `@` (user and password), whether
+    /// or not the rest parses as a URL: a password is never printed.
+    package static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else {
+            return text
+        }
+        return String(text[..<scheme.upperBound] + text[text.index(after: at)...])
     }
 }

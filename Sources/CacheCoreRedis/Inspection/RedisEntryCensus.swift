@@ -66,8 +66,9 @@ public final class RedisEntryCensus: SteppedScan {
             let keys = inspector.keys
             let entryPrefix = Data(keys.entryPrefix.utf8)
             let (namespaces, next, rows) = try inspector.read { connection in
-                let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
                 var next = cursor
+                if !started { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
+                let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
                 let names = try next.advance(
                     with: try connection.command(
                         cursor.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),

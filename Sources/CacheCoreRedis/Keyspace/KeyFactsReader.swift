@@ -52,6 +52,7 @@ enum KeyFactsReader {
             guard let type = replies[base].string, type != "none", let bytes = replies[base + 2].integer else {
                 continue
             }
+            // Numbers from the server saturate: a hostile `PTTL` or `MEMORY USAGE` is not trusted.
             let ttl = replies[base + 1].integer ?? -1
             found.append(
                 (

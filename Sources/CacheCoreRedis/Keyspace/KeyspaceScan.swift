@@ -92,8 +92,11 @@ public final class KeyspaceScan: SteppedScan {
             }
             let progress = try state.withLock { state throws(RedisError) in
                 guard state.epoch == epoch else { return Self.progress(state) }
-                if let keysInDatabase { state.keysInDatabase += Int(clamping: keysInDatabase) }
                 var walk = state.walks[index]
+                if let keysInDatabase {
+                    state.keysInDatabase = state.keysInDatabase.addingClamped(Int(clamping: keysInDatabase))
+                    walk.cursor.keysInDatabase = keysInDatabase
+                }
                 walk.pending = try reply.map { reply throws(RedisError) in
                     try walk.cursor.advance(with: reply, from: endpoint)
                 } ?? []

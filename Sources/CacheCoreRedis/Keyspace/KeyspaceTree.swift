@@ -31,7 +31,7 @@ struct KeyspaceTree: Sendable {
         /// Counts a key below it.
         mutating func add(_ facts: KeyFacts, listed: Bool) {
             keys += 1
-            bytes += facts.bytes
+            bytes = bytes.addingClamped(facts.bytes)
             if facts.isSampled { sampledKeys += 1 }
             if !listed { unlistedKeys += 1 }
         }

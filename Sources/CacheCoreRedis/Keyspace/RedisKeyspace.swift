@@ -33,11 +33,14 @@ public final class RedisKeyspace: Sendable {
         self.separator = separator
     }
 
-    /// Whether `text` is meant as a Redis URL (`redis://`, `rediss://` or `redis+cluster://`)
-    /// rather than a file.
+    /// Whether `text` is meant as a URL rather than a file: it starts with a scheme and `://`
+    /// (`redis://`, but also `rediss://` or `redis+cluster://`, which the URL parser then
+    /// refuses in one line: a URL is never taken as a path).
     public static func isURL(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        return lowered.hasPrefix("redis://") || lowered.hasPrefix("rediss://") || ClusterURL.isCluster(lowered)
+        guard let end = text.range(of: "://")?.lowerBound, end > text.startIndex else { return false }
+        let scheme = text[..<end]
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
+        return scheme.first?.isLetter == true && scheme.unicodeScalars.allSatisfy { $0.isASCII && allowed.contains($0) }
     }
 
     /// Whether `text` names a Redis Cluster (`redis+cluster://`).

@@ -60,6 +60,8 @@ struct ScanCursor: Sendable, Hashable {
     private(set) var batches = 0
     /// Whether the cursor came back to 0.
     private(set) var isComplete = false
+    /// `DBSIZE` when the walk began, which bounds its calls (``ScanLimit``).
+    var keysInDatabase: Int64?
 
     /// The `SCAN` call from here: `MATCH` `pattern` when given, `COUNT` `count`.
     func command(match pattern: Data?, count: Int) -> [RedisArgument] {
@@ -67,7 +69,9 @@ struct ScanCursor: Sendable, Hashable {
             + ["COUNT", RedisArgument(count)]
     }
 
-    /// Takes in a `SCAN` reply: moves the cursor and returns the keys it named.
+    /// Takes in a `SCAN` reply: moves the cursor and returns the keys it named. Throws when
+    /// the walk has taken more calls than its ``ScanLimit`` (a server whose cursor never
+    /// comes back to 0).
     mutating func advance(with reply: RedisReply, from endpoint: String) throws(RedisError) -> [Data] {
         if case .error(let message) = reply { throw RedisError(serverMessage: message, endpoint: endpoint) }
         guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
@@ -76,6 +80,7 @@ struct ScanCursor: Sendable, Hashable {
         cursor = next
         batches += 1
         isComplete = next == "0"
+        if !isComplete { try ScanLimit(keysInDatabase: keysInDatabase).check(batches, endpoint: endpoint) }
         return keys
     }
 }
