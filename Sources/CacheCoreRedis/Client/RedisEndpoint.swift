@@ -25,6 +25,11 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `url`; a password in the URL wins over `REDISCLI_AUTH` in `environment`.
     package init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RedisError) {
+        if url.lowercased().hasPrefix("redis+cluster://") {  // several hosts: not a URL URLComponents reads
+            throw .badURL(
+                "\(Self.quoted(url)): a RedisStore on a Redis Cluster is not supported yet; keys, "
+                    + "key, info and the console's keyspace browser read a cluster")
+        }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
             throw .badURL("\(Self.quoted(url)) is not a URL; expected redis://[user:password@]host:port/db")
         }
@@ -32,10 +37,7 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
             let reason =
                 scheme == "rediss"
                 ? "TLS (rediss://) is not supported by this build; use redis:// through a TLS tunnel"
-                : scheme == "redis+cluster"
-                    ? "\(Self.quoted(Self.withoutLogin(url))): a RedisStore on a Redis Cluster is not supported "
-                        + "yet; keys, key, info and the console's keyspace browser read a cluster"
-                    : "\(Self.quoted(url)) is not a redis:// URL"
+                : "\(Self.quoted(url)) is not a redis:// URL"
             throw .badURL(reason)
         }
         guard let host = components.host, !host.isEmpty else {
@@ -73,12 +75,6 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` quoted for an error line: without its login (see ``redacted(_:)``), at most 200
     /// characters, control characters replaced.
-    /// `url` without what comes before its `@` (a password).
-    private static func withoutLogin(_ url: String) -> String {
-        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
-        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
-    }
-
     private static func quoted(_ text: String) -> String {
         "\""
             + String(
