@@ -47,16 +47,13 @@ struct InvalidateCommand: ParsableCommand {
         abstract: "Remove entries by key, prefix or tag; running apps drop their memory copies. Undoable.")
 
     @OptionGroup var store: ActionStoreArguments
-    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
-    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var entries: SelectedEntries
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
-    func validate() throws { try selection.validate(namespace: namespace) }
-
     func run() throws {
         try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.invalidate(try selection.selector(namespace: namespace)))
+            .run(.invalidate(try entries.selector()))
     }
 }
 
@@ -101,20 +98,28 @@ struct ExpireCommand: ParsableCommand {
         abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.")
 
     @OptionGroup var store: ActionStoreArguments
-    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
-    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var entries: SelectedEntries
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
-    func validate() throws { try selection.validate(namespace: namespace) }
-
     func run() throws {
         try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.expiry(selector: try selection.selector(namespace: namespace), change: .expireNow))
+            .run(.expiry(selector: try entries.selector(), change: .expireNow))
     }
 }
 
 /// The entries an action selects: keys, a key prefix or a tag.
+/// The entries an action selects: a namespace (optional with a tag) and one of `--key`,
+/// `--prefix` or `--tag`.
+struct SelectedEntries: ParsableArguments {
+    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
+    @OptionGroup var selection: SelectorArguments
+
+    func validate() throws { try selection.validate(namespace: namespace) }
+
+    func selector() throws -> InvalidationSelector { try selection.selector(namespace: namespace) }
+}
+
 struct SelectorArguments: ParsableArguments {
     @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
     var key: [String] = []
