@@ -65,14 +65,25 @@ package struct KeyspaceView: ConsoleView {
     package mutating func apply(_ snapshot: KeyspaceSnapshot, for read: KeyspaceRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
+        var snapshot = snapshot
         let selected = children.indices.contains(selection) ? children[selection].path : nil
+        if !snapshot.level.scan.isComplete, let shown = self.snapshot?.level.children {
+            snapshot.level.children = Self.keepingOrder(of: shown, snapshot.level.children)
+        }
         self.snapshot = snapshot
-        // The selection follows its row as sizes reorder the level while the scan runs.
+        // The selection follows its row (rows only reorder when the scan completes).
         selection = ListMove.clamp(
             selected.flatMap { path in children.firstIndex { $0.path == path } } ?? selection, count: children.count)
-        // Until the scan completes, each answer asks for the next bounded stretch of it.
-        if !snapshot.level.scan.isComplete { context.load(loads(in: context, refreshing: false)) }
+        // The scan runs on its own; each refresh shows how far it got.
         return []
+    }
+
+    /// `children` in the order of the rows `shown`, the new ones after them (largest first):
+    /// while the scan runs, rows keep their places as their sizes grow.
+    static func keepingOrder(of shown: [KeyspaceNode], _ children: [KeyspaceNode]) -> [KeyspaceNode] {
+        let place = Dictionary(shown.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let known = children.filter { place[$0.path] != nil }.sorted { place[$0.path, default: 0] < place[$1.path, default: 0] }
+        return known + children.filter { place[$0.path] == nil }
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
