@@ -47,6 +47,12 @@ let package = Package(
             name: "CacheCoreRedis",
             dependencies: ["CacheCore", "CHiredis"]
         ),
+        // Caches other libraries write (python-diskcache, requests-cache, Django, Solid Cache,
+        // Laravel, URLCache, entity_cache), read and purged through CacheCore's `package` SQLite layer.
+        .target(
+            name: "ForeignCaches",
+            dependencies: ["CacheCore"]
+        ),
         // A private redis-server on a free loopback port, for the tests and `cachedeck-bench redis`.
         .target(name: "LocalRedis"),
         // CacheCore's maintenance and telemetry as a swift-service-lifecycle `Service`.

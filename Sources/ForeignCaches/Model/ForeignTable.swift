@@ -1,0 +1,79 @@
+import CacheCore
+
+/// How one cache table of a foreign format maps to entries: SQL expressions over its own
+/// columns (fixed text from the format's file, identifiers quoted), never values.
+struct ForeignTable: Sendable {
+    /// The table, as a quoted identifier.
+    var name: String
+    /// A stable row id.
+    var rowID = "rowid"
+    /// The key as stored.
+    var key: String
+    /// 1 when the key is stored pickled (python-diskcache's `raw = 0`); `nil`: never.
+    var keyIsPickled: String?
+    /// The value stored inline (NULL when it lives in a side file).
+    var value: String
+    /// The entry's bytes as SQL can count them (key, inline value, and side files the table
+    /// records the size of).
+    var size: String
+    /// A side file's path relative to the cache folder, or NULL.
+    var sideFile: String?
+    /// Whether ``size`` already counts the side file (else its size is read from the disk).
+    var sizeCountsSideFile = true
+    /// The kind the format records for the value (`'pickle'`), or NULL to sniff it.
+    var valueKind: String?
+    /// When the entry was written.
+    var created: TimeColumn?
+    /// When it expires (NULL: never).
+    var expires: TimeColumn?
+    /// When it was last read.
+    var accessed: TimeColumn?
+    /// How often it was read.
+    var hits: String?
+    /// A tag.
+    var tag: String?
+    /// A version the format keeps per entry.
+    var version: String?
+
+    /// `identifier` quoted for SQL (for table names read from `sqlite_master`).
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A time column and the unit it is stored in.
+struct TimeColumn: Sendable {
+    /// How a format stores times.
+    enum Unit: Sendable {
+        /// Seconds since 1970 (integer or real).
+        case seconds
+        /// UTC text, `YYYY-MM-DD HH:MM:SS[.fff]` (SQLite's `CURRENT_TIMESTAMP`, Rails, Django, GRDB).
+        case utcText
+    }
+
+    /// The column as stored.
+    var column: String
+    var unit: Unit
+
+    /// Milliseconds since 1970 (NULL when absent or unreadable; saturated when out of range).
+    var milliseconds: String {
+        switch unit {
+        case .seconds: "CAST(\(column) * 1000 AS INTEGER)"
+        case .utcText: "CAST((julianday(\(column)) - 2440587.5) * 86400000 AS INTEGER)"
+        }
+    }
+
+    /// `milliseconds` since 1970 in the column's own unit, so comparisons can use its index.
+    func stored(_ milliseconds: Int64) -> SQLiteValue {
+        switch unit {
+        case .seconds: .real(Double(milliseconds) / 1000)
+        case .utcText: .text(UTCText.text(milliseconds))
+        }
+    }
+}
+
+/// A fixed condition that picks one namespace's rows out of a table.
+struct ForeignCondition: Sendable {
+    var sql: String
+    var values: [SQLiteValue]
+}
