@@ -69,6 +69,7 @@ let package = Package(
                 "CacheCore",
                 "CacheCoreRedis",
                 "CacheConsole",
+                "ForeignCaches",
                 "TerminalUI",
                 "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

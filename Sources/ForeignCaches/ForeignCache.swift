@@ -122,3 +122,13 @@ package struct ForeignCache: Sendable {
         }
     }
 }
+
+extension ForeignCache {
+    /// The entry of `namespace` whose key reads `key` (as listings print it), or `#ROW`.
+    package func find(namespace: String, key: String) throws -> ForeignEntryID? {
+        if key.hasPrefix("#"), let row = Int64(key.dropFirst()) { return ForeignEntryID(namespace: namespace, row: row) }
+        return try mapped {
+            try section(namespace).row(forKey: key).map { ForeignEntryID(namespace: namespace, row: $0) }
+        }
+    }
+}

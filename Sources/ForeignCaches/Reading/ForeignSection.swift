@@ -121,6 +121,21 @@ struct ForeignSection: Sendable {
         }
     }
 
+    /// The row whose key is `key` as text (or as the bytes its `\xNN` escapes spell).
+    func row(forKey key: String) throws -> Int64? {
+        let sql = """
+            SELECT \(table.rowID) FROM \(table.name)
+            WHERE \(scope.sql) AND (CAST(\(table.key) AS TEXT) = ? OR CAST(\(table.key) AS BLOB) = ?) LIMIT 1
+            """
+        let bytes: SQLiteValue = PrintableKey.bytes(key).map { .blob($0) } ?? .null
+        return try file.read { connection in
+            try connection.withDynamicStatement(sql) { statement in
+                statement.bind(values: scope.values + [.text(key), bytes])
+                return try statement.firstRow { $0.int64(0) }
+            }
+        }
+    }
+
     // MARK: Columns
 
     private static let columnCount: Int32 = 10

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import Foundation
 
 /// `cachedeck show FILE NAMESPACE KEY [--hex | --raw]`
@@ -27,6 +28,10 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) {
+            if raw { throw Failure("--raw writes CacheDeck values; use --hex on this file") }
+            return try foreign.show(namespace: namespace, key: key, hex: hex)
+        }
         let inspector = try store.openForReading().inspector
         let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
         guard let detail = try inspector.entry(namespace: namespace, key: key, options: options) else {
