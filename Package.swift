@@ -140,7 +140,9 @@ let package = Package(
         ),
         .target(
             name: "CacheConsole",
-            dependencies: ["CacheCore", "CacheCoreRedis", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "CacheCore", "CacheCoreRedis", "ForeignCaches", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .target(
             name: "CursesTerminal",

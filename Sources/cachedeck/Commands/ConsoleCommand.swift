@@ -3,6 +3,7 @@ import CacheConsole
 import TerminalUI
 import CacheCore
 import CacheCoreRedis
+import ForeignCaches
 import Foundation
 
 /// `cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]`: the full-screen
@@ -66,10 +67,14 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     /// Opens the file before the terminal is touched, so a bad file fails with one line. A
-    /// file this user cannot write opens read-only, and the console says so.
+    /// file this user cannot write opens read-only, and the console says so; a cache another
+    /// library wrote (docs/foreign-caches.md) opens read-only.
     static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false) throws -> (
-        StoreDataSource, notice: String?
+        any ConsoleDataSource, notice: String?
     ) {
+        if let foreign = try? ForeignCache.recognise(path: path) {
+            return (ForeignDataSource(cache: foreign), "\(foreign.kind.rawValue) cache, read-only")
+        }
         do {
             return (try StoreDataSource.open(path: path, readOnly: readOnly, allowWritable: allowWritable), nil)
         } catch let error as CacheError where !readOnly && error == .readOnly(path: path) {

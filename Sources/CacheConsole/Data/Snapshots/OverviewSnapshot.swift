@@ -51,6 +51,9 @@ package struct FileFacts: Sendable, Hashable {
     /// Who owns the file when it is not the user running the console (see
     /// ``CacheStore/fileOwner``).
     package var owner: String?
+    /// The format of a cache another library wrote (`python-diskcache`, …); `nil` for a
+    /// CacheDeck file. Such a file records no apps, telemetry or versions.
+    package var foreignFormat: String?
 
     /// Facts with these values.
     package init(
@@ -154,6 +157,8 @@ package struct NamespaceFacts: Sendable, Hashable {
     package var version: String
     /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).
     package var isExact: Bool
+    /// Whether entries can expire (`false`: `expired` is unknown, not zero).
+    package var hasExpiry = true
 
     /// Facts with these values.
     package init(

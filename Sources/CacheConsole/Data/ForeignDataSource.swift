@@ -1,0 +1,130 @@
+import CacheCore
+import ForeignCaches
+import Foundation
+import Synchronization
+import TerminalUI
+
+/// The console's data from a cache another library wrote (``ForeignCache``): Overview,
+/// Entries, Detail and Timeline (ages where the format has no expiry), read-only. Entries are
+/// found again by namespace and `#row` (row ids repeat across a format's tables).
+package final class ForeignDataSource: ConsoleDataSource {
+    private let cache: ForeignCache
+    private let lastStamp = Mutex<[Int64]?>(nil)
+
+    /// A data source over `cache`.
+    package init(cache: ForeignCache) {
+        self.cache = cache
+    }
+
+    package var location: String { cache.path }
+
+    package var isReadOnly: Bool { true }
+
+    private var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// Whether a file's size or modification time moved since the previous call.
+    package func hasChanged() throws -> Bool {
+        let stamp = cache.changeStamp()
+        return lastStamp.withLock { last in
+            defer { last = stamp }
+            return last != stamp
+        }
+    }
+
+    package func overview() throws -> OverviewSnapshot {
+        let overview = try cache.overview(now: now)
+        var file = FileFacts(
+            path: overview.path, formatVersion: 0, fileBytes: overview.fileBytes, walBytes: overview.walBytes,
+            payloadBytes: overview.bytes, entries: overview.entries, now: overview.now)
+        file.foreignFormat = overview.format.rawValue
+        return OverviewSnapshot(
+            file: file, stores: [],
+            activity: ActivityFacts(
+                hitRates: [], hitRate: nil, operationsPerSecond: 0, expirationsPerSecond: 0, evictionsPerSecond: 0),
+            namespaces: overview.namespaces.map { namespace in
+                var facts = NamespaceFacts(
+                    name: namespace.name, entries: namespace.entries, expired: namespace.expired ?? 0,
+                    bytes: namespace.bytes, hitRate: nil, version: "")
+                facts.hasExpiry = namespace.expired != nil
+                return facts
+            })
+    }
+
+    package func entries(_ request: EntriesRequest) throws -> EntriesPage {
+        let query = ForeignQuery(
+            namespace: request.namespace, sort: request.sort, filter: try EntryFilter(parsing: request.filter),
+            limit: request.limit, after: try request.start.map { try ForeignCursor(token: $0.rawValue) })
+        let page = try readable { try cache.entries(query, now: now) }
+        return EntriesPage(
+            rows: page.rows.map(Self.info), next: page.next.map { PageToken($0.token) }, examinedRows: page.rows.count)
+    }
+
+    package func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
+        guard case .key(let namespace, let key) = id, key.hasPrefix("#"), let row = Int64(key.dropFirst()) else {
+            return nil
+        }
+        guard let detail = try readable({ try cache.entry(ForeignEntryID(namespace: namespace, row: row), hex: hex) })
+        else { return nil }
+        var value = ValueText(detail.value)
+        // Name what the value is: a pickle or a PHP string is shown, never loaded.
+        if case .hexDump(let lines, let isTruncated) = value {
+            value = .hexDump(["\(detail.kind.rawValue), shown as bytes:"] + lines, isTruncated: isTruncated)
+        }
+        return EntryDetailSnapshot(
+            entry: Self.info(detail.entry), namespace: namespace,
+            valueBytes: Int(clamping: detail.valueBytes ?? 0), staleUntil: nil,
+            version: detail.version ?? "", value: value)
+    }
+
+    package func timeline(namespace: String?) throws -> TimelineSnapshot {
+        let timeline = try readable { try cache.timeline(namespace: namespace, now: now) }
+        let buckets = timeline.buckets.map { bucket in
+            var converted = TimelineSnapshot.Bucket(
+                kind: ExpiryBucketKind(rawValue: bucket.label) ?? .never, entries: bucket.entries, bytes: bucket.bytes)
+            if timeline.kind == .age { converted.ageLabel = bucket.label }
+            return converted
+        }
+        return TimelineSnapshot(namespace: namespace, buckets: buckets, hourly: timeline.hourly)
+    }
+
+    package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot {
+        throw ConsoleError("a \(cache.kind.rawValue) cache records no telemetry")
+    }
+
+    package func auditLog(limit: Int) throws -> [AuditEntry] { [] }
+
+    package func prepare(_ request: ActionRequest) throws -> PendingAction {
+        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+    }
+
+    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    {
+        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+    }
+
+    package func undo(auditID: Int64) throws -> UndoOutcome {
+        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+    }
+
+    package func export(_ request: ExportRequest) throws -> Int {
+        throw ConsoleError("export writes CacheDeck entries; use `cachedeck ls --json` on this file")
+    }
+
+    /// `entry` as the Entries screen lists it.
+    private static func info(_ entry: ForeignEntry) -> EntryInfo {
+        EntryInfo(
+            id: .key(namespace: entry.id.namespace, key: "#\(entry.id.row)"), key: entry.key,
+            size: Int(clamping: entry.size), createdAt: entry.createdAt, expiresAt: entry.expiresAt,
+            lastAccessAt: entry.lastAccessAt, hits: entry.hits, tags: entry.tag.map { [$0] } ?? [])
+    }
+
+    /// Runs `body`, its errors as one line for the console.
+    private func readable<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ForeignCacheError {
+            throw ConsoleError(error.description)
+        }
+    }
+}
