@@ -1,6 +1,6 @@
-// The README's code examples, verbatim: every line of each ```swift block of README.md is
-// here, in order (`ReadmeSyncTests` checks it), wrapped in functions that are compiled but
-// never run. Edit the README and this file together.
+// The code examples of README.md and docs/*.md, verbatim: every line of each ```swift block
+// is here, in order (`ReadmeSyncTests` checks it), wrapped in functions that are compiled but
+// never run. Edit the documents and this file together.
 // swift-format-ignore-file
 
 import CacheCore

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A typed handle on one namespace of a ``CacheStore`` (a SQLite file) or a ``RedisStore``
+/// A typed handle on one namespace of a ``CacheStore`` (a SQLite file) or a `RedisStore` (CacheCoreRedis)
 /// (a Redis server): the same calls behave the same on both.
 ///
 /// Keys are stored as canonical text (strings verbatim, integers in decimal, other `Codable`

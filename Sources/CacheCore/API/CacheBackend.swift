@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a ``Cache`` handle needs from the store behind it: a SQLite file (``CacheStore``) or a
-/// Redis server (``RedisStore``). Everything else a handle does (the memory tier, loaders,
+/// Redis server (`RedisStore`). Everything else a handle does (the memory tier, loaders,
 /// single flight, stale-if-error, back-off, statistics) is the handle's own code, shared by
 /// both stores.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an app needs from a cache store, whichever holds the data: a SQLite file
-/// (``CacheStore``) or a Redis server (``RedisStore``). Code written against
+/// (``CacheStore``) or a Redis server (`RedisStore`, in the CacheCoreRedis product). Code written against
 /// `any CacheStoring` runs on either, so an app can pick its store from configuration:
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// What one store refuses still throws (on Redis: size limits and write-behind, see
-/// <doc:Redis>); what only one store has (maintenance, inspection, admin; shared statistics)
+/// the CacheCoreRedis documentation); what only one store has (maintenance, inspection, admin; shared statistics)
 /// stays on the concrete type.
 public protocol CacheStoring: AnyObject, Sendable {
     /// A handle on `namespace` whose values are stored by `coder`.

@@ -1,5 +1,5 @@
 /// Operator actions on a store, whatever keeps it: preview, run with progress and stop,
-/// undo, and the audit log. ``Admin`` (a cache file) and ``RedisAdmin`` (a Redis server)
+/// undo, and the audit log. ``Admin`` (a cache file) and `RedisAdmin` (CacheCoreRedis) (a Redis server)
 /// implement it, so tools act on either through one path.
 public protocol StoreAdministering: Sendable {
     /// What `target` would remove now. Changes nothing.

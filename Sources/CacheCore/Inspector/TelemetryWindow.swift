@@ -63,7 +63,7 @@ extension TelemetryWindow {
 extension ActivitySeries {
     /// The series of `window` ending at `now` from the counts of its points, oldest first
     /// (one per point of ``TelemetryWindow/span(endingAt:)``): each point's rates are over its
-    /// elapsed part. Shared by ``Inspector`` and ``RedisStoreInspector``.
+    /// elapsed part. Shared by ``Inspector`` and `RedisStoreInspector`.
     package init(namespace: String?, window: TelemetryWindow, now: Int64, slots: [CacheStatistics]) {
         let first = window.span(endingAt: now).first
         let width = window.resolutionMilliseconds

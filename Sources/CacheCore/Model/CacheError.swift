@@ -41,7 +41,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRule(reason: String)
     /// A restore was asked for an action that cannot be undone.
     case nothingToRestore(reason: String)
-    /// The store cannot do this the way a ``CacheStore`` would (a ``RedisStore`` refusing a
+    /// The store cannot do this the way a ``CacheStore`` would (a `RedisStore` refusing a
     /// file-only feature); nothing was changed. See docs/REDIS.md for the list.
     case unsupported(feature: String, reason: String)
     /// The cache server could not be reached, stopped answering, or the connection dropped.

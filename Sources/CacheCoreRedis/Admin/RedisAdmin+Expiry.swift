@@ -1,7 +1,7 @@
 import CacheCore
 import Foundation
 
-/// TTL actions (``AdminTarget/expiry(selector:change:)``) on Redis: the `changeExpiry` script
+/// TTL actions (`AdminTarget/expiry(selector:change:)`) on Redis: the `changeExpiry` script
 /// rewrites the selected entries' times batch by batch, keeping the old ones in the action's
 /// expiry trash hash for the undo (docs/REDIS.md, "TTL actions").
 extension RedisAdmin {

@@ -1,7 +1,7 @@
 import CacheCore
 import Foundation
 
-/// Operator actions on a ``RedisStore``, as ``Admin`` gives them on a file: preview, run with
+/// Operator actions on a ``RedisStore``, as `Admin` gives them on a file: preview, run with
 /// progress and stop, undo, and an audit log of who did what, all under the store's prefix.
 ///
 /// ```swift
@@ -16,7 +16,7 @@ import Foundation
 /// newer wins). Other actions `RENAME` the entries they select into trash keys in atomic
 /// batches of 1,000, so apps' reads and writes interleave; undo renames them back unless the
 /// key was written again. TTL actions rewrite the entries' times in the same batches, keeping
-/// the old ones for the undo. The trash and the audit log last ``Admin/trashRetention``.
+/// the old ones for the undo. The trash and the audit log last `Admin/trashRetention`.
 /// Sweeps are refused: Redis expires entries itself (docs/REDIS.md).
 public struct RedisAdmin: StoreAdministering {
     let store: RedisStore
@@ -26,8 +26,8 @@ public struct RedisAdmin: StoreAdministering {
 
     /// What `target` would remove now, counted exactly by walking what it selects (a `SCAN`
     /// of the keyspace, or of the tag's set, 1,000 keys a call). Changes nothing. Throws
-    /// ``InspectorError/noSuchNamespace(_:)`` for a namespace the server lacks. Redis keeps no
-    /// hits per key, so ``ActionImpact/recentHitShare`` is `nil` (unknown).
+    /// `InspectorError/noSuchNamespace(_:)` for a namespace the server lacks. Redis keeps no
+    /// hits per key, so `ActionImpact/recentHitShare` is `nil` (unknown).
     public func preview(_ target: AdminTarget) throws -> ActionImpact {
         let selector = try selector(of: target)
         var entries = 0
@@ -44,7 +44,7 @@ public struct RedisAdmin: StoreAdministering {
         return ActionImpact(entries: entries, bytes: bytes, recentHitShare: nil, sampleKeys: samples)
     }
 
-    /// The newest `limit` audit records, newest first (those of the last ``Admin/trashRetention``).
+    /// The newest `limit` audit records, newest first (those of the last `Admin/trashRetention`).
     public func auditLog(limit: Int = 100) throws -> [AuditRecord] {
         try log.records(limit: limit, now: store.now())
     }
@@ -102,6 +102,6 @@ extension RedisStore {
     /// Operator actions: preview, run, audit and undo. See ``RedisAdmin``.
     public var admin: RedisAdmin { RedisAdmin(store: self) }
 
-    /// Whether the store was opened read-only (``StoreOptions/readOnly``): writes and actions are refused.
+    /// Whether the store was opened read-only (`StoreOptions/readOnly`): writes and actions are refused.
     public var isReadOnly: Bool { options.readOnly }
 }

@@ -2,7 +2,7 @@ import CacheCore
 import Foundation
 
 /// The audit log of a ``RedisStore``: one hash per action (`Paudit:<id>`), indexed by the
-/// sorted set `Paudit`, both kept for ``Admin/trashRetention`` (docs/REDIS.md).
+/// sorted set `Paudit`, both kept for `Admin/trashRetention` (docs/REDIS.md).
 struct RedisAuditLog {
     let store: RedisStore
 

@@ -76,7 +76,7 @@ extension RedisAdmin {
     }
 
     /// The entries of `batch` that exist in `generation` (carrying its tag), with their bytes
-    /// (value plus key, as ``ActionImpact/bytes``): what moving the batch would move now.
+    /// (value plus key, as `ActionImpact/bytes`): what moving the batch would move now.
     func measure(_ batch: RedisSelectedBatch, generation: Int64) throws -> (keys: [String], bytes: Int) {
         let start = store.keys.entries(batch.namespace) + "\(generation):"
         let replies = try store.redis { connection in

@@ -7,7 +7,7 @@ import Foundation
 /// time, which is why it is marked `@unchecked Sendable`.
 ///
 /// Once the connection breaks (I/O error, timeout, protocol error) hiredis cannot use it
-/// again: ``isBroken`` turns true and every later command throws.
+/// again: `isBroken` turns true and every later command throws.
 package final class RedisConnection: @unchecked Sendable {
     let endpoint: RedisEndpoint
     private let context: UnsafeMutablePointer<redisContext>

@@ -4,7 +4,7 @@ import Foundation
 /// Filters tested on rows already read (where there is no SQL to run them), with the same
 /// meaning as their SQL conditions (see FilterSQL.swift).
 extension EntryFilter {
-    /// The filter's regular expressions, ready for ``matches(_:now:keys:)``.
+    /// The filter's regular expressions, ready for `matches(_:now:keys:)`.
     func keyMatcher() throws -> KeyMatcher {
         KeyMatcher(try compiledRegexes())
     }
@@ -18,7 +18,7 @@ extension EntryFilter {
 
 extension EntryFilterTerm {
     /// Whether `row` meets the term at `now` (a regular expression always does here: it is
-    /// tested by ``KeyMatcher``).
+    /// tested by `KeyMatcher`).
     func matches(_ row: EntryRow, now: Int64) -> Bool {
         switch self {
         case .keyContains(let text): return text.isEmpty || row.key.contains(text)

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Counts a ``RedisStore``'s entries per namespace with a `SCAN` of its entry keys, a bounded
-/// batch at a time: each ``step()`` is one `SCAN … COUNT` call and one pipeline (`HMGET`,
+/// batch at a time: each `step()` is one `SCAN … COUNT` call and one pipeline (`HMGET`,
 /// `HSTRLEN`) over the keys it returned, so a caller can show the counts as they grow and stop
 /// whenever it likes.
 ///
@@ -142,7 +142,7 @@ public final class RedisEntryCensus: SteppedScan {
     /// When the counted entries of `namespace` (or of every namespace) expire, relative to
     /// `now`: exact once the census is complete, a lower bound per range before.
     ///
-    /// - Throws: ``InspectorError/noSuchNamespace(_:)`` for a namespace not in the namespace set.
+    /// - Throws: `InspectorError/noSuchNamespace(_:)` for a namespace not in the namespace set.
     public func expiryTimeline(namespace: String? = nil, now: Int64? = nil) throws -> ExpiryTimeline {
         let now = now ?? RedisStoreInspector.now()
         let ranges = ExpiryRanges(now: now)

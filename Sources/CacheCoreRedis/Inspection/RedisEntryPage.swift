@@ -44,14 +44,14 @@ public struct RedisEntryCursor: Sendable, Hashable, Codable {
     /// Entry keys (after the generation's key prefix) returned by `SCAN` but not listed yet.
     let pending: [Data]
 
-    /// The cursor as text, to hand out and take back with ``init(token:)``.
+    /// The cursor as text, to hand out and take back with `init(token:)`.
     public var token: String {
         ((try? JSONEncoder().encode(self)) ?? Data()).base64EncodedString()
     }
 
-    /// The cursor a ``token`` stands for.
+    /// The cursor a `token` stands for.
     ///
-    /// - Throws: ``InspectorError/invalidCursor`` when it is not one.
+    /// - Throws: `InspectorError/invalidCursor` when it is not one.
     public init(token: String) throws {
         guard let data = Data(base64Encoded: token),
             let cursor = try? JSONDecoder().decode(RedisEntryCursor.self, from: data)

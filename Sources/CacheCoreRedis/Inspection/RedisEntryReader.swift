@@ -1,9 +1,9 @@
 import CacheCore
 import Foundation
 
-/// Reads entry hashes (`<prefix>e:<ns>:<generation>:<key>`) into ``EntryRow``s, a batch of keys
-/// in one pipeline. Redis records no reads: a row's ``EntryRow/hits`` is 0 and its
-/// ``EntryRow/lastAccessAt`` the write; ``EntryRow/id`` is 0 (entries are found by key).
+/// Reads entry hashes (`<prefix>e:<ns>:<generation>:<key>`) into `EntryRow`s, a batch of keys
+/// in one pipeline. Redis records no reads: a row's `EntryRow/hits` is 0 and its
+/// `EntryRow/lastAccessAt` the write; `EntryRow/id` is 0 (entries are found by key).
 enum RedisEntryReader {
     /// The parts of an entry key after the entry prefix: the escaped namespace, the
     /// generation and the canonical key's bytes; `nil` for any other key.
@@ -19,7 +19,7 @@ enum RedisEntryReader {
     }
 
     /// The rows of the entry keys `names` (in order; `nil` for one that is gone), each key
-    /// being `name` minus its first `keyStart` bytes. With `value`, ``EntryRow/preview`` holds
+    /// being `name` minus its first `keyStart` bytes. With `value`, `EntryRow/preview` holds
     /// the whole value, else nothing.
     static func rows(
         _ names: [Data], keyStart: Int, namespace: String, version: String, value: Bool,

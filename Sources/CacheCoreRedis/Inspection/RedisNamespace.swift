@@ -9,7 +9,7 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
     public var version: String
     /// The generation whose entries are live; every clear or version change adds one.
     public var generation: Int64
-    /// The recorded policy, or `nil` when its JSON does not decode (see ``policyJSON``).
+    /// The recorded policy, or `nil` when its JSON does not decode (see `policyJSON`).
     public var policy: NamespacePolicy?
     /// The policy as recorded.
     public var policyJSON: String

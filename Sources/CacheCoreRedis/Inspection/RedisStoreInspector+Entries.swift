@@ -5,9 +5,9 @@ extension RedisStoreInspector {
     /// One page of the live generation of `query.namespace`, in `SCAN` order: bounded `SCAN`
     /// batches (`MATCH` on the key prefix, glob characters escaped), each read in one pipeline.
     ///
-    /// - Throws: ``InspectorError/noSuchNamespace(_:)``; ``InspectorError/cursorMismatch`` for a
+    /// - Throws: `InspectorError/noSuchNamespace(_:)`; `InspectorError/cursorMismatch` for a
     ///   cursor of another namespace or filter, or when the namespace was cleared since;
-    ///   ``EntryFilterError`` for a `hits` term or a regular expression that runs too long.
+    ///   `EntryFilterError` for a `hits` term or a regular expression that runs too long.
     public func entries(_ query: RedisEntryQuery) throws -> RedisEntryPage {
         if query.filter.terms.contains(where: { if case .hits = $0 { true } else { false } }) {
             throw EntryFilterError("hits are not recorded on Redis; filter by key, tag, ttl, age or size")
@@ -78,7 +78,7 @@ extension RedisStoreInspector {
 
     /// The entry stored under the canonical `key` in `namespace`'s live generation (expired
     /// ones still in their stale window included), or `nil` when there is none. A key that is
-    /// not UTF-8 is found by the escaped text ``EntryRow/key`` shows for it.
+    /// not UTF-8 is found by the escaped text `EntryRow/key` shows for it.
     public func entry(namespace: String, key: String, options: EntryDetailOptions = EntryDetailOptions()) throws
         -> EntryDetail?
     {

@@ -2,11 +2,11 @@ import CacheCore
 import Foundation
 
 /// What `cachedeck namespaces` and `stats` print for a RedisStore, in the shapes of a file's
-/// ``Inspector``.
+/// `Inspector`.
 extension RedisStoreInspector {
-    /// Every namespace, by name, as ``Inspector/namespaces()`` summarizes a file's: exact
+    /// Every namespace, by name, as `Inspector/namespaces()` summarizes a file's: exact
     /// counts from a census run to completion (bounded `SCAN` batches), and as
-    /// ``NamespaceSummary/lastMinute`` the activity of ``activity(namespace:)`` (every
+    /// `NamespaceSummary/lastMinute` the activity of `activity(namespace:)` (every
     /// client's counters since it opened). `createdAt` is the namespace's last update; the least and most
     /// recently used times are absent (Redis records no reads per entry).
     public func namespaceSummaries() throws -> [NamespaceSummary] {
@@ -26,7 +26,7 @@ extension RedisStoreInspector {
         }
     }
 
-    /// Every client's counters since it opened (``sharedStatistics()``), for `namespace` or
+    /// Every client's counters since it opened (`sharedStatistics()`), for `namespace` or
     /// every namespace together, as the span from the earliest client's start until now.
     public func activity(namespace: String?) throws -> Activity {
         try activities(now: Self.now()).of(namespace)
@@ -34,16 +34,16 @@ extension RedisStoreInspector {
 
     /// Every host's telemetry over `window`, one point per bucket of its resolution, for
     /// `namespace` or for every namespace together, in the shape of a file's
-    /// ``Inspector/activity(namespace:over:)``: summed from the per-minute hashes every
+    /// `Inspector/activity(namespace:over:)`: summed from the per-minute hashes every
     /// ``RedisStore`` writes (docs/REDIS.md), with one `HMGET` per minute of the window in one
     /// pipeline. A minute counts in the point its start falls in, so points finer than a
     /// minute see each minute's counts at its start; the minutes kept are those of the
-    /// writers' ``TelemetryRetention`` (a day by default).
+    /// writers' `TelemetryRetention` (a day by default).
     public func activity(namespace: String? = nil, over window: TelemetryWindow) throws -> ActivitySeries {
         try activity(namespace: namespace, over: window, now: Self.now())
     }
 
-    /// ``activity(namespace:over:)`` for the window ending at `now` (ms since the epoch).
+    /// `activity(namespace:over:)` for the window ending at `now` (ms since the epoch).
     func activity(namespace: String?, over window: TelemetryWindow, now: Int64) throws -> ActivitySeries {
         let span = window.span(endingAt: now)
         let width = window.resolutionMilliseconds

@@ -87,7 +87,7 @@ public final class RedisStoreInspector: Sendable {
         return StoreStatistics(namespaces: namespaces)
     }
 
-    /// Runs `body` on a pooled connection, turning Redis failures into ``CacheError``s.
+    /// Runs `body` on a pooled connection, turning Redis failures into `CacheError`s.
     func read<T>(_ body: (RedisConnection) throws -> T) throws -> T {
         try RedisStore.mapping(endpoint) { try pool.withConnection(body) }
     }

@@ -6,7 +6,7 @@ import Foundation
 /// samples, in a second one. Only read commands.
 enum KeyFactsReader {
     /// Encodings whose `MEMORY USAGE` Redis estimates from a sample of
-    /// ``sampleSize`` elements (exact when the value has no more).
+    /// `sampleSize` elements (exact when the value has no more).
     static let sampledEncodings: Set<String> = ["hashtable", "skiplist", "quicklist", "linkedlist", "stream"]
     /// `MEMORY USAGE`'s default `SAMPLES`.
     static let sampleSize: Int64 = 5

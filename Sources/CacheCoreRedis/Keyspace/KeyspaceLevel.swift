@@ -10,7 +10,7 @@ public struct KeyspaceScanProgress: Sendable, Hashable, Codable, SteppedScanProg
     public var keysInDatabase: Int
     /// `SCAN` calls made so far.
     public var batches: Int
-    /// Whether the scan is limited to a prefix (`MATCH`): then ``keysInDatabase`` is what it
+    /// Whether the scan is limited to a prefix (`MATCH`): then `keysInDatabase` is what it
     /// walks, not what it will find.
     public var isMatchScan: Bool
     /// Whether the cursor came back to 0: every key that existed for the whole scan was seen.
@@ -21,13 +21,13 @@ public struct KeyspaceScanProgress: Sendable, Hashable, Codable, SteppedScanProg
 public struct KeyspaceLevel: Sendable, Hashable, Codable {
     /// The level's prefix as bytes (empty at the root).
     public var prefix: Data
-    /// ``prefix`` as printable text.
+    /// `prefix` as printable text.
     public var prefixText: String
     /// The separator the tree splits names on.
     public var separator: String
     /// The children shown: the largest first (by memory, then name), at most the limit asked for.
     public var children: [KeyspaceNode]
-    /// How many children the level has in all (more than ``children`` holds when cut).
+    /// How many children the level has in all (more than `children` holds when cut).
     public var childCount: Int
     /// Keys under the prefix.
     public var keys: KeyspaceAmount

@@ -75,7 +75,7 @@ public struct KeyspaceNode: Sendable, Hashable, Codable {
     /// The child's part of the name after the level's prefix (a prefix's ends with the
     /// separator), as bytes.
     public var name: Data
-    /// ``name`` as printable text (``PrintableKey`` escapes for bytes that are not UTF-8).
+    /// `name` as printable text (`PrintableKey` escapes for bytes that are not UTF-8).
     public var nameText: String
     /// The whole key, or the whole prefix, as bytes.
     public var path: Data

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A `SCAN` of a Redis keyspace building its prefix tree a bounded batch at a time: each
-/// ``step()`` is one `SCAN … COUNT` call and two pipelines over the keys it returned, so a
+/// `step()` is one `SCAN … COUNT` call and two pipelines over the keys it returned, so a
 /// caller can show the tree as it grows and stop whenever it likes. Inside a prefix the scan
 /// uses `MATCH prefix*`. Counts are exact once ``KeyspaceScanProgress/isComplete`` (for the
 /// keys that existed for the whole scan); until then they are lower bounds, and marked so.

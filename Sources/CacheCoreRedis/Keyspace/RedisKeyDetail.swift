@@ -1,7 +1,7 @@
 import CacheCore
 import Foundation
 
-/// One element of a value's preview: a list item or set member (``value`` only), a hash
+/// One element of a value's preview: a list item or set member (`value` only), a hash
 /// field, a sorted-set member with its score, or a stream entry with its id.
 public struct RedisPreviewItem: Sendable, Hashable, Codable {
     /// The field, member or entry id (`nil` for list items and set members).
@@ -11,7 +11,7 @@ public struct RedisPreviewItem: Sendable, Hashable, Codable {
 }
 
 /// The first part of a value, rendered for reading. Bytes that are not UTF-8 show as `\xNN`
-/// (``PrintableKey``); a string that is not text shows as a hex dump.
+/// (`PrintableKey`); a string that is not text shows as a hex dump.
 public struct RedisValuePreview: Sendable, Hashable, Codable {
     /// How the preview reads: `text` or `hex` for strings, `items` for the other types,
     /// `none` for types it cannot show (modules).
@@ -41,7 +41,7 @@ public struct RedisKeyDetail: Sendable, Hashable, Codable {
     public var ttlMilliseconds: Int64?
     /// When it expires, in milliseconds since the epoch (`nil`: never).
     public var expiresAt: Int64?
-    /// `MEMORY USAGE` in bytes (sampled for large collections: see ``bytes``'s mark).
+    /// `MEMORY USAGE` in bytes (sampled for large collections: see `bytes`'s mark).
     public var bytes: KeyspaceAmount
     /// `STRLEN`, `LLEN`, `HLEN`, `SCARD`, `ZCARD` or `XLEN` (`nil` for module types).
     public var length: Int?

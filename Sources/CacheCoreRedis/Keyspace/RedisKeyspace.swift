@@ -8,7 +8,7 @@ import Foundation
 /// `OBJECT ENCODING`, the length commands, `GETRANGE`, `LRANGE`, `HSCAN`, `SSCAN`, `ZRANGE`,
 /// `XRANGE`), never `KEYS` nor anything unbounded, so it works with an ACL user allowed
 /// `+@read +@connection +info` and never changes the data. Keys and values are bytes:
-/// names that are not UTF-8 show with ``PrintableKey`` escapes.
+/// names that are not UTF-8 show with `PrintableKey` escapes.
 public final class RedisKeyspace: Sendable {
     /// `host:port/db`, never the password.
     public let endpoint: String
@@ -39,14 +39,14 @@ public final class RedisKeyspace: Sendable {
         return lowered.hasPrefix("redis://") || lowered.hasPrefix("rediss://")
     }
 
-    /// The bytes of a key or prefix typed as text: ``PrintableKey`` escapes (`\xff`, `\\`)
+    /// The bytes of a key or prefix typed as text: `PrintableKey` escapes (`\xff`, `\\`)
     /// stand for their bytes, as the tree shows names that are not UTF-8.
     public static func bytes(ofTyped text: String) -> Data {
         PrintableKey.bytes(text) ?? Data(text.utf8)
     }
 
-    /// A key or prefix as printable text: UTF-8 as it is, other bytes as ``PrintableKey``
-    /// escapes (which ``bytes(ofTyped:)`` reads back).
+    /// A key or prefix as printable text: UTF-8 as it is, other bytes as `PrintableKey`
+    /// escapes (which `bytes(ofTyped:)` reads back).
     public static func text(of bytes: Data) -> String {
         PrintableKey.text(bytes)
     }

@@ -1,7 +1,7 @@
 import CacheCore
 import Foundation
 
-/// Reading and writing entries: the ``CacheBackend`` calls a handle makes past its memory tier.
+/// Reading and writing entries: the `CacheBackend` calls a handle makes past its memory tier.
 extension RedisStore {
     /// Entries per write script call, so one big `set` does not hold the server for long.
     static let writeBatch = 500
@@ -117,7 +117,7 @@ extension RedisStore {
         try scan(pattern: RedisKeys.glob(start) + suffix, body)
     }
 
-    /// `SCAN`s the keys matching the glob `pattern`, as ``scan(matching:suffix:_:)``.
+    /// `SCAN`s the keys matching the glob `pattern`, as `scan(matching:suffix:_:)`.
     @discardableResult
     func scan(pattern: String, _ body: ([String]) throws -> Int) throws -> Int {
         var total = 0
@@ -131,7 +131,7 @@ extension RedisStore {
     /// Runs a cursor command (`["SCAN"]`, `["SSCAN", set]`) to its end, 1,000 a call (matching
     /// the glob `pattern` when given), calling `body` with each non-empty batch until it
     /// returns `false`. Returns whether it reached the end. Names that are not UTF-8 cannot be
-    /// CacheCore's and are left out (``scanRawBatches(_:pattern:_:)`` has them all).
+    /// CacheCore's and are left out (`scanRawBatches(_:pattern:_:)` has them all).
     @discardableResult
     func scanBatches(_ command: [String], pattern: String? = nil, _ body: ([String]) throws -> Bool) throws -> Bool {
         try scanRawBatches(command, pattern: pattern) { found in
@@ -140,7 +140,7 @@ extension RedisStore {
         }
     }
 
-    /// ``scanBatches(_:pattern:_:)`` with the names as the server sent them.
+    /// `scanBatches(_:pattern:_:)` with the names as the server sent them.
     @discardableResult
     func scanRawBatches(_ command: [String], pattern: String? = nil, _ body: ([Data]) throws -> Bool) throws -> Bool {
         var cursor = "0"

@@ -20,7 +20,7 @@ extension RedisStore {
         try invalidate(selectors, countedAs: .invalidations)
     }
 
-    /// Runs the domain event `name` declared in ``StoreOptions/invalidationRules``.
+    /// Runs the domain event `name` declared in `StoreOptions/invalidationRules`.
     @discardableResult
     public func invalidate(event name: String, parameters: [String: String] = [:]) throws -> InvalidationResult {
         try invalidate(try invalidationRules.selectors(forEvent: name, parameters: parameters))

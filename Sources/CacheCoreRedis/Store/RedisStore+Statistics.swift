@@ -4,7 +4,7 @@ import Foundation
 /// Statistics of a ``RedisStore``: this process's counters, and every client's as written
 /// under the prefix.
 extension RedisStore {
-    /// What this store counted since it opened or since ``resetStatistics()``, per namespace.
+    /// What this store counted since it opened or since `resetStatistics()`, per namespace.
     public func statistics() -> StoreStatistics { registry.statistics() }
 
     /// Starts counting from zero again (what was written to the server is not affected).

@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 
 /// A cache on a Redis (or Valkey) server, shared by every host that opens the same server and
-/// prefix: the same ``Cache`` handles, namespaces, policies, expiry, versions, tags,
-/// dependency rules, loaders and statistics as a ``CacheStore``.
+/// prefix: the same `Cache` handles, namespaces, policies, expiry, versions, tags,
+/// dependency rules, loaders and statistics as a `CacheStore`.
 ///
 /// Entries expire on the server (`PEXPIRE` at the end of their stale window). A namespace
 /// with `tiers: .memoryAndDisk` keeps a memory tier in front (a near cache) that Redis keeps
 /// coherent by push: every host drops its copy when any host changes or removes the key.
-/// What a server cannot do as a file does is refused with ``CacheError/unsupported(feature:reason:)``
+/// What a server cannot do as a file does is refused with `CacheError/unsupported(feature:reason:)`
 /// (see docs/REDIS.md).
 ///
 /// ```swift
@@ -37,7 +37,7 @@ public final class RedisStore: CacheBackend {
     /// Listens for Redis' invalidations once a namespace keeps a memory tier.
     let listener = Mutex<RedisInvalidationListener?>(nil)
     /// How many pushed invalidations were applied; held while one is applied, so a write can
-    /// keep its memory copy only if no push arrived while it was on the wire (see ``write(_:in:committed:)``).
+    /// keep its memory copy only if no push arrived while it was on the wire (see `write(_:in:committed:)`).
     let coherence = Mutex<UInt64>(0)
     private let versionWarnings = Mutex<Set<String>>([])
     private let decodeFailures = Atomic(0)
@@ -46,10 +46,10 @@ public final class RedisStore: CacheBackend {
     /// Connects to the server at `url` (`redis://[user:password@]host:port/db`; the password
     /// may come from `REDISCLI_AUTH`) and loads the store's scripts.
     ///
-    /// Throws a one-line ``CacheError``: ``CacheError/cannotOpen(path:reason:)`` for a bad
-    /// URL, ``CacheError/unreachable(endpoint:reason:)`` when the server does not answer,
-    /// ``CacheError/authenticationFailed(endpoint:reason:)`` for a wrong password, and
-    /// ``CacheError/unsupported(feature:reason:)`` for store-wide size limits.
+    /// Throws a one-line `CacheError`: `CacheError/cannotOpen(path:reason:)` for a bad
+    /// URL, `CacheError/unreachable(endpoint:reason:)` when the server does not answer,
+    /// `CacheError/authenticationFailed(endpoint:reason:)` for a wrong password, and
+    /// `CacheError/unsupported(feature:reason:)` for store-wide size limits.
     public init(url: String, options: StoreOptions = StoreOptions(), redis: RedisStoreOptions = RedisStoreOptions())
         throws
     {
@@ -103,8 +103,8 @@ public final class RedisStore: CacheBackend {
     // MARK: Handles
 
     /// A handle on `namespace` whose values are stored by `coder`; see
-    /// ``CacheStore/cache(_:key:policy:coder:)``. Policies with size limits or write-behind
-    /// are refused (``CacheError/unsupported(feature:reason:)``).
+    /// `CacheStore/cache(_:key:policy:coder:)`. Policies with size limits or write-behind
+    /// are refused (`CacheError/unsupported(feature:reason:)`).
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
@@ -118,7 +118,7 @@ public final class RedisStore: CacheBackend {
 
     /// Stops listening for invalidations, writes the last counters and marks this client
     /// stopped, and closes the connections. Later calls that need the server throw
-    /// ``CacheError/cannotOpen(path:reason:)``; closing twice does nothing.
+    /// `CacheError/cannotOpen(path:reason:)`; closing twice does nothing.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listener.withLock { $0?.stop() }
@@ -129,7 +129,7 @@ public final class RedisStore: CacheBackend {
     /// Waits until every invalidation Redis pushed before this call (every change any host
     /// made before it) has been applied to this store's memory tiers. It happens on its own
     /// within a round trip; tests and benchmarks call this to know it happened. Throws
-    /// ``CacheError/unreachable(endpoint:reason:)`` when the push does not come within the timeout.
+    /// `CacheError/unreachable(endpoint:reason:)` when the push does not come within the timeout.
     public func synchronize() throws {
         guard let listener = listener.withLock({ $0 }) else { return }
         let token = UUID().uuidString
@@ -156,7 +156,7 @@ public final class RedisStore: CacheBackend {
             metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
     }
 
-    /// Runs `body` on a pooled connection, turning Redis failures into ``CacheError``s.
+    /// Runs `body` on a pooled connection, turning Redis failures into `CacheError`s.
     func redis<T>(_ body: (RedisConnection) throws -> T) throws -> T {
         guard !closed.load(ordering: .acquiring) else {
             throw CacheError.cannotOpen(path: endpoint, reason: "the store is closed")
@@ -169,7 +169,7 @@ public final class RedisStore: CacheBackend {
         try redis { connection in try scripts.run(script, keys: keys, arguments: arguments, on: connection) }
     }
 
-    /// Runs `body`, turning a ``RedisError`` into the ``CacheError`` a caller can act on.
+    /// Runs `body`, turning a ``RedisError`` into the `CacheError` a caller can act on.
     static func mapping<T>(_ endpoint: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -250,7 +250,7 @@ public final class RedisStore: CacheBackend {
 }
 
 extension CacheError {
-    /// The ``CacheError`` for a Redis failure talking to `endpoint`.
+    /// The `CacheError` for a Redis failure talking to `endpoint`.
     init(_ error: RedisError, endpoint: String) {
         switch error {
         case .badURL(let reason): self = .cannotOpen(path: "Redis URL", reason: reason)

@@ -2,14 +2,14 @@ import CacheCore
 import Foundation
 
 /// How a ``RedisStore`` talks to its server; the cache itself is configured by
-/// ``StoreOptions``, as for a ``CacheStore``.
+/// `StoreOptions`, as for a `CacheStore`.
 public struct RedisStoreOptions: Sendable {
     /// What every key of the store starts with (see docs/REDIS.md for the layout). Stores
     /// with different prefixes on one server share nothing.
     public var prefix: String
     /// The most idle connections kept for handles' calls.
     public var poolSize: Int
-    /// How long a connect, a command or a reply may take before ``CacheError/unreachable(endpoint:reason:)``.
+    /// How long a connect, a command or a reply may take before `CacheError/unreachable(endpoint:reason:)`.
     public var timeout: Duration
     /// How long memory tiers keep serving what they hold after the invalidation connection is
     /// lost while the server cannot be reached (nothing can change a server nobody reaches,

@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// Writes a ``RedisStore``'s counters and heartbeat under its prefix, in the background
-/// every ``StatisticsOptions/telemetryInterval`` (never per operation), so a console can show
+/// every `StatisticsOptions/telemetryInterval` (never per operation), so a console can show
 /// every host's hit rates: `HINCRBY` of what was counted since the last write into this
 /// client's hash per namespace, the same into the per-minute hashes every client shares (per
 /// namespace and for every namespace together, kept as long as the file store keeps 1-minute
@@ -155,7 +155,7 @@ final class RedisTelemetry: Sendable {
 
     private static func heartbeatLife(_ interval: Duration) -> Int64 { max(interval.milliseconds, 1) * 3 }
 
-    /// The hash fields of `statistics` (``CacheStatistics`` field names; load time in nanoseconds).
+    /// The hash fields of `statistics` (`CacheStatistics` field names; load time in nanoseconds).
     static func fields(_ statistics: CacheStatistics) -> [(String, Int)] {
         let nanoseconds = statistics.totalLoadTime.components
         return [

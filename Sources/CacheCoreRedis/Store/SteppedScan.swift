@@ -1,7 +1,7 @@
 import CacheCore
 import Synchronization
 
-/// A walk of a Redis keyspace that advances one bounded `SCAN` call per ``step()``, so a
+/// A walk of a Redis keyspace that advances one bounded `SCAN` call per `step()`, so a
 /// caller can spread it over time (the console gives it a budget per refresh).
 public protocol SteppedScan: Sendable {
     /// What a step reports.
