@@ -170,6 +170,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Foreign caches: files the real libraries write (PyPI, in a virtual environment) and
+        // files built from the published schemas.
+        .testTarget(
+            name: "ForeignCachesTests",
+            dependencies: ["ForeignCaches", "CacheCore", "CacheDeckTestSupport"]
+        ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(
             name: "ConsoleEndToEndTests",

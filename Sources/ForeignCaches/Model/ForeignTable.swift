@@ -55,11 +55,13 @@ struct TimeColumn: Sendable {
     var column: String
     var unit: Unit
 
-    /// Milliseconds since 1970 (NULL when absent or unreadable; saturated when out of range).
+    /// Milliseconds since 1970 (NULL when absent or unreadable, text in a number column
+    /// included; saturated when out of range).
     var milliseconds: String {
         switch unit {
-        case .seconds: "CAST(\(column) * 1000 AS INTEGER)"
-        case .utcText: "CAST((julianday(\(column)) - 2440587.5) * 86400000 AS INTEGER)"
+        case .seconds:
+            "CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN CAST(round(\(column) * 1000) AS INTEGER) END"
+        case .utcText: "CAST(round((julianday(\(column)) - 2440587.5) * 86400000) AS INTEGER)"
         }
     }
 
