@@ -65,15 +65,14 @@ package final class ForeignDataSource: ConsoleDataSource {
         }
         guard let detail = try readable({ try cache.entry(ForeignEntryID(namespace: namespace, row: row), hex: hex) })
         else { return nil }
-        var value = ValueText(detail.value)
-        // Name what the value is: a pickle or a PHP string is shown, never loaded.
-        if case .hexDump(let lines, let isTruncated) = value {
-            value = .hexDump(["\(detail.kind.rawValue), shown as bytes:"] + lines, isTruncated: isTruncated)
-        }
-        return EntryDetailSnapshot(
+        let value = ValueText(detail.value)
+        var snapshot = EntryDetailSnapshot(
             entry: Self.info(detail.entry), namespace: namespace,
             valueBytes: Int(clamping: detail.valueBytes ?? 0), staleUntil: nil,
             version: detail.version ?? "", value: value)
+        // Name what the value is: a pickle or a PHP string is shown, never loaded.
+        snapshot.valueKind = detail.kind.rawValue + (value.isHexDump ? " · hex dump" : "")
+        return snapshot
     }
 
     package func timeline(namespace: String?) throws -> TimelineSnapshot {

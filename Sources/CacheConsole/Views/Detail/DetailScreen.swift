@@ -96,7 +96,7 @@ enum DetailScreen {
             rows: area.size.rows - metadataRows)
         let lines = valueLines(view, width: area.size.columns)
         let kind =
-            (snapshot.value.isHexDump ? "hex dump" : "JSON") + (view.isGone ? "\(options.dot)gone since read" : "")
+            (snapshot.valueKind ?? (snapshot.value.isHexDump ? "hex dump" : "JSON")) + (view.isGone ? "\(options.dot)gone since read" : "")
         let position =
             lines.isEmpty
             ? ""
