@@ -113,6 +113,66 @@ struct RealLibraryTests {
         #expect(abs(expiry - now - 600_000) < 60_000)
     }
 
+    @Test func diskCacheDeleteAndUndoLeaveAFileTheLibraryReadsAsBefore() throws {
+        defer { fixtures.remove() }
+        let folder = fixtures.path("dc")
+        let read = """
+            import diskcache
+            c = diskcache.Cache(\(Self.literal(folder)))
+            print(sorted((k, len(c[k]) if isinstance(c[k], bytes) else c[k]) for k in c), len(c), c.volume() > 0, [str(w.message) for w in c.check()])
+            c.close()
+            """
+        try PythonLibraries.script(
+            """
+            import diskcache
+            c = diskcache.Cache(\(Self.literal(folder)))
+            c.set('user:1', b'x' * 50000); c.set('user:2', 'Ann'); c.set('page:1', 7)
+            c.close()
+            """)
+        let before = try PythonLibraries.script(read)
+        let cache = try ForeignCache.open(path: folder)
+        let preview = try cache.preview(.filter(EntryFilter(parsing: "prefix:user:")), namespace: "cache", now: now)
+        #expect(preview.entries == 2 && preview.bytes >= 50000)
+        let result = try cache.run(preview, now: now)
+        #expect(result.removed == preview.entries && result.skipped == 0 && result.sideFilesMoved == 1)
+        let after = try PythonLibraries.script(read)
+        #expect(after.hasPrefix("[('page:1', 7)] 1 True []"), "diskcache reads \(after)")
+        #expect(try cache.undo(action: result.actionID, now: now) == 2)
+        #expect(try PythonLibraries.script(read) == before)
+        #expect(before.hasSuffix("[]\n"), "diskcache's check() found problems: \(before)")
+        #expect(throws: ForeignCacheError.self) { try cache.undo(action: result.actionID, now: now) }
+    }
+
+    @Test func requestsCacheDeleteTakesItsRedirectsAndUndoBringsThemBack() throws {
+        defer { fixtures.remove() }
+        let path = fixtures.path("http_cache.sqlite")
+        let read = """
+            from requests_cache.backends.sqlite import SQLiteCache
+            b = SQLiteCache(\(Self.literal(path)))
+            print(sorted(b.responses.keys()), sorted(b.redirects.keys()), [b.get_response(k).url for k in sorted(b.responses.keys())])
+            """
+        try PythonLibraries.script(
+            """
+            from requests_cache.backends.sqlite import SQLiteCache
+            from requests_cache.models import CachedResponse
+            b = SQLiteCache(\(Self.literal(path)))
+            b.save_response(CachedResponse(url='http://example.com/a', status_code=200), cache_key='k1')
+            b.save_response(CachedResponse(url='http://example.com/b', status_code=200), cache_key='k2')
+            b.redirects['r1'] = 'k1'; b.redirects['r2'] = 'k1'; b.redirects['r3'] = 'k2'
+            """)
+        let before = try PythonLibraries.script(read)
+        let cache = try ForeignCache.open(path: path)
+        let preview = try cache.preview(.keys(["k1"]), namespace: "responses", now: now)
+        #expect(preview.entries == 1 && preview.dependents == 2)
+        let at = now
+        let result = try cache.run(preview, now: at)
+        #expect(result.removed == 1 && result.dependentsRemoved == 2)
+        #expect(try PythonLibraries.script(read) == "['k2'] ['r3'] ['http://example.com/b']\n")
+        #expect(try cache.undo(action: result.actionID, now: at) == 1)
+        #expect(try PythonLibraries.script(read) == before)
+        #expect(try cache.actions().first?.undoneAt == at)
+    }
+
     /// `text` as a Python string literal.
     static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"

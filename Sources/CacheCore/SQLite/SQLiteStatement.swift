@@ -111,7 +111,7 @@ package final class SQLiteStatement {
         try step() ? try row(self) : nil
     }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }

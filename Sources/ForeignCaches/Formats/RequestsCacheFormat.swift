@@ -11,9 +11,14 @@ enum RequestsCacheFormat {
                 name: name, key: "key", value: "value", size: "length(key) + ifnull(length(value), 0)",
                 expires: schema.has(name, ["expires"]) ? TimeColumn(column: "expires", unit: .seconds) : nil)
         }
+        var responses = table("responses")
+        responses.dependents = [ForeignDependent(table: "redirects", column: "value")]
         return ForeignLayout(
             kind: .requestsCache,
-            sections: ["responses", "redirects"].map { ForeignSection(namespace: $0, file: file, table: table($0)) },
+            sections: [
+                ForeignSection(namespace: "responses", file: file, table: responses),
+                ForeignSection(namespace: "redirects", file: file, table: table("redirects")),
+            ],
             files: [file])
     }
 }

@@ -15,7 +15,7 @@ enum URLCacheFormat {
             size: "length(request_key) + ifnull((SELECT length(receiver_data) \(body) AND d.isDataOnFS = 0), 0)",
             sideFile: "(SELECT 'fsCachedData/' || CAST(receiver_data AS TEXT) \(body) AND d.isDataOnFS != 0)",
             sizeCountsSideFile: false,
-            created: TimeColumn(column: "time_stamp", unit: .utcText))
+            created: TimeColumn(column: "time_stamp", unit: .utcText), allowsActions: false)
         return ForeignLayout(
             kind: .urlCache, sections: [ForeignSection(namespace: "responses", file: file, table: table)],
             files: [file])

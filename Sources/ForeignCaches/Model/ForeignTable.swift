@@ -34,6 +34,18 @@ struct ForeignTable: Sendable {
     var tag: String?
     /// A version the format keeps per entry.
     var version: String?
+    /// Tables whose rows point at this one's keys and go with them (requests-cache's
+    /// `redirects`, whose `value` is a response's key).
+    var dependents: [ForeignDependent] = []
+    /// Whether CacheDeck may remove rows (not where the owner keeps rows in several tables
+    /// it alone keeps consistent, as URLCache does).
+    var allowsActions = true
+
+    /// The table's name as `sqlite_master` has it.
+    var plainName: String {
+        guard name.hasPrefix("\"") else { return name }
+        return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+    }
 
     /// `identifier` quoted for SQL (for table names read from `sqlite_master`).
     static func quoted(_ identifier: String) -> String {
@@ -72,6 +84,12 @@ struct TimeColumn: Sendable {
         case .utcText: .text(UTCText.text(milliseconds))
         }
     }
+}
+
+/// Rows of another table that point at an entry's key: `column` holds it.
+struct ForeignDependent: Sendable {
+    var table: String
+    var column: String
 }
 
 /// A fixed condition that picks one namespace's rows out of a table.

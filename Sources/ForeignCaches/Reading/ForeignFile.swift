@@ -23,13 +23,18 @@ package struct ForeignFile: Sendable, Hashable {
         return try connection.readTransaction { try body(connection) }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on a fresh read-write connection.
-    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` with a fresh read-write connection (closed after), for an action's short
+    /// write transactions; waits up to ``busyTimeout`` for the owning app's locks.
+    func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try SQLiteConnection(
             path: path, readOnly: false, create: false, busyTimeout: Self.busyTimeout)
         guard !connection.isReadOnly else { throw ForeignCacheError("cannot write \(path)") }
-        return try connection.writeTransaction { try body(connection) }
+        return try body(connection)
     }
+
+    /// The CacheDeck trash file beside this one, and the folder side files are moved to.
+    var trashPath: String { path + ".cachedeck-trash" }
+    var trashFolder: String { path + ".cachedeck-trash.files" }
 
     /// Whether the header says write-ahead logging (bytes 18 and 19 are 2).
     var isWAL: Bool {
