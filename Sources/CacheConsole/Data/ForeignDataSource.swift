@@ -5,20 +5,35 @@ import Synchronization
 import TerminalUI
 
 /// The console's data from a cache another library wrote (``ForeignCache``): Overview,
-/// Entries, Detail and Timeline (ages where the format has no expiry), read-only. Entries are
-/// found again by namespace and `#row` (row ids repeat across a format's tables).
+/// Entries, Detail and Timeline (ages where the format has no expiry), and, when allowed,
+/// actions through ``ForeignAdmin`` and the ``ActionController``. Entries are found again by
+/// namespace and `#row` (row ids repeat across a format's tables).
 package final class ForeignDataSource: ConsoleDataSource {
     private let cache: ForeignCache
+    private let admin: ForeignAdmin
+    private let actions: ConsoleActions
     private let lastStamp = Mutex<[Int64]?>(nil)
 
-    /// A data source over `cache`.
-    package init(cache: ForeignCache) {
+    /// A data source over `cache`; actions are refused unless `allowsActions`.
+    package init(cache: ForeignCache, allowsActions: Bool) {
         self.cache = cache
+        let admin = ForeignAdmin(cache: cache) { Int64(Date().timeIntervalSince1970 * 1000) }
+        self.admin = admin
+        actions = ConsoleActions(
+            controller: allowsActions ? ActionController(admin: admin, isReadOnly: false, location: cache.path) : nil,
+            location: cache.path
+        ) { namespace, filter, after in
+            let page = try cache.entries(
+                ForeignQuery(
+                    namespace: namespace, filter: filter, limit: 10_000, after: try after.map(ForeignCursor.init)),
+                now: Int64(Date().timeIntervalSince1970 * 1000))
+            return (page.rows.map(\.key), page.next?.token)
+        }
     }
 
     package var location: String { cache.path }
 
-    package var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { actions.controller == nil }
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
@@ -90,20 +105,25 @@ package final class ForeignDataSource: ConsoleDataSource {
         throw ConsoleError("a \(cache.kind.rawValue) cache records no telemetry")
     }
 
-    package func auditLog(limit: Int) throws -> [AuditEntry] { [] }
+    /// The actions in the CacheDeck trash beside the cache.
+    package func auditLog(limit: Int) throws -> [AuditEntry] {
+        try readable { try actions.auditLog(limit: limit, of: admin) }
+    }
 
     package func prepare(_ request: ActionRequest) throws -> PendingAction {
-        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+        var pending = try readable { try actions.prepare(request) }
+        pending.isUndoable = true
+        return pending
     }
 
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     {
-        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+        try readable { try actions.run(pending, answer: answer, progress: progress) }
     }
 
     package func undo(auditID: Int64) throws -> UndoOutcome {
-        throw ConsoleError("\(cache.kind.rawValue) caches are shown read-only")
+        try readable { try actions.undo(auditID: auditID) }
     }
 
     package func export(_ request: ExportRequest) throws -> Int {

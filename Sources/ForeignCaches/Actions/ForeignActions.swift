@@ -12,6 +12,9 @@ extension ForeignCache {
 
     /// The trash beside the cache: beside a python-diskcache folder rather than in it (its
     /// `check()` reports files it does not know), one for all of a FanoutCache's shards.
+    /// Where the trash is.
+    package var trashPath: String { trash.path }
+
     var trash: ForeignTrash {
         switch kind {
         case .diskCache: ForeignTrash(path: layout.files[0].folder + ".cachedeck-trash")
@@ -32,8 +35,12 @@ extension ForeignCache {
     }
 
     /// Removes the rows `preview` captured (those still as captured), moving them to the trash.
-    package func run(_ preview: ForeignActionPreview, now: Int64) throws -> ForeignActionResult {
-        try mapped { try section(preview.namespace).remove(preview, into: trash, now: now) }
+    /// `progress` hears how many are done after every batch and stops the action by returning
+    /// `false` (what it removed so far stays undoable).
+    package func run(
+        _ preview: ForeignActionPreview, now: Int64, progress: (_ done: Int, _ total: Int) -> Bool = { _, _ in true }
+    ) throws -> ForeignActionResult {
+        try mapped { try section(preview.namespace).remove(preview, into: trash, now: now, progress: progress) }
     }
 
     /// Puts back what action `id` removed (rows whose key was written again since stay as
@@ -54,42 +61,48 @@ extension ForeignCache {
 
 extension ForeignSection {
     func preview(_ selection: ForeignSelection, now: Int64) throws -> ForeignActionPreview {
-        var clauses: [String] = []
-        var values: [SQLiteValue] = []
+        /// The selection's terms for a chunk of `count` values, the chunks, and the words.
+        let clauses: (Int) -> [String]
+        var chunks: [[SQLiteValue]]
         let summary: String
+        func list(_ column: String, _ count: Int) -> [String] {
+            ["\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"]
+        }
+        func chunked(_ values: [SQLiteValue]) -> [[SQLiteValue]] {
+            stride(from: 0, to: values.count, by: 500).map { Array(values[$0..<min($0 + 500, values.count)]) }
+        }
         switch selection {
-        case .expired:
-            let filter = try ForeignFilterSQL(table: table, now: now).clauses(EntryFilter([.expired]))
-            (clauses, values, summary) = (filter.sql, filter.values, "sweep expired")
-        case .filter(let filter):
+        case .expired, .filter:
+            let filter = if case .filter(let given) = selection { given } else { EntryFilter([.expired]) }
             let translated = try ForeignFilterSQL(table: table, now: now).clauses(filter)
-            (clauses, values, summary) = (translated.sql, translated.values, "delete \(filter.description)")
+            (clauses, chunks) = ({ _ in translated.sql }, [translated.values])
+            summary = selection == .expired ? "sweep expired" : "delete \(filter.description)"
         case .keys(let keys):
             guard !keys.isEmpty else { throw ForeignCacheError("no keys given") }
-            clauses = ["CAST(\(table.key) AS TEXT) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"]
-            values = keys.map { .text($0) }
+            (clauses, chunks) = ({ list("CAST(\(table.key) AS TEXT)", $0) }, chunked(keys.map { .text($0) }))
             summary = keys.count == 1 ? "delete key \(keys[0])" : "delete \(keys.count) keys"
         case .rows(let rows):
             guard !rows.isEmpty else { throw ForeignCacheError("no entries marked") }
-            clauses = ["\(table.rowID) IN (\(Array(repeating: "?", count: rows.count).joined(separator: ", ")))"]
-            values = rows.map { .integer($0) }
+            (clauses, chunks) = ({ list(table.rowID, $0) }, chunked(rows.map { .integer($0) }))
             summary = "delete \(rows.count) marked"
         }
-        let sql = """
-            SELECT \(table.rowID), \(table.key), \(table.size) FROM \(table.name)
-            WHERE \(([scope.sql] + clauses).joined(separator: " AND ")) ORDER BY \(table.rowID) LIMIT ?
-            """
         let limit = ForeignCache.maximumTargets
-        let (targets, bytes) = try file.read { connection in
-            try connection.withDynamicStatement(sql) { statement in
-                statement.bind(values: scope.values + values + [.integer(Int64(limit + 1))])
-                var targets: [ForeignTarget] = []
-                var bytes: Int64 = 0
-                while try statement.step() {
-                    targets.append(ForeignTarget(row: statement.int64(0), key: statement.value(1)))
-                    bytes &+= Self.saturated(statement.value(2))
+        var targets: [ForeignTarget] = []
+        var bytes: Int64 = 0
+        // Keys and marks come in chunks (SQLite binds at most 32,766 values per statement).
+        for chunk in chunks {
+            let sql = """
+                SELECT \(table.rowID), \(table.key), \(table.size) FROM \(table.name)
+                WHERE \(([scope.sql] + clauses(chunk.count)).joined(separator: " AND ")) ORDER BY \(table.rowID) LIMIT ?
+                """
+            try file.read { connection in
+                try connection.withDynamicStatement(sql) { statement in
+                    statement.bind(values: scope.values + chunk + [.integer(Int64(limit + 1 - targets.count))])
+                    while try statement.step() {
+                        targets.append(ForeignTarget(row: statement.int64(0), key: statement.value(1)))
+                        bytes &+= Self.saturated(statement.value(2))
+                    }
                 }
-                return (targets, bytes)
             }
         }
         guard targets.count <= limit else {
@@ -120,7 +133,9 @@ extension ForeignSection {
         }
     }
 
-    func remove(_ preview: ForeignActionPreview, into trash: ForeignTrash, now: Int64) throws -> ForeignActionResult {
+    func remove(
+        _ preview: ForeignActionPreview, into trash: ForeignTrash, now: Int64, progress: (Int, Int) -> Bool
+    ) throws -> ForeignActionResult {
         let copy = "INSERT INTO \(ForeignTrash.schema).\(table.name) SELECT *, ? FROM main.\(table.name) WHERE \(table.rowID) = ? AND \(table.key) IS ?"
         let delete = "DELETE FROM main.\(table.name) WHERE \(table.rowID) = ? AND \(table.key) IS ?"
         let side = table.sideFile.map { "SELECT \($0) FROM main.\(table.name) WHERE \(table.rowID) = ?" }
@@ -166,6 +181,7 @@ extension ForeignSection {
                 for path in sideFiles where try trash.moveAway(path, of: file, action: action) {
                     moved.append(path)
                 }
+                guard progress(batch + targets.count, preview.targets.count) else { break }
             }
             result.sideFilesMoved = moved.count
             try connection.writeTransaction {
@@ -183,9 +199,13 @@ extension ForeignSection {
     {
         _ = try run(
             """
-            INSERT INTO \(ForeignTrash.schema).cachedeck_actions (at, namespace, summary, entries, bytes)
-            VALUES (?, ?, ?, 0, ?)
-            """, [.integer(now), .text(namespace), .text(preview.summary), .integer(preview.bytes)], on: connection)
+            INSERT INTO \(ForeignTrash.schema).cachedeck_actions (at, namespace, summary, entries, bytes, who, target)
+            VALUES (?, ?, ?, 0, ?, ?, ?)
+            """,
+            [
+                .integer(now), .text(namespace), .text(preview.summary), .integer(preview.bytes), .text(preview.who),
+                preview.target.map { .text($0) } ?? .null,
+            ], on: connection)
         return connection.lastInsertedRowID
     }
 

@@ -30,7 +30,7 @@ struct ForeignTrash: Sendable {
             CREATE TABLE IF NOT EXISTS \(Self.schema).cachedeck_actions (
                 id INTEGER PRIMARY KEY, at INTEGER NOT NULL, namespace TEXT NOT NULL, summary TEXT NOT NULL,
                 entries INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0, side_files TEXT NOT NULL DEFAULT '',
-                undone_at INTEGER)
+                undone_at INTEGER, who TEXT NOT NULL DEFAULT '', target TEXT)
             """)
     }
 
@@ -50,12 +50,13 @@ struct ForeignTrash: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         return try ForeignFile(path: path).read { connection in
             try connection.withDynamicStatement(
-                "SELECT id, at, namespace, summary, entries, bytes, undone_at FROM cachedeck_actions ORDER BY id DESC"
+                "SELECT id, at, namespace, summary, entries, bytes, undone_at, who, target FROM cachedeck_actions ORDER BY id DESC"
             ) { statement in
                 try statement.rows { row in
                     ForeignActionRecord(
                         id: row.int64(0), at: row.int64(1), namespace: row.text(2), summary: row.text(3),
-                        entries: row.int(4), bytes: row.int64(5), undoneAt: row.optionalInt64(6))
+                        entries: row.int(4), bytes: row.int64(5), undoneAt: row.optionalInt64(6), who: row.text(7),
+                        target: row.isNull(8) ? nil : row.text(8))
                 }
             }
         }

@@ -24,6 +24,15 @@ package struct ForeignActionPreview: Sendable {
     package let dependents: Int
     /// Row ids and keys as captured.
     let targets: [ForeignTarget]
+    /// Who runs it (`user@host`), for the trash's record.
+    package var who = ""
+    /// The console's target for it, as JSON, for the audit log.
+    package var target: String?
+
+    /// Up to `count` of the captured keys, as listings print them.
+    package func sampleKeys(_ count: Int) -> [String] {
+        targets.prefix(count).map { ForeignSection.display($0.key) }
+    }
 }
 
 /// A captured row: its id and its key as stored (a new row reusing the id is not it).
@@ -52,4 +61,8 @@ package struct ForeignActionRecord: Sendable, Hashable, Codable {
     package var entries: Int
     package var bytes: Int64
     package var undoneAt: Int64?
+    /// Who ran it (`user@host`; empty when not recorded).
+    package var who: String
+    /// The console's target, as JSON, when it ran one.
+    package var target: String?
 }

@@ -38,6 +38,9 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
     var allowWritable = false
 
+    @Flag(help: "Allow actions on a cache another library wrote (python-diskcache, Solid Cache, …): read-only otherwise.")
+    var write = false
+
     @Option(help: "The colour theme: default, light, high-contrast, monochrome, colorblind, or a user theme.")
     var theme = "default"
 
@@ -61,7 +64,8 @@ struct ConsoleCommand: ParsableCommand {
                 .run(on: source, notices: [notice].compactMap { $0 })
         }
         let path = try file ?? Self.defaultFile()
-        let (source, fileNotice) = try Self.open(path, readOnly: readOnly, allowWritable: allowWritable)
+        let (source, fileNotice) = try Self.open(
+            path, readOnly: readOnly, allowWritable: allowWritable, foreignActions: write && !readOnly)
         try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
             .run(on: source, notices: [fileNotice, notice].compactMap { $0 })
     }
@@ -69,11 +73,15 @@ struct ConsoleCommand: ParsableCommand {
     /// Opens the file before the terminal is touched, so a bad file fails with one line. A
     /// file this user cannot write opens read-only, and the console says so; a cache another
     /// library wrote (docs/foreign-caches.md) opens read-only.
-    static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false) throws -> (
-        any ConsoleDataSource, notice: String?
-    ) {
+    static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false, foreignActions: Bool = false) throws
+        -> (any ConsoleDataSource, notice: String?)
+    {
         if let foreign = try? ForeignCache.recognise(path: path) {
-            return (ForeignDataSource(cache: foreign), "\(foreign.kind.rawValue) cache, read-only")
+            let notice =
+                foreignActions
+                ? "\(foreign.kind.rawValue) cache: removed entries go to \(foreign.trashPath) for undo"
+                : "\(foreign.kind.rawValue) cache, read-only (--write allows actions)"
+            return (ForeignDataSource(cache: foreign, allowsActions: foreignActions), notice)
         }
         do {
             return (try StoreDataSource.open(path: path, readOnly: readOnly, allowWritable: allowWritable), nil)
