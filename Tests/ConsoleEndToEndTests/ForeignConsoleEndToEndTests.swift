@@ -88,3 +88,42 @@ struct ForeignConsoleEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: cache + "/cache.db-wal"))
     }
 }
+
+extension ForeignConsoleEndToEndTests {
+    @Test func actionsNeedWriteAndUndoPutsRowsBack() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/database.sqlite"
+        try executeSQL(
+            """
+            CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
+            primary key ("key"));
+            INSERT INTO cache VALUES ('a_live', 'i:1;', unixepoch() + 7200), ('b_old', 'i:2;', unixepoch() - 5),
+                ('c_live', 'i:3;', unixepoch() + 60);
+            """, on: path)
+        let readOnly = try open(path)
+        try readOnly.waitFor("read-only (--write allows actions)")
+        try readOnly.keys("q")
+        try readOnly.waitFor("exit=0")
+
+        let tmux = try Tmux(columns: 120, rows: 32)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path) --write; echo exit=$?", enter: true)
+        try tmux.waitFor("removed entries go to")
+        try tmux.keys("Enter")
+        try tmux.waitFor("cache · 3 entries")
+        try tmux.keys("w")
+        try tmux.waitFor("Proceed? [y/N]")
+        try tmux.keys("y")
+        try tmux.waitFor("removed 1 entry")
+        try tmux.waitFor("cache · 2 entries")
+        try tmux.keys("Space", "d")
+        try tmux.waitFor("Proceed? [y/N]")
+        try tmux.keys("y")
+        try tmux.waitFor("cache · 1 entries")
+        try tmux.keys("u")
+        try tmux.waitFor("Restored 1 entry")
+        try tmux.waitFor("cache · 2 entries")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+        #expect(FileManager.default.fileExists(atPath: path + ".cachedeck-trash"))
+    }
+}
