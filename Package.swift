@@ -81,6 +81,7 @@ let package = Package(
                 "CacheCore",
                 "CacheCoreRedis",
                 "CacheConsole",
+                "ForeignCaches",
                 "TerminalUI",
                 "CSQLite",
                 // `cachedeck-bench redis` starts a private redis-server.

@@ -168,7 +168,7 @@ private struct Console {
 
 extension Duration {
     /// Milliseconds with their fraction.
-    fileprivate var milliseconds: Double {
+    var milliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }

@@ -142,6 +142,27 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test(arguments: [false, true])
+    func pagesCrossRowsWithoutAWriteTime(descending: Bool) throws {
+        defer { fixtures.remove() }
+        let path = fixtures.path("nulls")
+        try executeSQL(
+            """
+            CREATE TABLE entity_cache (table_name TEXT, primary_key TEXT, data BLOB, created_at DOUBLE, expires_at DOUBLE);
+            INSERT INTO entity_cache VALUES ('t', 'a', '1', NULL, NULL), ('t', 'b', '2', 5, NULL), ('t', 'c', '3', NULL, NULL),
+                ('t', 'd', '4', 3, NULL), ('t', 'e', '5', NULL, NULL);
+            """, on: path)
+        let cache = try ForeignCache.open(path: path)
+        var query = ForeignQuery(namespace: "t", sort: EntrySort(.created, descending: descending), limit: 2)
+        var keys: [String] = []
+        repeat {
+            let page = try cache.entries(query, now: now)
+            keys += page.rows.map(\.key)
+            query.after = page.next
+        } while query.after != nil
+        #expect(keys == (descending ? ["b", "d", "e", "c", "a"] : ["a", "c", "e", "d", "b"]))
+    }
+
     @Test func aCursorThatWasNotHandedOutIsRefused() {
         for token in ["", "f1.", "f1.x.AQ", "f1.3.BQ", "zz.1.AQ", "f1.1.AXg"] {
             #expect(throws: ForeignCacheError.self) { try ForeignCursor(token: token) }

@@ -40,8 +40,9 @@ struct ForeignSection: Sendable {
         var conditions = [scope.sql] + filter.sql
         var values = scope.values + filter.values
         if let after = query.after {
-            conditions.append("(\(order), \(table.rowID)) \(query.sort.descending ? "<" : ">") (?, ?)")
-            values += [after.sortValue, .integer(after.row)]
+            let keyset = Self.keyset(order, rowID: table.rowID, after: after, descending: query.sort.descending)
+            conditions.append(keyset.sql)
+            values += keyset.values
         }
         let sql = """
             SELECT \(columns), \(order) FROM \(table.name) WHERE \(conditions.joined(separator: " AND "))
@@ -168,23 +169,39 @@ struct ForeignSection: Sendable {
             tag: statement.isNull(8) ? nil : Self.display(statement.value(8)))
     }
 
-    /// The order's expression: never NULL, so keyset comparisons hold.
+    /// The rows after `after` in `order`, then row id: NULLs sort first (SQLite's order), so
+    /// a NULL cursor continues among the NULLs and a value one never returns to them. The
+    /// plain column keeps its index usable.
+    static func keyset(_ order: String, rowID: String, after: ForeignCursor, descending: Bool)
+        -> (sql: String, values: [SQLiteValue])
+    {
+        let row = SQLiteValue.integer(after.row)
+        switch (after.sortValue, descending) {
+        case (.null, false): return ("((\(order) IS NULL AND \(rowID) > ?) OR \(order) IS NOT NULL)", [row])
+        case (.null, true): return ("(\(order) IS NULL AND \(rowID) < ?)", [row])
+        case (let value, false): return ("(\(order), \(rowID)) > (?, ?)", [value, row])
+        case (let value, true): return ("((\(order), \(rowID)) < (?, ?) OR \(order) IS NULL)", [value, row])
+        }
+    }
+
+    /// The order's expression: a plain column where one holds it (its index serves the
+    /// order); expiry puts never-expiring entries last.
     private func sortExpression(_ field: EntrySortField) throws -> String {
         func unavailable(_ what: String) -> ForeignCacheError {
             ForeignCacheError("this cache records no \(what); sort by key or size")
         }
         switch field {
-        case .key: return "ifnull(\(table.key), '')"
+        case .key: return table.key
         case .size: return table.size
         case .created:
             guard let created = table.created else { throw unavailable("write times") }
-            return "ifnull(\(created.column), '')"
+            return created.column
         case .expires:
             guard let expires = table.expires else { throw unavailable("expiry") }
             return "ifnull(\(expires.column), x'ff')"
         case .lastAccess:
             guard let accessed = table.accessed else { throw unavailable("access times") }
-            return "ifnull(\(accessed.column), '')"
+            return accessed.column
         case .hits:
             guard let hits = table.hits else { throw unavailable("hits") }
             return "ifnull(\(hits), -1)"
