@@ -20,7 +20,10 @@ struct ConsoleCommand: ParsableCommand {
             written under --prefix (counts by bounded SCAN batches; actions, undo and the audit log through its admin; \
             --read-only sends no write command; :keyspace browses the raw keys), or, \
             when the database holds no store, browses its keyspace read-only as a prefix tree (Enter opens, \
-            ←/Backspace go up, r rescans).
+            ←/Backspace go up, r rescans). \
+            A cache another library wrote (python-diskcache, requests-cache, Django, Rails Solid Cache, Laravel, \
+            Apple URLCache, entity_cache; see docs/foreign-caches.md) opens read-only; --write allows actions, \
+            whose removed rows go to a CacheDeck trash file beside it for undo.
             """)
 
     @Argument(help: "The cache file (.sqlite), or a redis:// URL to browse.", completion: .file())
