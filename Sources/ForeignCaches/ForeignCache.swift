@@ -62,16 +62,17 @@ package struct ForeignCache: Sendable {
         try mapped { try layout.namespaces().map(\.namespace) }
     }
 
-    /// Sizes, totals and every namespace at `now` (ms).
-    package func overview(now: Int64) throws -> ForeignOverview {
+    /// Sizes, totals and every namespace at `now` (ms); bytes only when `countingBytes` (they
+    /// take a scan of every row, where counts use indexes).
+    package func overview(now: Int64, countingBytes: Bool = true) throws -> ForeignOverview {
         try mapped {
-            let namespaces = try layout.namespaces().map { try $0.summary(now: now) }
+            let namespaces = try layout.namespaces().map { try $0.summary(now: now, countingBytes: countingBytes) }
             let sizes = layout.files.map(\.sizes)
             let facts = layout.facts
             return ForeignOverview(
                 path: path, format: kind, facts: facts, fileBytes: sizes.reduce(0) { $0 + $1.file },
                 walBytes: sizes.reduce(0) { $0 + $1.wal }, entries: namespaces.reduce(0) { $0 + $1.entries },
-                bytes: namespaces.reduce(0) { $0 &+ $1.bytes },
+                bytes: countingBytes ? namespaces.reduce(0) { $0 &+ ($1.bytes ?? 0) } : nil,
                 expired: facts.expiry ? namespaces.reduce(0) { $0 + ($1.expired ?? 0) } : nil,
                 namespaces: namespaces, now: now)
         }

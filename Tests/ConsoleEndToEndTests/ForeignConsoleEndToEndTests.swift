@@ -32,6 +32,8 @@ struct ForeignConsoleEndToEndTests {
         let tmux = try open(path)
         try tmux.waitFor("Rails Solid Cache, read-only")
         try tmux.waitFor("Apps  – (this format records none)")
+        // Bytes are counted on a thread of their own and arrive without a key press.
+        try tmux.waitFor("1 entries (180 B)")
         try tmux.keys("Enter")
         try tmux.waitFor("entries · 1 entries")
         try tmux.waitFor("views/home")

@@ -13,6 +13,10 @@ package final class ForeignDataSource: ConsoleDataSource {
     private let admin: ForeignAdmin
     private let actions: ConsoleActions
     private let lastStamp = Mutex<[Int64]?>(nil)
+    /// Bytes per namespace, counted on a thread of their own (a scan of every row: 0.9 s on a
+    /// million python-diskcache rows, where the counts take milliseconds through indexes), for
+    /// the files as they were at `stamp`; `isNew` until ``hasChanged()`` reports them.
+    private let bytes = Mutex<(stamp: [Int64], namespaces: [String: Int64]?, isNew: Bool)?>(nil)
 
     /// A data source over `cache`; actions are refused unless `allowsActions`.
     package init(cache: ForeignCache, allowsActions: Bool) {
@@ -37,20 +41,45 @@ package final class ForeignDataSource: ConsoleDataSource {
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    /// Whether a file's size or modification time moved since the previous call.
+    /// Whether a file's size or modification time moved since the previous call, or the
+    /// bytes being counted arrived.
     package func hasChanged() throws -> Bool {
         let stamp = cache.changeStamp()
+        let counted = bytes.withLock { state in
+            defer { state?.isNew = false }
+            return state?.isNew == true
+        }
         return lastStamp.withLock { last in
             defer { last = stamp }
             return last != stamp
-        }
+        } || counted
     }
 
+    /// Counts (through indexes) at once; bytes as counted for the files as they are, else
+    /// shown as being counted while a thread counts them.
     package func overview() throws -> OverviewSnapshot {
-        let overview = try cache.overview(now: now)
+        let stamp = cache.changeStamp()
+        var overview = try cache.overview(now: now, countingBytes: false)
+        let counted = bytes.withLock { state -> [String: Int64]? in
+            if state?.stamp == stamp { return state?.namespaces }
+            state = (stamp, nil, false)
+            Thread.detachNewThread { [self] in
+                // A failed count leaves the bytes shown as being counted until the files change.
+                guard let namespaces = try? cache.overview(now: 0, countingBytes: true).namespaces else { return }
+                let counted = Dictionary(namespaces.map { ($0.name, $0.bytes ?? 0) }) { first, _ in first }
+                self.bytes.withLock { state in
+                    if state?.stamp == stamp { state = (stamp, counted, true) }
+                }
+            }
+            return nil
+        }
+        for index in overview.namespaces.indices {
+            overview.namespaces[index].bytes = counted?[overview.namespaces[index].name]
+        }
         var file = FileFacts(
             path: overview.path, formatVersion: 0, fileBytes: overview.fileBytes, walBytes: overview.walBytes,
-            payloadBytes: overview.bytes, entries: overview.entries, now: overview.now)
+            payloadBytes: counted.map { $0.values.reduce(0, &+) } ?? 0, entries: overview.entries, now: overview.now)
+        file.isPayloadCounting = counted == nil
         file.foreignFormat = overview.format.rawValue
         return OverviewSnapshot(
             file: file, stores: [],
@@ -59,8 +88,9 @@ package final class ForeignDataSource: ConsoleDataSource {
             namespaces: overview.namespaces.map { namespace in
                 var facts = NamespaceFacts(
                     name: namespace.name, entries: namespace.entries, expired: namespace.expired ?? 0,
-                    bytes: namespace.bytes, hitRate: nil, version: "")
+                    bytes: namespace.bytes ?? 0, hitRate: nil, version: "")
                 facts.hasExpiry = namespace.expired != nil
+                facts.isBytesCounting = namespace.bytes == nil
                 return facts
             })
     }

@@ -26,8 +26,8 @@ package struct ForeignFacts: Sendable, Hashable, Codable {
 package struct ForeignNamespace: Sendable, Hashable, Codable {
     package var name: String
     package var entries: Int
-    /// Keys, inline values and side files.
-    package var bytes: Int64
+    /// Keys, inline values and side files; `nil` when not counted (it reads every row).
+    package var bytes: Int64?
     /// Expired entries still present; `nil` where the format has no expiry.
     package var expired: Int?
 }
@@ -41,7 +41,8 @@ package struct ForeignOverview: Sendable, Hashable, Codable {
     package var fileBytes: Int64
     package var walBytes: Int64
     package var entries: Int
-    package var bytes: Int64
+    /// Every namespace's bytes; `nil` when they were not counted.
+    package var bytes: Int64?
     package var expired: Int?
     package var namespaces: [ForeignNamespace]
     package var now: Int64

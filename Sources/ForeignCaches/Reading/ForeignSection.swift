@@ -14,21 +14,25 @@ struct ForeignSection: Sendable {
         condition.map { ("(\($0.sql))", $0.values) } ?? ("1", [])
     }
 
-    /// Entries, bytes and expired entries at `now`.
-    func summary(now: Int64) throws -> ForeignNamespace {
-        let expired = table.expires.map { "sum(\($0.column) <= ?)" } ?? "NULL"
-        let sql = "SELECT count(*), total(\(table.size)), \(expired) FROM \(table.name) WHERE \(scope.sql)"
-        var values: [SQLiteValue] = []
-        if let expires = table.expires { values.append(expires.stored(now)) }
-        values += scope.values
-        return try file.read { connection in
-            try connection.withDynamicStatement(sql) { statement in
-                statement.bind(values: values)
-                guard try statement.step() else { throw ForeignCacheError("\(table.name) cannot be counted") }
-                return ForeignNamespace(
-                    name: namespace, entries: statement.int(0), bytes: Self.saturated(statement.value(1)),
-                    expired: table.expires == nil ? nil : statement.int(2))
+    /// Entries and expired entries at `now` (each through an index where the table has one),
+    /// and, when `countingBytes`, the bytes (a scan of every row), in one read transaction.
+    func summary(now: Int64, countingBytes: Bool) throws -> ForeignNamespace {
+        try file.read { connection in
+            func scalar(_ sql: String, _ values: [SQLiteValue]) throws -> SQLiteValue {
+                try connection.withDynamicStatement(sql) { statement in
+                    statement.bind(values: values)
+                    return try statement.firstRow { $0.value(0) } ?? .null
+                }
             }
+            let from = "FROM \(table.name) WHERE \(scope.sql)"
+            let entries = try scalar("SELECT count(*) \(from)", scope.values)
+            let expired = try table.expires.map { expires in
+                try scalar("SELECT count(*) \(from) AND \(expires.column) <= ?", scope.values + [expires.stored(now)])
+            }
+            let bytes = countingBytes ? try scalar("SELECT total(\(table.size)) \(from)", scope.values) : nil
+            return ForeignNamespace(
+                name: namespace, entries: Int(Self.saturated(entries)), bytes: bytes.map(Self.saturated),
+                expired: expired.map { Int(Self.saturated($0)) })
         }
     }
 

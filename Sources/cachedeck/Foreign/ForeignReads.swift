@@ -40,7 +40,7 @@ struct ForeignReads {
                 ),
                 (
                     "Contents",
-                    "\(Formatting.count(overview.entries)) entries, \(Formatting.bytes(Int(clamping: overview.bytes))) "
+                    "\(Formatting.count(overview.entries)) entries, \(Formatting.bytes(Int(clamping: overview.bytes ?? 0))) "
                         + "with side files, in \(Formatting.count(overview.namespaces.count)) namespaces"
                 ),
                 ("Expired", overview.expired.map { "\(Formatting.count($0)) still present" } ?? "– (no expiry)"),
@@ -60,7 +60,7 @@ struct ForeignReads {
                     [
                         TerminalText.sanitize(namespace.name), Formatting.count(namespace.entries),
                         namespace.expired.map(Formatting.count) ?? Table.none,
-                        Formatting.bytes(Int(clamping: namespace.bytes)),
+                        namespace.bytes.map { Formatting.bytes(Int(clamping: $0)) } ?? Table.none,
                     ]
                 }, textColumns: [0]
             ).rendered)

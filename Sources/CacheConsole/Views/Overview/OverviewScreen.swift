@@ -119,7 +119,7 @@ enum OverviewScreen {
                         ?? "counting by SCAN\(options.ellipsis)")
             } else {
                 "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.count(file.entries)) entries "
-                    + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
+                    + "(\(file.isPayloadCounting ? options.ellipsis : Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
                     + "\(snapshot.namespaces.count) namespaces\(options.dot)"
                     + (file.foreignFormat.map { "\($0), read-only" } ?? "format \(file.formatVersion)")
             }
@@ -243,7 +243,8 @@ enum OverviewScreen {
             let cells = [
                 TableCell(namespace.name),
                 TableCell(atLeast + Formatting.count(namespace.entries), number),
-                TableCell(atLeast + Formatting.bytes(Int(namespace.bytes)), number),
+                TableCell(
+                    namespace.isBytesCounting ? options.ellipsis : atLeast + Formatting.bytes(Int(namespace.bytes)), number),
                 TableCell(""),
                 TableCell(TimeText.percent(namespace.hitRate), CellStyle(hitRateRole(namespace.hitRate))),
                 namespace.hasExpiry
