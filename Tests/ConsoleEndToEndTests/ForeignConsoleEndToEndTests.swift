@@ -45,18 +45,26 @@ struct ForeignConsoleEndToEndTests {
         try tmux.waitFor("exit=0")
     }
 
-    @Test func laravelShowsExpiryAndPHPValuesAsText() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/database.sqlite"
+    /// A Laravel database cache at `path` (its migration's tables) holding `rows` (SQL values).
+    static func laravel(_ path: String, rows: String) throws {
         try executeSQL(
             """
             CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
             primary key ("key"));
             CREATE TABLE "cache_locks" ("key" varchar not null, "owner" varchar not null, "expiration" integer not null,
             primary key ("key"));
-            INSERT INTO cache VALUES ('laravel_cache_user', 's:3:"Ann";', unixepoch() + 7200),
-                ('laravel_cache_old', 'i:1;', unixepoch() - 5);
+            INSERT INTO cache VALUES \(rows);
             """, on: path)
+    }
+
+    @Test func laravelShowsExpiryAndPHPValuesAsText() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/database.sqlite"
+        try Self.laravel(
+            path,
+            rows: """
+                ('laravel_cache_user', 's:3:"Ann";', unixepoch() + 7200), ('laravel_cache_old', 'i:1;', unixepoch() - 5)
+                """)
         let tmux = try open(path)
         try tmux.waitFor("Laravel database cache, read-only")
         try tmux.waitFor("Namespaces (2)")
@@ -95,13 +103,12 @@ extension ForeignConsoleEndToEndTests {
     @Test func actionsNeedWriteAndUndoPutsRowsBack() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/database.sqlite"
-        try executeSQL(
-            """
-            CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
-            primary key ("key"));
-            INSERT INTO cache VALUES ('a_live', 'i:1;', unixepoch() + 7200), ('b_old', 'i:2;', unixepoch() - 5),
-                ('c_live', 'i:3;', unixepoch() + 60);
-            """, on: path)
+        try Self.laravel(
+            path,
+            rows: """
+                ('a_live', 'i:1;', unixepoch() + 7200), ('b_old', 'i:2;', unixepoch() - 5),
+                ('c_live', 'i:3;', unixepoch() + 60)
+                """)
         let readOnly = try open(path)
         try readOnly.waitFor("read-only (--write allows actions)")
         try readOnly.keys("q")

@@ -227,13 +227,8 @@ struct ForeignSection: Sendable {
 
     /// A stored key or tag as readable text: UTF-8 as it is, other bytes escaped (``PrintableKey``).
     static func display(_ value: SQLiteValue) -> String {
-        switch value {
-        case .null: ""
-        case .integer(let number): "\(number)"
-        case .real(let number): "\(number)"
-        case .text(let text): text
-        case .blob(let data): PrintableKey.text(data)
-        }
+        if case .blob(let data) = value { return PrintableKey.text(data) }
+        return String(decoding: bytes(value), as: UTF8.self)
     }
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {

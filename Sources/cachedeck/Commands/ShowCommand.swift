@@ -69,7 +69,15 @@ struct ShowCommand: ParsableCommand {
             ]
             ).rendered)
         print()
-        switch detail.value {
+        Self.printValue(detail.value, totalBytes: entry.valueBytes)
+    }
+}
+
+extension ShowCommand {
+    /// A rendered value: text lines with escapes made visible, or `hexdump -C` lines, and
+    /// where it was cut (`totalBytes`: the value's length, when known).
+    static func printValue(_ value: ValueRendering, totalBytes: Int?) {
+        switch value {
         case .json(let text, let isTruncated):
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 print(TerminalText.sanitize(String(line)))
@@ -79,8 +87,8 @@ struct ShowCommand: ParsableCommand {
             for line in lines { print(String(format: "%08x  %@  |%@|", line.offset, line.hex, line.ascii)) }
             if isTruncated {
                 print(
-                    "… (the first \(Formatting.count(lines.count * 16)) of \(Formatting.count(entry.valueBytes)) bytes)"
-                )
+                    "… (the first \(Formatting.count(lines.count * 16))"
+                        + (totalBytes.map { " of \(Formatting.count($0))" } ?? "") + " bytes)")
             }
         }
     }

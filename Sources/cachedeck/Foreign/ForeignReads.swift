@@ -118,16 +118,7 @@ struct ForeignReads {
             ]
             ).rendered)
         print()
-        switch detail.value {
-        case .json(let text, let isTruncated):
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                print(TerminalText.sanitize(String(line)))
-            }
-            if isTruncated { print("… (cut)") }
-        case .hexDump(let lines, let isTruncated):
-            for line in lines { print(String(format: "%08x  %@  |%@|", line.offset, line.hex, line.ascii)) }
-            if isTruncated { print("… (the first \(Formatting.count(lines.count * 16)) bytes)") }
-        }
+        ShowCommand.printValue(detail.value, totalBytes: detail.valueBytes.map { Int(clamping: $0) })
     }
 
     /// `timeline`: expiry, or ages where the format has no expiry.
