@@ -67,3 +67,23 @@ import Testing
         #expect(try run("info", path, "--json").object()["entries"] as? Int == 4)
     }
 }
+
+/// python-diskcache's `cache.db` (built from its schema): once refused as another
+/// application's file, now read; what only CacheDeck files support still refuses with one
+/// line and leaves the file as it was.
+@Suite struct ForeignDiskCacheCommandTests {
+    @Test func readsWorkAndCacheDeckOnlyCommandsRefuseWithOneLine() throws {
+        let folder = try TemporaryFolder()
+        let runs = try TemporaryFolder()
+        let path = try BadFile.pythonDiskcache.make(in: folder.path)
+        let bytes = FileManager.default.contents(atPath: path)
+        let info = try CLIProcess(["info", path, "--json"], folder: runs).wait()
+        #expect(try info.object()["format"] as? String == "python-diskcache")
+        for command in [["check", path], ["clear", path, "--all", "--yes"], ["purge", path, "--yes"], ["stats", path]] {
+            let result = try CLIProcess(command, folder: runs).wait()
+            #expect(result.status == 1 && result.stdout.isEmpty && result.errorLines.count == 1, "\(command)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == bytes)
+        #expect(try folder.listing() == ["cache.db"])
+    }
+}
