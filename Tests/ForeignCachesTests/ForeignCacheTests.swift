@@ -124,6 +124,9 @@ import Testing
         #expect(isTruncated && lines.count <= 256)
         _ = try cache.timeline(namespace: nil, now: now)
         #expect(try cache.namespaceNames().contains("../../x"))
+        // A key that is not text is deleted by the spelling listings print.
+        let binary = try #require(rows.first { $0.key.hasPrefix("\\xff") })
+        #expect(try cache.preview(.keys([binary.key]), namespace: "sets", now: now).entries == 1)
     }
 
     @Test func readingAWALFileWritesNothing() throws {

@@ -40,6 +40,7 @@ struct RealLibraryTests {
         let pickledKey = try #require(rows.first { $0.key.hasPrefix("pickle:") })
         let tuple = try #require(try cache.entry(pickledKey.id))
         #expect(tuple.kind == .pickle)
+        #expect(try cache.preview(.keys([pickledKey.key]), namespace: "cache", now: now).entries == 1)
         for suffix in ["-wal", "-shm"] {
             #expect(!FileManager.default.fileExists(atPath: folder + "/cache.db" + suffix))
         }

@@ -61,7 +61,7 @@ extension ForeignCache {
 
 extension ForeignSection {
     func preview(_ selection: ForeignSelection, now: Int64) throws -> ForeignActionPreview {
-        /// The selection's terms for a chunk of `count` values, the chunks, and the words.
+        /// The selection's terms for a chunk of so many values, the chunks, and the words.
         let clauses: (Int) -> [String]
         var chunks: [[SQLiteValue]]
         let summary: String
@@ -79,7 +79,23 @@ extension ForeignSection {
             summary = selection == .expired ? "sweep expired" : "delete \(filter.description)"
         case .keys(let keys):
             guard !keys.isEmpty else { throw ForeignCacheError("no keys given") }
-            (clauses, chunks) = ({ list("CAST(\(table.key) AS TEXT)", $0) }, chunked(keys.map { .text($0) }))
+            // A key as listings print it: text, bytes spelled with `\xNN` escapes, or `pickle:` + hex.
+            let pickled = table.keyIsPickled.map { "CASE WHEN \($0) THEN 'pickle:' || lower(hex(\(table.key))) END" }
+            // Each chunk holds every key two or three times over, one list per spelling.
+            clauses = { values in
+                let count = values / (pickled == nil ? 2 : 3)
+                return [
+                    "(" + (list("CAST(\(table.key) AS TEXT)", count) + list("CAST(\(table.key) AS BLOB)", count)
+                        + (pickled.map { list($0, count) } ?? [])).joined(separator: " OR ") + ")"
+                ]
+            }
+            chunks = chunked(keys.map { .text($0) }).map { texts in
+                let blobs = texts.map { value -> SQLiteValue in
+                    guard case .text(let key) = value else { return value }
+                    return .blob(PrintableKey.bytes(key) ?? Data(key.utf8))
+                }
+                return texts + blobs + (pickled == nil ? [] : texts)
+            }
             summary = keys.count == 1 ? "delete key \(keys[0])" : "delete \(keys.count) keys"
         case .rows(let rows):
             guard !rows.isEmpty else { throw ForeignCacheError("no entries marked") }
