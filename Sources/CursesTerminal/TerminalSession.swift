@@ -258,6 +258,9 @@ package final class TerminalSession {
         return result
     }
 
+    /// Curses' timeout for `duration`, rounded up so a wait never ends early, and clamped to
+    /// `Int32`: not CacheCore's `Duration.milliseconds` (which rounds toward zero), and this
+    /// target does not depend on CacheCore.
     private static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
         let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

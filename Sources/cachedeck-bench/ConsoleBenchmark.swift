@@ -23,13 +23,13 @@ struct ConsoleBenchmark {
         var console = Console(source: source, size: Size(columns: 120, rows: 40))
         console.perform(console.controller.start())
         let firstFrame = console.frame()
-        let firstFrameTime = (clock.now - started).milliseconds
+        let firstFrameTime = (clock.now - started).fractionalMilliseconds
         guard firstFrame.textSnapshot().contains("bench") else { throw BenchError("the first frame shows no data") }
 
         let openNamespace = clock.now
         console.type(":ns bench")
         console.press(.enter)
-        let entriesTime = (clock.now - openNamespace).milliseconds
+        let entriesTime = (clock.now - openNamespace).fractionalMilliseconds
         guard console.frame().textSnapshot().contains("row 1 of ") else {
             throw BenchError("the entries of 'bench' did not show")
         }
@@ -131,7 +131,7 @@ private struct Console {
         _ = frame()
         let elapsed = clock.now - started
         perform(effects)
-        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        return elapsed.nanoseconds
     }
 
     mutating func press(_ key: Key) {
@@ -148,7 +148,7 @@ private struct Console {
             let started = clock.now
             guard let message = EffectPerformer.perform(effect, on: source) else { continue }
             reads += 1
-            readMilliseconds += (clock.now - started).milliseconds
+            readMilliseconds += (clock.now - started).fractionalMilliseconds
             let next = controller.handle(message)
             _ = frame()
             perform(next)
@@ -163,12 +163,5 @@ private struct Console {
             for (old, new) in zip(previous.cells(inRow: row), next.cells(inRow: row)) where old != new { changed += 1 }
         }
         return changed
-    }
-}
-
-extension Duration {
-    /// Milliseconds with their fraction.
-    var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }

@@ -78,14 +78,7 @@ final class CoreBenchmark {
     /// Adds `row` to the report and shows progress.
     func record(_ row: ReportRow) {
         report.add(row)
-        progress(
-            "  \(row.operation): \(Format.nanoseconds(row.cacheCore)) vs \(Format.nanoseconds(row.baseline)) ns/op")
-    }
-
-    /// Prints `line` at once, even when stdout is a pipe (`fflush(nil)` flushes every stream).
-    func progress(_ line: String) {
-        print(line)
-        fflush(nil)
+        progress(row.progressLine)
     }
 
     func note(_ text: String) { report.note(text) }

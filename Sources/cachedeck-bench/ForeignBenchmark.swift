@@ -114,3 +114,10 @@ struct DiskCacheBenchFile {
             """)
     }
 }
+
+extension Duration {
+    /// Milliseconds with their fraction.
+    fileprivate var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}

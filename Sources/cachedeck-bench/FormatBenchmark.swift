@@ -82,10 +82,4 @@ final class FormatBenchmark {
         report.note(text)
         progress("  \(text)")
     }
-
-    /// Prints `line` at once, even when stdout is a pipe.
-    func progress(_ line: String) {
-        print(line)
-        fflush(nil)
-    }
 }

@@ -1,5 +1,12 @@
 import Foundation
 
+/// Prints `line` at once, even when stdout is a pipe (`fflush(nil)` flushes every stream), so
+/// a long benchmark shows how far it is.
+func progress(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 /// Number formats of the table and notes.
 enum Format {
     /// Nanoseconds with one decimal below 1 µs, else whole with thousands separators.

@@ -18,8 +18,7 @@ struct InspectorBenchmark {
             print("Reusing \(path)")
             return
         }
-        print("Building \(path): \(entries) entries of about \(valueBytes) bytes…")
-        fflush(nil)
+        progress("Building \(path): \(entries) entries of about \(valueBytes) bytes…")
         let started = ContinuousClock.now
         try InspectorBenchFile(path: path, entries: entries, valueBytes: valueBytes).build()
         print("Built in \(ContinuousClock.now - started).")
@@ -42,8 +41,7 @@ struct InspectorBenchmark {
             let first = try Timing.nanosecondsPerOperation(1) { detail = try body() }
             let times = try (0..<repeats).map { _ in try Timing.nanosecondsPerOperation(1) { _ = try body() } }
             rows.append(Row(operation: operation, first: first, median: Timing.median(times), detail: detail))
-            print("  \(operation): \(Format.milliseconds(first)) ms first")
-            fflush(nil)
+            progress("  \(operation): \(Format.milliseconds(first)) ms first")
         }
 
         try measure("first screen: summary + namespaces + 50 by key") {

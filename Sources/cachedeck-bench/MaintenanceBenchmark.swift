@@ -25,19 +25,12 @@ final class MaintenanceBenchmark {
     /// Adds `row` to the report and shows progress.
     func record(_ row: ReportRow) {
         report.add(row)
-        progress(
-            "  \(row.operation): \(Format.nanoseconds(row.cacheCore)) vs \(Format.nanoseconds(row.baseline)) ns/op")
+        progress(row.progressLine)
     }
 
     func note(_ text: String) {
         report.note(text)
         progress("  \(text)")
-    }
-
-    /// Prints `line` at once, even when stdout is a pipe.
-    func progress(_ line: String) {
-        print(line)
-        fflush(nil)
     }
 
     /// Registers `namespace` in the file at `path` and fills it with `count` rows through the

@@ -196,7 +196,6 @@ final class RedisBenchmark {
 
     private func record(_ row: ReportRow) {
         report.add(row)
-        print("  \(row.operation): \(Format.nanoseconds(row.cacheCore)) vs \(Format.nanoseconds(row.baseline)) ns/op")
-        fflush(nil)
+        progress(row.progressLine)
     }
 }

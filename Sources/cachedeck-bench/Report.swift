@@ -25,6 +25,11 @@ struct ReportRow {
 
     var ratio: Double { cacheCore / baseline }
 
+    /// The row as a progress line.
+    var progressLine: String {
+        "  \(operation): \(Format.nanoseconds(cacheCore)) vs \(Format.nanoseconds(baseline)) ns/op"
+    }
+
     var verdict: String {
         switch budget {
         case .atMost(let limit, _): ratio <= limit ? "PASS" : "FAIL"

@@ -119,7 +119,6 @@ final class TiersBenchmark {
 
     private func record(_ row: ReportRow) {
         report.add(row)
-        print("  \(row.operation): \(Format.nanoseconds(row.cacheCore)) vs \(Format.nanoseconds(row.baseline)) ns/op")
-        fflush(nil)
+        progress(row.progressLine)
     }
 }

@@ -100,7 +100,7 @@ import Testing
         #expect(try fixture.store.admin.run(.clear(namespace: "tiles")).removed == 1500)
         fixture.clock.advance(by: .seconds(1))
         #expect(try fixture.store.admin.purgeTrash(olderThan: .zero) == 1500)
-        #expect(fixture.store.deleter.sizer.size == BatchSizer.range.lowerBound)
+        #expect(fixture.store.deleter.size == BatchSizer.range.lowerBound)
         #expect(fixture.store.moveBatches.size == BatchSizer.initial, "a clear moves its namespace in one step")
         #expect(try fixture.scalar("SELECT count(*) FROM entries") == 0)
     }

@@ -150,7 +150,7 @@ import Testing
         try cache.set(-1, for: -1)
 
         #expect(try cache.invalidate(Array(0..<2500)).totalRemoved == 2400, "100 of the keys were never set")
-        #expect(fixture.store.deleter.sizer.size == BatchSizer.range.lowerBound, "sized like a prefix's batches")
+        #expect(fixture.store.deleter.size == BatchSizer.range.lowerBound, "sized like a prefix's batches")
         #expect(try cache.count() == 1 && cache.get(-1) == -1)
         let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
         #expect(journal.count == 1, "journaled once, in the last batch")

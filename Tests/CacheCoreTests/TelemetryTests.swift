@@ -1,3 +1,4 @@
+import CacheDeckTestSupport
 import Foundation
 import MetricsTestKit
 import Testing
@@ -141,18 +142,8 @@ import Testing
         var options = StoreOptions.inspection()
         options.clock = fixture.clock
         let reader = try CacheStore(path: fixture.path, options: options)
-        let seen = try poll { try reader.telemetry(since: .distantPast).total.misses == 1 }
-        #expect(seen, "the reporter never flushed")
+        let seen = try eventually { try reader.telemetry(since: .distantPast).total.misses == 1 }
+        #expect(seen != nil, "the reporter never flushed")
         #expect(try reader.clients().first?.isLive == true)
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes (for real background threads only).
-func poll(timeout: Duration = .seconds(30), _ condition: () throws -> Bool) throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return try condition()
 }

@@ -278,16 +278,3 @@ package struct ConsoleController: Sendable {
         return reload()
     }
 }
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// Milliseconds with their fraction.
-    var fractionalMilliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-    }
-}

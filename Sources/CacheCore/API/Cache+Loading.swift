@@ -157,8 +157,7 @@ extension Cache {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = (ContinuousClock.now - start).components
-        return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        (ContinuousClock.now - start).fractionalMilliseconds
     }
 
     /// The stale value for a read whose load failed (counted as a stale hit), else the error

@@ -78,13 +78,14 @@ extension CacheStore {
             }
         }
         var (removed, next) = (0, 0)
-        try deleter.inBatches { connection, size in
+        try deleter.run { connection, size in
             let batch = keys[next..<min(next + size, keys.count)]
             let count = try delete(batch, removedBefore: removed, on: connection)
             return ((count, batch.count), batch.count, batch.endIndex == keys.count)
         } committed: { (deleted: Int, taken: Int) in
             removed += deleted
             next += taken
+            return true
         }
         return removed
     }
@@ -106,12 +107,13 @@ extension CacheStore {
             }
         }
         for partition in retired {
-            _ = try deleter.deleteInBatches { try $0.deletePartitionBatch(partition, limit: $1) }
+            _ = try deleter.runUntilShort { try $0.deletePartitionBatch(partition, limit: $1) }
         }
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it.
+    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it. On
+    /// a full disk a batch that does not fit is tried again smaller, down to one entry.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
@@ -119,16 +121,16 @@ extension CacheStore {
             }
         }
         var (removed, next) = (0, 0)
-        while next < ids.count {
-            let (deleted, taken) = try deleter.sizer.batch(
-                on: database, usingReserve: true, budget: Self.actionBatchBudget
-            ) { connection, size in
+        if !ids.isEmpty {
+            try deleter.run { connection, size in
                 let batch = ids[next..<min(next + size, ids.count)]
                 try connection.fillDoomed(ids: batch, writtenBy: .max)
-                return ((try connection.deleteDoomed().entries, batch.count), batch.count)
+                return ((try connection.deleteDoomed().entries, batch.count), batch.count, batch.endIndex == ids.count)
+            } committed: { (deleted: Int, taken: Int) in
+                removed += deleted
+                next += taken
+                return true
             }
-            removed += deleted
-            next += taken
         }
         try database.write(usingReserve: true) {
             try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now)

@@ -43,11 +43,11 @@ public final class CacheStore: CacheBackend {
     /// Key invalidations of up to this many keys are one plain write transaction (see
     /// `removeKeys`); the smallest batch a sizer makes.
     static let keysInOneWrite = BatchSizer.range.lowerBound
-    /// Sizes the batches of admin actions and their undo (rows moved between partitions).
-    let moveBatches: BatchSizer
-    /// Deletes partitions, kept expiry times and selected entries in sized batches (shared
-    /// with maintenance's trash purge).
-    let deleter: BatchDeleter
+    /// Runs the batches of admin actions and their undo (rows moved between partitions).
+    let moveBatches: BatchRunner
+    /// Runs the batches that delete partitions, kept expiry times and selected entries
+    /// (shared with maintenance's trash purge).
+    let deleter: BatchRunner
 
     /// Opens (or creates) the cache file at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
@@ -61,7 +61,8 @@ public final class CacheStore: CacheBackend {
         self.origin = "\(getpid())@\(ProcessInfo.processInfo.hostName)#\(String(instance, radix: 16))"
         self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
         let checkpointer = services.maintenance.checkpointer
-        self.moveBatches = BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch)
+        self.moveBatches = BatchRunner(
+            database: opened.database, sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
         self.deleter = services.maintenance.deleter
     }
 

@@ -46,23 +46,16 @@ extension Admin {
         }
         return IntegrityRepair(
             countersRewritten: rewritten,
-            tagRowsAdded: try inBatches { try $0.insertMissingTagRows(limit: Self.repairBatchSize) },
-            tagRowsRemoved: try inBatches { try $0.deleteExtraTagRows(limit: Self.repairBatchSize) })
+            tagRowsAdded: try repairInBatches { try $0.insertMissingTagRows(limit: $1) },
+            tagRowsRemoved: try repairInBatches { try $0.deleteExtraTagRows(limit: $1) })
     }
 
-    /// Tag rows added or removed per transaction of ``repair()``. Fixed, not sized by a
-    /// ``BatchSizer``: each batch's query scans the entries' tag lists from the start (the
-    /// removal's `EXCEPT` all of them), so a batch's time does not follow its row count, and
-    /// shrinking slow batches would only add scans.
-    private static let repairBatchSize = 1000
-
-    /// Runs `batch` in its own write until it changes fewer than a batch; returns the total.
-    private func inBatches(_ batch: (SQLiteConnection) throws -> Int) throws -> Int {
-        var total = 0
-        while true {
-            let changed = try store.database.write { try batch($0) }
-            total += changed
-            if changed < Self.repairBatchSize { return total }
-        }
+    /// Runs `batch` (with a row limit) in batches of 1,000 rows until it changes fewer;
+    /// returns the total. Fixed, not sized by a ``BatchSizer``: each batch's query scans the
+    /// entries' tag lists from the start (the removal's `EXCEPT` all of them), so a batch's
+    /// time does not follow its row count, and shrinking slow batches would only add scans.
+    private func repairInBatches(_ batch: (SQLiteConnection, Int) throws -> Int) throws -> Int {
+        try BatchRunner(database: store.database, sizing: .fixed(1000))
+            .runUntilShort(usingReserve: false, onDiskFull: { .fail }, batch: batch)
     }
 }

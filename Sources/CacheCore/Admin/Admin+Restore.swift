@@ -44,20 +44,21 @@ extension Admin {
         return restored
     }
 
-    /// Puts back the expiry times an expiry action replaced, batch by batch, then journals its
+    /// Puts back the expiry times an expiry action replaced, batch by batch (a restore does not
+    /// use the room kept for removals, and stops on a full disk), then journals its
     /// selector so running apps drop memory copies that carry the changed times.
     private func restoreExpiry(_ auditID: Int64, start: Int64, selector: InvalidationSelector) throws -> Int {
         var restored = 0
-        while true {
-            let (batch, isLast) = try store.moveBatches.batch(
-                on: store.database, usingReserve: false, budget: CacheStore.actionBatchBudget
-            ) { connection, limit in
+        try store.moveBatches.run(
+            usingReserve: false, onDiskFull: { .fail },
+            batch: { connection, limit in
                 let batch = try connection.restoreExpiryBatch(auditID: auditID, start: start, limit: limit)
-                return ((batch, batch.taken < limit), batch.taken)
-            }
-            restored += batch.restored
-            if isLast { break }
-        }
+                return (batch.restored, batch.taken, batch.taken < limit)
+            },
+            committed: {
+                restored += $0
+                return true
+            })
         let now = store.now()
         try store.database.write {
             try $0.appendInvalidation(selector, removed: restored, origin: store.origin, now: now)
@@ -81,24 +82,23 @@ extension Admin {
     private func restoreEntries(_ partition: (id: Int64, name: String, whole: Bool)) throws -> (
         entries: Int, bytes: Int
     ) {
-        var restored = 0
-        var bytes = 0
-        while true {
-            let (batch, isLast) = try store.moveBatches.batch(
-                on: store.database, usingReserve: false, budget: CacheStore.actionBatchBudget
-            ) { connection, limit in
+        var total = (entries: 0, bytes: 0)
+        try store.moveBatches.run(
+            usingReserve: false, onDiskFull: { .fail },
+            batch: { connection, limit in
                 let namespaceID =
                     try connection.namespaceRow(name: partition.name)?.id
                     ?? connection.insertNamespace(name: partition.name, version: "", policyJSON: "{}", now: store.now())
                 let batch = try connection.restoreTrashBatch(partition: partition.id, into: namespaceID, limit: limit)
                 let isLast = batch.taken < limit
                 if isLast { try connection.deletePartitionRow(partition.id) }
-                return ((batch, isLast), batch.taken)
-            }
-            restored += batch.restored
-            bytes += batch.bytes
-            if isLast { return (restored, bytes) }
-        }
+                return (batch, batch.taken, isLast)
+            },
+            committed: { batch in
+                total = (total.entries + batch.restored, total.bytes + batch.bytes)
+                return true
+            })
+        return total
     }
 }
 

@@ -95,37 +95,35 @@ extension Admin {
                 try connection.scopeIDs($0, start: run.start)
             }
         }
+        guard !ids.isEmpty else { return }
         var partitions: [Int64: Int64] = [:]
         var next = 0
-        var fullDisk = BatchSizer.FullDiskLimit()
-        let sizer = store.moveBatches
-        while next < ids.count {
-            let (before, known) = (run, partitions)
-            do {
-                next += try sizer.batch(
-                    on: store.database, usingReserve: true, budget: CacheStore.actionBatchBudget, limit: fullDisk.value
-                ) { connection, size in
-                    let batch = ids[next..<min(next + size, ids.count)]
-                    try moveBatch(batch, run: &run, partitions: &partitions, on: connection, now: now)
-                    return (batch.count, batch.count)
-                }
-            } catch CacheError.diskFull {
-                // Rolled back: forget what the batch counted and the partitions it created.
-                (run, partitions) = (before, known)
-                run.wasDiskFull = true
-                if run.keepsTrash {
+        do {
+            // A batch works on a copy of the run's state, kept once its transaction committed
+            // (a batch that does not fit is rolled back). The first that does not fit is tried
+            // again without a trash copy, which would free nothing.
+            let ending = try store.moveBatches.run(
+                onDiskFull: {
+                    run.wasDiskFull = true
+                    guard run.keepsTrash else { return .shrink }
                     run.keepsTrash = false
-                } else if !fullDisk.shrink(after: min(sizer.size, fullDisk.value)) {
-                    run.notRemoved = ids.count - next
-                    return
-                }
-                continue
-            }
-            fullDisk.widen()
-            if let progress, !progress(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) {
-                run.isCancelled = true
-                return
-            }
+                    return .retry
+                },
+                batch: { connection, size in
+                    let batch = ids[next..<min(next + size, ids.count)]
+                    var (batchRun, batchPartitions) = (run, partitions)
+                    try moveBatch(batch, run: &batchRun, partitions: &batchPartitions, on: connection, now: now)
+                    return ((batchRun, batchPartitions, batch.count), batch.count, batch.endIndex == ids.count)
+                },
+                committed: { (after: ActionRun, known: [Int64: Int64], taken: Int) in
+                    (run, partitions) = (after, known)
+                    next += taken
+                    return progress?(ActionProgress(done: run.removed, total: run.removed + ids.count - next)) ?? true
+                })
+            run.isCancelled = ending == .cancelled
+        } catch CacheError.diskFull {
+            run.wasDiskFull = true
+            run.notRemoved = ids.count - next
         }
     }
 

@@ -136,7 +136,10 @@ public struct AuditRecord: Sendable, Hashable, Codable {
     public let finishedAt: Int64?
 
     /// The memberwise initializer, for the package's other targets.
-    package init(id: Int64, at: Int64, origin: ActionOrigin, target: AdminTarget?, restoredAuditID: Int64?, entries: Int, bytes: Int, undoneAt: Int64?, canUndo: Bool, sampleKeys: [String], finishedAt: Int64?) {
+    package init(
+        id: Int64, at: Int64, origin: ActionOrigin, target: AdminTarget?, restoredAuditID: Int64?, entries: Int,
+        bytes: Int, undoneAt: Int64?, canUndo: Bool, sampleKeys: [String], finishedAt: Int64?
+    ) {
         self.id = id
         self.at = at
         self.origin = origin

@@ -22,8 +22,7 @@ extension SQLiteConnection {
             """
         ) { statement in
             scope.bind(to: statement)
-            start.time.bind(to: statement, at: 11)
-            start.lastRowID.bind(to: statement, at: 12)
+            statement.bind(from: 11, start.time, start.lastRowID)
             return try statement.rows { $0.int64(0) }
         }
     }
@@ -127,7 +126,7 @@ extension SQLiteConnection {
             """
         ) { statement in
             scope.bind(to: statement)
-            recentSince.bind(to: statement, at: 10)
+            statement.bind(from: 10, recentSince)
             return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
         }
     }
@@ -141,7 +140,7 @@ extension SQLiteConnection {
             """
         ) { statement in
             scope.bind(to: statement)
-            Int64(limit).bind(to: statement, at: 10)
+            statement.bind(from: 10, limit)
             return try statement.rows { $0.text(0) }
         }
     }

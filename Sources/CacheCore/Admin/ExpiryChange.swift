@@ -29,25 +29,6 @@ public enum ExpiryChange: Sendable, Hashable, Codable {
         }
     }
 
-    /// The new `expires_at` and `stale_until` as SQL on a row of `entries`, with `?1` the
-    /// current time and `?2` the change's milliseconds.
-    var assignments: String {
-        switch self {
-        case .expireNow:
-            "expires_at = ?1, stale_until = ?1"
-        case .set(nil):
-            "expires_at = NULL, stale_until = NULL"
-        case .set:
-            """
-            stale_until = CASE WHEN expires_at IS NULL OR stale_until IS NULL THEN ?1 + ?2
-                               ELSE ?1 + ?2 + (stale_until - expires_at) END,
-            expires_at = ?1 + ?2
-            """
-        case .extend:
-            "expires_at = expires_at + ?2, stale_until = stale_until + ?2"
-        }
-    }
-
     /// The milliseconds bound to `?2`.
     package var milliseconds: Int64 {
         switch self {

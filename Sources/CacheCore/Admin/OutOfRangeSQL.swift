@@ -9,10 +9,11 @@ extension SQLiteConnection {
 
     /// Up to `limit` rows out of range, each as `table row id: column value, …`.
     func outOfRangeRows(limit: Int = 100) throws -> [String] {
-        let time = "NOT BETWEEN \(Self.plausibleTimes.lowerBound) AND \(Self.plausibleTimes.upperBound)"
+        // The bounds are parameters ?1…?5 (the limit ?6), bound below.
+        let time = "NOT BETWEEN ?1 AND ?2"
         // Counters past 2^53 lose precision as the Double every rate is computed in.
-        let count = "NOT BETWEEN 0 AND \(1 << 53)"
-        let bytes = "NOT BETWEEN \(Self.plausibleBytes.lowerBound) AND \(Self.plausibleBytes.upperBound)"
+        let count = "NOT BETWEEN 0 AND ?3"
+        let bytes = "NOT BETWEEN ?4 AND ?5"
         let checks: [(table: String, id: String, columns: [(String, String)])] = [
             (
                 "entries", "id",
@@ -42,6 +43,8 @@ extension SQLiteConnection {
             ),
         ]
         var found: [String] = []
+        // One statement per table, its table and column names (the code's own) written into
+        // the text: SQL takes no identifiers as parameters.
         for check in checks where found.count < limit {
             let selected = check.columns.map {
                 "coalesce(CASE WHEN \($0.0) \($0.1) THEN '\($0.0) ' || \($0.0) || ', ' END, '')"
@@ -49,9 +52,14 @@ extension SQLiteConnection {
             let condition = check.columns.map { "\($0.0) \($0.1)" }.joined(separator: " OR ")
             let sql = """
                 SELECT '\(check.table) ' || quote(\(check.id)) || ': ' || rtrim(\(selected.joined(separator: " || ")), ', ')
-                FROM \(check.table) WHERE \(condition) LIMIT \(limit - found.count)
+                FROM \(check.table) WHERE \(condition) LIMIT ?6
                 """
-            found += try withDynamicStatement(sql) { try $0.rows { $0.text(0) } }
+            found += try withDynamicStatement(sql) { statement in
+                statement.bind(
+                    Self.plausibleTimes.lowerBound, Self.plausibleTimes.upperBound, Int64(1) << 53,
+                    Self.plausibleBytes.lowerBound, Self.plausibleBytes.upperBound, limit - found.count)
+                return try statement.rows { $0.text(0) }
+            }
         }
         return found
     }

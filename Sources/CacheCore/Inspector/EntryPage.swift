@@ -31,14 +31,14 @@ public struct EntryRow: Sendable, Hashable, Codable {
     /// The first bytes of the value (as many as the request asked for).
     public var preview: Data
 
-    /// Whether ``preview`` holds less than the whole value.
-    public var previewIsTruncated: Bool { preview.count < valueBytes }
-
     /// Whether the entry has expired at `now`.
     public func isExpired(at now: Int64) -> Bool { expiresAt.map { now >= $0 } ?? false }
 
     /// The memberwise initializer, for the package's other targets.
-    package init(id: Int64, namespace: String, key: String, size: Int, valueBytes: Int, createdAt: Int64, expiresAt: Int64?, staleUntil: Int64?, lastAccessAt: Int64, hits: Int, version: String, tags: [String], preview: Data) {
+    package init(
+        id: Int64, namespace: String, key: String, size: Int, valueBytes: Int, createdAt: Int64, expiresAt: Int64?,
+        staleUntil: Int64?, lastAccessAt: Int64, hits: Int, version: String, tags: [String], preview: Data
+    ) {
         self.id = id
         self.namespace = namespace
         self.key = key

@@ -31,3 +31,13 @@ enum EntryRowSQL {
             preview: row.blob(previewColumn))
     }
 }
+
+extension SQLiteConnection {
+    /// The entry with row id `id`, with the first `previewBytes` bytes of its value.
+    func entryRow(id: Int64, previewBytes: Int, namespaces: [Int64: String]) throws -> EntryRow? {
+        try withDynamicStatement(EntryRowSQL.byID) { statement in
+            statement.bind(id, previewBytes)
+            return try statement.firstRow { EntryRowSQL.read($0, namespaces: namespaces) }
+        }
+    }
+}

@@ -81,30 +81,12 @@ struct EntryWalk {
     private func walk(
         segment: Int, after resume: EntryCursor?, count: Int, room: Int, on connection: SQLiteConnection
     ) throws -> Batch {
-        var sql = SQLBuilder()
-        var conditions = ["namespace_id = \(sql.parameter(namespaceID))"]
-        if let condition = plan.segments[segment].condition { conditions.append(condition) }
-        var tests: [String] = []
-        for term in filter.terms {
-            guard let condition = term.sqlCondition(now: now, &sql) else { continue }
-            if term.narrowsWalk(by: plan.sort.field) {
-                conditions.append(condition)
-            } else {
-                tests.append(condition)
-            }
-        }
-        if let resume { conditions.append(plan.after(values: resume.values, id: resume.id, segment: segment, &sql)) }
-        let query = """
-            SELECT id, \(regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"), \
-            \(tests.isEmpty ? "1" : tests.joined(separator: " AND ")), \(plan.selected(segment))
-            FROM entries WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(plan.orderBy(segment)) LIMIT \(sql.parameter(count))
-            """
+        let (query, parameters) = walkQuery(segment: segment, after: resume, count: count)
         var batch = Batch()
         var values = [CursorValue](repeating: .null, count: plan.segments[segment].columns.count)
         var lastID: Int64?
         try connection.withDynamicStatement(query) { statement in
-            statement.bind(sql.values)
+            statement.bind(parameters)
             while try statement.step() {
                 batch.rows += 1
                 if batch.matches.count == room {

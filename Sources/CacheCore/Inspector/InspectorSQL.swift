@@ -33,9 +33,9 @@ extension SQLiteStatement {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
-            case .integer(let integer): integer.bind(to: self, at: index)
-            case .text(let text): text.bind(to: self, at: index)
-            case .textBytes(let bytes): bytes.bind(to: self, at: index)
+            case .integer(let integer): bind(from: index, integer)
+            case .text(let text): bind(from: index, text)
+            case .textBytes(let bytes): bind(from: index, bytes)
             }
         }
     }

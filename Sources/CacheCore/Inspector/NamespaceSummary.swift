@@ -32,7 +32,11 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     public var lastMinute: Activity
 
     /// The memberwise initializer, for the package's other targets.
-    package init(name: String, entryCount: Int, expiredEntryCount: Int, liveEntryCount: Int, bytes: Int64, version: String, generation: Int, policy: NamespacePolicy?, policyJSON: String, createdAt: Int64, updatedAt: Int64, leastRecentlyUsedAt: Int64?, mostRecentlyUsedAt: Int64?, lastMinute: Activity) {
+    package init(
+        name: String, entryCount: Int, expiredEntryCount: Int, liveEntryCount: Int, bytes: Int64, version: String,
+        generation: Int, policy: NamespacePolicy?, policyJSON: String, createdAt: Int64, updatedAt: Int64,
+        leastRecentlyUsedAt: Int64?, mostRecentlyUsedAt: Int64?, lastMinute: Activity
+    ) {
         self.name = name
         self.entryCount = entryCount
         self.expiredEntryCount = expiredEntryCount

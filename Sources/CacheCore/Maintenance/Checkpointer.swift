@@ -40,7 +40,7 @@ final class Checkpointer: Sendable {
                 try state.connection
                 ?? SQLiteConnection(path: path, readOnly: false, create: false, busyTimeout: busyTimeout)
             state.connection = connection
-            if mode == .truncate { try connection.execute("PRAGMA busy_timeout = \(max(busyTimeout.milliseconds, 1))") }
+            if mode == .truncate { connection.setBusyTimeout(max(busyTimeout, .milliseconds(1))) }
             return try connection.checkpoint(mode)
         }
     }

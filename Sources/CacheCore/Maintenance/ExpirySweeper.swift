@@ -1,7 +1,8 @@
 import Foundation
 
 /// Deletes entries past their stale window, one namespace at a time, in batches that each
-/// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``.
+/// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``
+/// (run by a ``BatchRunner``; on a full disk a batch that does not fit is tried smaller).
 /// Counts what it removes as expirations.
 ///
 /// Its batches leave the WAL to maintenance's own connection, which checkpoints passively
@@ -25,24 +26,23 @@ struct ExpirySweeper: Sendable {
         -> Outcome
     {
         var outcome = Outcome()
+        let batches = BatchRunner(database: database, sizer: sizer, budget: batchBudget)
         for namespaceID in namespaceIDs {
             let counters = try statistics.counters(namespaceID: namespaceID) { id in
                 try database.read { try $0.namespaceName(id: id) }
             }
-            while true {
-                if let deadline, ContinuousClock.now >= deadline {
-                    outcome.finished = false
-                    return outcome
-                }
-                let (removed, isLast) = try sizer.batch(on: database, usingReserve: true, budget: batchBudget) {
-                    connection, limit in
-                    let removed = try connection.deletePurgeable(
-                        namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: limit)
-                    return ((removed, removed < limit), removed)
-                }
+            let ending = try batches.run(deadline: deadline) { connection, limit in
+                let removed = try connection.deletePurgeable(
+                    namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: limit)
+                return (removed, removed, removed < limit)
+            } committed: { removed in
                 if removed > 0 { counters?.expired(count: removed) }
                 outcome.removed += removed
-                if isLast { break }
+                return true
+            }
+            if ending == .pastDeadline {
+                outcome.finished = false
+                return outcome
             }
         }
         return outcome

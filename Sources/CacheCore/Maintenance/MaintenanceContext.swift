@@ -8,7 +8,7 @@ struct MaintenanceContext {
     let storeOptions: StoreOptions
     let options: MaintenanceOptions
     let sweeper: ExpirySweeper
-    let deleter: BatchDeleter
+    let deleter: BatchRunner
     let checkpointer: Checkpointer
 
     /// The store's time, in milliseconds.

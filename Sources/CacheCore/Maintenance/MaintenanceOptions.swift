@@ -35,7 +35,7 @@ public struct MaintenanceOptions: Sendable, Hashable {
         repeatDelay: Duration = .milliseconds(10),
         walTruncateBytes: Int = 16 << 20,
         clientRetention: Duration = .seconds(3600),
-        trashRetention: Duration = .seconds(7 * 86_400),
+        trashRetention: Duration = Admin.trashRetention,
         auditRetention: Duration = .seconds(90 * 86_400)
     ) {
         self.tasks = tasks

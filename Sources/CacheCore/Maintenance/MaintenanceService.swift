@@ -14,7 +14,7 @@ final class MaintenanceService: Sendable {
 
     let sweeper: ExpirySweeper
     /// The store's batched deletions (see ``CacheStore/deleter``), which the trash purge uses.
-    let deleter: BatchDeleter
+    let deleter: BatchRunner
     private let database: Database
     private let statistics: StatisticsRegistry
     private let accessLog: AccessLog
@@ -35,7 +35,7 @@ final class MaintenanceService: Sendable {
         self.sweeper = ExpirySweeper(
             database: database, statistics: statistics, clock: options.clock,
             sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
-        self.deleter = BatchDeleter(
+        self.deleter = BatchRunner(
             database: database, sizer: BatchSizer(checkpointer: checkpointer, stopwatch: options.batchStopwatch))
     }
 

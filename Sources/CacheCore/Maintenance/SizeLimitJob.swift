@@ -1,7 +1,8 @@
 import Foundation
 
 /// Brings every namespace within its recorded policy's limits, and the store within this
-/// store's limits, evicting at most one batch per transaction. Writes enforce limits as they
+/// store's limits, evicting one batch per transaction (sized like the sweep's, see
+/// ``BatchRunner``). Writes enforce limits as they
 /// go; this catches up after a limit was lowered or set by another process.
 struct SizeLimitJob: MaintenanceJob {
     var task: MaintenanceTask { .enforceSizeLimits }
@@ -15,46 +16,42 @@ struct SizeLimitJob: MaintenanceJob {
         let storeOptions = context.storeOptions
         let storeLimited = storeOptions.maxEntries != nil || storeOptions.maxBytes != nil
         guard !limited.isEmpty || storeLimited else { return }
-        let batch = context.sweeper.sizer.size
-        // Recency must be current before least-recently-used eviction picks its victims; the
-        // log (at most `AccessLog.capacity` records) is written a slice per transaction.
-        let slice = 1024
-        for _ in 0...(AccessLog.capacity / slice) where !context.accessLog.isEmpty {
-            try context.writeTransaction { connection in
-                try AccessLog.write(context.accessLog.drain(limit: slice), to: connection, now: context.now)
-            }
-        }
+        // Recency must be current before least-recently-used eviction picks its victims (the
+        // log holds at most `AccessLog.capacity` reads and as many expired ids).
+        try context.accessLog.writeInSlices(to: context.database, now: context.now, atMost: 2 * AccessLog.capacity)
+        // Sized like the sweep's batches, which delete the same way.
+        let batches = BatchRunner(
+            database: context.database, sizer: context.sweeper.sizer, budget: context.options.batchBudget)
         for (namespaceID, policy) in limited {
-            try repeatUntilWithin(batch: batch, context: context, report: &report) { connection in
+            try evict(with: batches, context: context, report: &report) { connection, limit in
                 try Eviction.enforce(
-                    namespaceID: namespaceID, policy: policy, on: connection, now: context.now, limit: batch)
+                    namespaceID: namespaceID, policy: policy, on: connection, now: context.now, limit: limit)
             }
         }
         if storeLimited {
-            try repeatUntilWithin(batch: batch, context: context, report: &report) { connection in
+            try evict(with: batches, context: context, report: &report) { connection, limit in
                 try Eviction.enforceStore(
                     maxEntries: storeOptions.maxEntries, maxBytes: storeOptions.maxBytes, on: connection,
-                    now: context.now, limit: batch)
+                    now: context.now, limit: limit)
             }
         }
     }
 
-    /// Runs `evict` in its own transactions until one removes less than a full batch.
-    private func repeatUntilWithin(
-        batch: Int, context: MaintenanceContext, report: inout MaintenanceReport,
-        _ evict: (SQLiteConnection) throws -> EvictionTally
+    /// Runs `evict` (with a row limit) in batches until one removes less than its limit.
+    private func evict(
+        with batches: BatchRunner, context: MaintenanceContext, report: inout MaintenanceReport,
+        _ evict: (SQLiteConnection, Int) throws -> EvictionTally
     ) throws {
-        while true {
-            let tally = try context.writeTransaction { connection in
-                let tally = try evict(connection)
-                try context.statistics.record(tally, on: connection)
-                return tally
-            }
+        try batches.run { connection, limit in
+            let tally = try evict(connection, limit)
+            try context.statistics.record(tally, on: connection)
+            return (tally, tally.count, tally.count < limit)
+        } committed: { tally in
             for removed in tally.namespaces.values {
                 report.expiredRemoved += removed.expired
                 report.evicted += removed.evicted
             }
-            if tally.count < batch { return }
+            return true
         }
     }
 }

@@ -8,8 +8,12 @@ package final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Fixed statements, keyed by the address of their literal (cheap to hash on hot paths).
     private var staticStatements: [UnsafeRawPointer: SQLiteStatement] = [:]
-    /// Statements built at run time (filters, dynamic column lists).
-    private var dynamicStatements: [String: SQLiteStatement] = [:]
+    /// Statements built at run time (filters, dynamic column lists), the most recently used
+    /// ``dynamicStatementLimit`` of them: a user's filters are without number.
+    private var dynamicStatements: [String: (statement: SQLiteStatement, lastUse: UInt64)] = [:]
+    private var uses: UInt64 = 0
+    /// How many statements built at run time a connection keeps prepared.
+    static let dynamicStatementLimit = 64
     package let path: String
 
     /// Opens `path`. `create` adds `SQLITE_OPEN_CREATE`; `readOnly` opens without write access.
@@ -29,9 +33,12 @@ package final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = db
         self.path = path
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        setBusyTimeout(busyTimeout)
+    }
+
+    /// How long a statement waits for another connection's lock before failing busy.
+    func setBusyTimeout(_ timeout: Duration) {
+        sqlite3_busy_timeout(handle, Int32(clamping: timeout.milliseconds))
     }
 
     /// Whether closing this connection (the last on the file) checkpoints the `-wal` into the
@@ -105,17 +112,28 @@ package final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Like ``withStatement(_:_:)`` for SQL assembled at run time.
+    /// It keeps the ``dynamicStatementLimit`` most recently used such statements prepared,
+    /// finalizing the least recently used one to make room (once no call uses it).
     package func withDynamicStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        uses &+= 1
         let statement: SQLiteStatement
-        if let cached = dynamicStatements[sql] {
+        if let cached = dynamicStatements[sql]?.statement {
             statement = cached
         } else {
             statement = try prepare(sql)
-            dynamicStatements[sql] = statement
+            if dynamicStatements.count >= Self.dynamicStatementLimit,
+                let oldest = dynamicStatements.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                dynamicStatements[oldest] = nil
+            }
         }
+        dynamicStatements[sql] = (statement, uses)
         defer { statement.reset() }
         return try body(statement)
     }
+
+    /// The statements built at run time that are kept prepared.
+    var preparedDynamicStatements: Set<String> { Set(dynamicStatements.keys) }
 
     /// Runs a statement that returns no rows and reports how many rows it changed.
     @discardableResult

@@ -72,13 +72,6 @@ import Synchronization
         if stale { staleHit() } else { diskHit() }
     }
 
-    /// Counts a read of the file that produced `value` (a hit) or nothing (a miss), and
-    /// passes `value` through.
-    func diskRead<Value>(_ value: Value?) -> Value? {
-        if value == nil { miss() } else { diskHit() }
-        return value
-    }
-
     // MARK: Writes and removals
 
     /// `count` values written.

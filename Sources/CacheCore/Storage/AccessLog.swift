@@ -85,14 +85,23 @@ final class AccessLog: Sendable {
         try connection.deleteDoomed()
     }
 
-    /// Writes everything recorded, `backgroundSlice` records per transaction, so the app's
-    /// writes wait for one short transaction at most.
-    func writeInSlices(to database: Database, now: Int64) throws {
-        while !isEmpty {
-            let slice = drain(limit: Self.backgroundSlice)
-            try database.write(usingReserve: true) { connection in
-                try connection.writeTransaction { try Self.write(slice, to: connection, now: now) }
-            }
-        }
+    /// Writes what is recorded, `backgroundSlice` records per transaction (so the app's writes
+    /// wait for one short transaction at most), until it is empty or `atMost` records were
+    /// written (reads recorded meanwhile wait for the next call).
+    func writeInSlices(to database: Database, now: Int64, atMost: Int = .max) throws {
+        var written = 0
+        guard !isEmpty else { return }
+        try BatchRunner(database: database, sizing: .fixed(Self.backgroundSlice)).run(
+            onDiskFull: { .fail },
+            batch: { connection, limit in
+                let slice = drain(limit: limit)
+                try Self.write(slice, to: connection, now: now)
+                let count = slice.accesses.count + slice.expired.count
+                return (count, count, isEmpty)
+            },
+            committed: { count in
+                written += count
+                return written < atMost
+            })
     }
 }

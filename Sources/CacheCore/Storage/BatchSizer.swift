@@ -61,9 +61,9 @@ final class BatchSizer: Sendable {
         let requested = min(size, limit)
         let (result, handled, elapsed) = try database.write(usingReserve: usingReserve) { connection in
             let started = stopwatch()
-            try connection.execute("PRAGMA wal_autocheckpoint = 0")
+            try connection.setAutomaticCheckpoint(false)
             // Back to SQLite's default, which the store's other writes keep.
-            defer { try? connection.execute("PRAGMA wal_autocheckpoint = 1000") }
+            defer { try? connection.setAutomaticCheckpoint(true) }
             let (result, handled) = try connection.writeTransaction { try body(connection, requested) }
             return (result, handled, stopwatch() - started)
         }

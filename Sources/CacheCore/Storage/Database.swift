@@ -108,7 +108,7 @@ final class Database: Sendable {
         if let connection = idleReaders.withLock({ $0.popLast() }) { return connection }
         do {
             let connection = try openReader()
-            try connection.execute("PRAGMA temp_store = MEMORY")
+            try connection.configureReader()
             return connection
         } catch {
             throw mapped(error)

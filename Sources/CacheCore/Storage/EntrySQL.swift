@@ -130,7 +130,9 @@ extension SQLiteConnection {
     /// A point read finds the row, then the row is deleted by id and its namespace's counters
     /// adjusted: `DELETE … RETURNING` would collect its one row in a temporary b-tree, and the
     /// id found through `namespaces` is a live namespace's, so its partition counters need no
-    /// update (see ``addToCounters(of:entries:bytes:)``).
+    /// update (see ``addToCounters(of:entries:bytes:)``). Not through the deletion engine
+    /// (``deleteDoomed()``): filling `temp.doomed` and grouping it for one row would cost an
+    /// app's `remove` several times the delete itself.
     func deleteEntry(namespace: String, key: String) throws -> Bool {
         let found = try withStatement(
             """
@@ -157,7 +159,10 @@ extension SQLiteConnection {
             namespaceID, now, limit)
         guard doomed > 0 else { return 0 }
         // The doomed rows' bytes, summed from the expiry index (which holds `size`) over the
-        // range just read, rather than by looking each row up again (see ``deleteDoomed()``).
+        // range just read, rather than by looking each row up again as ``deleteDoomed()``
+        // does: all the rows are of one namespace, so one counter update does, and the
+        // engine's pass over the table would be a third of the sweep's time. Should the index
+        // disagree (a row changed since), the engine deletes the batch.
         let bytes = try withStatement(
             """
             SELECT count(*), coalesce(sum(size), 0) FROM (
@@ -368,7 +373,9 @@ extension SQLiteConnection {
     /// The entry ids that can be read from the table or through `index`, up to the first
     /// damaged page.
     func readableEntryIDs(indexedBy index: String?) -> [Int64] {
-        readableRows("SELECT id FROM entries\(index.map { " INDEXED BY \($0)" } ?? "")") { $0.int64(0) }
+        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? "")) {
+            $0.int64(0)
+        }
     }
 
     /// Entry `id` as stored, or `nil` when there is none.

@@ -70,6 +70,53 @@ extension SQLiteConnection {
         try scalar("PRAGMA data_version") ?? 0
     }
 
+    // MARK: Connection settings
+
+    /// The writer's settings. secure_delete = FAST: removed values are zeroed where that costs
+    /// no extra I/O, but freed overflow pages are not rewritten (a system SQLite built with
+    /// SECURE_DELETE would write every freed page of a large value again); VACUUM scrubs them.
+    /// The writer serves this process's point reads too (see `Database.lookup`), so it gets a
+    /// 32 MB page cache; readers keep SQLite's default 2 MB.
+    func configureWriter() throws {
+        try execute(
+            """
+            PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY;
+            PRAGMA secure_delete = FAST; PRAGMA cache_size = -32768
+            """)
+    }
+
+    /// A reader's settings: temporary tables (a sort's, `temp.doomed`) stay in memory.
+    func configureReader() throws {
+        try execute("PRAGMA temp_store = MEMORY")
+    }
+
+    /// The file's format version (`user_version`).
+    func formatVersion() throws -> Int {
+        Int(try scalar("PRAGMA user_version") ?? 0)
+    }
+
+    /// Marks the file as a CacheDeck cache of the current format. The two numbers are
+    /// constants of the code, written into the text because a pragma takes no parameters.
+    func markCurrentFormat() throws {
+        try execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
+    }
+
+    /// Asks for journal mode `WAL`; returns the mode the file is in afterwards.
+    func requestWAL() throws -> String? {
+        try withStatement("PRAGMA journal_mode = WAL") { try $0.firstRow { $0.text(0) } }
+    }
+
+    /// Switches to a rollback journal (a file being salvaged into, which no one else opens).
+    func useRollbackJournal() throws {
+        try execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// Turns SQLite's automatic checkpoint after commits off (`false`) or back to its default
+    /// of 1,000 pages.
+    func setAutomaticCheckpoint(_ isOn: Bool) throws {
+        if isOn { try run("PRAGMA wal_autocheckpoint = 1000") } else { try run("PRAGMA wal_autocheckpoint = 0") }
+    }
+
     /// The rows of `sql` as `read` maps them, up to the first damaged page.
     func readableRows<T>(_ sql: String, _ read: (SQLiteStatement) -> T) -> [T] {
         var rows: [T] = []
@@ -79,8 +126,9 @@ extension SQLiteConnection {
         return rows
     }
 
-    /// `name` as an SQL identifier.
-    private static func quoted(_ name: String) -> String {
+    /// `name` as an SQL identifier: table and index names cannot be parameters, and those
+    /// read from a file may hold anything.
+    static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -14,21 +14,20 @@ enum Format3Trash {
 
     /// Whether the file still holds format 3's trash table.
     static func isPending(_ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'v3_trash')") == 1
+        try connection.hasFormat3Trash()
     }
 
     /// Drops the tables when they hold nothing to move (a new file, or a format-3 file with
     /// an empty trash). Run it in the schema step's transaction.
     static func dropIfEmpty(_ connection: SQLiteConnection) throws {
-        guard try isPending(connection), try connection.scalar("SELECT EXISTS (SELECT 1 FROM v3_trash)") == 0 else {
-            return
-        }
-        try connection.execute("DROP TABLE v3_trash; DROP TABLE v3_trash_names")
+        guard try isPending(connection), try connection.format3TrashIsEmpty() else { return }
+        try connection.dropFormat3Trash()
     }
 
     /// Moves what is left, batch by batch; returns the rows moved and the batches it took
-    /// (0 and 0 when nothing was pending).
+    /// (0 and 0 when nothing was pending). Not a ``BatchRunner``'s loop: it runs while the
+    /// file is being opened, on the opening connection, before there is a ``Database`` (and
+    /// its batches are fixed, each a resumable step of the migration).
     static func moveAll(_ connection: SQLiteConnection, now: () -> Int64) throws -> (rows: Int, batches: Int) {
         var total = (rows: 0, batches: 0)
         while let moved = try moveBatch(connection, limit: batchSize, now: now()) {
@@ -44,38 +43,20 @@ enum Format3Trash {
     static func moveBatch(_ connection: SQLiteConnection, limit: Int, now: Int64) throws -> Int? {
         try connection.writeTransaction {
             guard try isPending(connection) else { return nil }
-            try connection.execute(
-                """
-                CREATE TEMP TABLE IF NOT EXISTS v3_batch (audit_id INTEGER, entry_id INTEGER,
-                    PRIMARY KEY (audit_id, entry_id)) WITHOUT ROWID;
-                DELETE FROM temp.v3_batch;
-                """)
-            let taken = try connection.run(
-                "INSERT INTO temp.v3_batch SELECT audit_id, entry_id FROM v3_trash ORDER BY audit_id, entry_id LIMIT ?1",
-                Int64(limit))
+            let taken = try connection.takeFormat3TrashBatch(limit: limit)
             guard taken > 0 else {
-                try connection.execute("DROP TABLE v3_trash; DROP TABLE v3_trash_names")
+                try connection.dropFormat3Trash()
                 return nil
             }
-            for group in try groups(connection) {
+            for group in try connection.format3TrashBatchGroups() {
                 let partition = try partitionID(for: group, on: connection, now: now)
-                try move(group, into: partition, on: connection)
+                let added = try connection.insertFormat3TrashBatch(
+                    auditID: group.auditID, name: group.name, into: partition)
+                try connection.addToCounters(of: partition, entries: added.entries, bytes: added.bytes)
             }
-            try connection.run(
-                "DELETE FROM v3_trash WHERE (audit_id, entry_id) IN (SELECT audit_id, entry_id FROM temp.v3_batch)")
+            try connection.deleteFormat3TrashBatch()
             return taken
         }
-    }
-
-    /// The actions and namespace names of the batch's rows (a partition each).
-    private static func groups(_ connection: SQLiteConnection) throws -> [(auditID: Int64, name: String)] {
-        try connection.withStatement(
-            """
-            SELECT DISTINCT t.audit_id, coalesce(nm.name, '')
-            FROM temp.v3_batch b CROSS JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
-            LEFT JOIN v3_trash_names nm ON nm.id = t.namespace_id
-            """
-        ) { try $0.rows { ($0.int64(0), $0.text(1)) } }
     }
 
     /// The trash partition of action `group.auditID` for namespace `group.name`, created on
@@ -83,44 +64,8 @@ enum Format3Trash {
     private static func partitionID(
         for group: (auditID: Int64, name: String), on connection: SQLiteConnection, now: Int64
     ) throws -> Int64 {
-        let existing = try connection.withStatement(
-            "SELECT id FROM partitions WHERE audit_id = ?1 AND name = ?2 AND whole = 0 ORDER BY id LIMIT 1"
-        ) { statement in
-            statement.bind(group.auditID, group.name)
-            return try statement.firstRow { $0.int64(0) }
-        }
-        if let existing { return existing }
-        let at = try connection.scalar("SELECT at FROM audit WHERE id = ?1", group.auditID) ?? now
+        if let existing = try connection.trashPartitionID(auditID: group.auditID, name: group.name) { return existing }
+        let at = try connection.auditTime(id: group.auditID) ?? now
         return try connection.insertTrashPartition(name: group.name, auditID: group.auditID, now: at)
-    }
-
-    /// Inserts the batch's rows of `group` into partition `partition` (a key already there
-    /// keeps its first row, as the single-step migration did) and adds them to its counters.
-    private static func move(
-        _ group: (auditID: Int64, name: String), into partition: Int64, on connection: SQLiteConnection
-    ) throws {
-        let before = try connection.entryIDRange()?.upperBound ?? 0
-        try connection.run(
-            """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at,
-                                 hits, version, tags)
-            SELECT ?1, t.key, t.value, t.size, t.created_at, t.expires_at, t.stale_until, t.accessed_at, t.hits,
-                   t.version, t.tags
-            FROM temp.v3_batch b CROSS JOIN v3_trash t ON t.audit_id = b.audit_id AND t.entry_id = b.entry_id
-            WHERE t.audit_id = ?2 AND coalesce((SELECT name FROM v3_trash_names WHERE id = t.namespace_id), '') = ?3
-            ORDER BY t.audit_id, t.entry_id
-            ON CONFLICT (namespace_id, key) DO NOTHING
-            """,
-            partition, group.auditID, group.name)
-        // `+namespace_id`: the new rows by row id, never the partition through an index (which
-        // would count the whole partition again every batch).
-        let added =
-            try connection.withStatement(
-                "SELECT count(*), coalesce(sum(size), 0) FROM entries WHERE id > ?1 AND +namespace_id = ?2"
-            ) { statement in
-                statement.bind(before, partition)
-                return try statement.firstRow { ($0.int(0), $0.int(1)) }
-            } ?? (0, 0)
-        try connection.addToCounters(of: partition, entries: added.0, bytes: added.1)
     }
 }

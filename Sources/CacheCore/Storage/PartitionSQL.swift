@@ -155,6 +155,8 @@ extension SQLiteConnection {
             return try statement.firstRow { ($0.int(0), $0.int(1), $0.int(2), $0.int(3)) } ?? (0, 0, 0, 0)
         }
         let (entries, bytes, replaced, replacedBytes) = totals
+        // The replaced rows are deleted here, not by ``deleteDoomed()``: `temp.doomed` holds
+        // the whole batch (the rows to move back), and their counts came with the pass above.
         if replaced > 0 {
             try withDynamicStatement(
                 "DELETE FROM entries WHERE id IN (SELECT p.id FROM temp.doomed d CROSS JOIN entries p ON p.id = d.id WHERE \(isReplaced))"

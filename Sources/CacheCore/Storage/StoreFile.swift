@@ -188,16 +188,7 @@ enum StoreFile {
             return Database(path: path, writer: nil, busyTimeout: options.busyTimeout, immutable: immutable)
         }
         try mapped(path) {
-            // secure_delete = FAST: removed values are zeroed where that costs no extra I/O, but
-            // freed overflow pages are not rewritten (a system SQLite built with SECURE_DELETE
-            // would write every freed page of a large value again). VACUUM scrubs them.
-            // The writer serves this process's point reads too (see `Database.lookup`), so it
-            // gets a 32 MB page cache; readers keep SQLite's default 2 MB.
-            try connection.execute(
-                """
-                PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA temp_store = MEMORY;
-                PRAGMA secure_delete = FAST; PRAGMA cache_size = -32768
-                """)
+            try connection.configureWriter()
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
             try moveFormat3Trash(connection, options: options)
@@ -260,7 +251,7 @@ enum StoreFile {
     /// the same new file wait on the lock and then find it done.
     static func migrate(_ connection: SQLiteConnection, path: String) throws {
         try connection.writeTransaction {
-            let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
+            let version = try connection.formatVersion()
             if version < 0 {
                 throw CacheError.damaged(path: path, reason: "its format version (\(version)) is damaged")
             }
@@ -269,8 +260,7 @@ enum StoreFile {
             }
             for migration in Schema.migrations.dropFirst(version) { try connection.execute(migration) }
             if version < Schema.currentVersion { try Format3Trash.dropIfEmpty(connection) }
-            try connection.execute(
-                "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
+            try connection.markCurrentFormat()
         }
     }
 
@@ -296,7 +286,7 @@ enum StoreFile {
         let deadline = ContinuousClock.now + busyTimeout
         while true {
             do {
-                let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { try $0.firstRow { $0.text(0) } }
+                let mode = try connection.requestWAL()
                 if mode?.lowercased() == "wal" { return }
             } catch let error as SQLiteError where error.isBusy {
                 if ContinuousClock.now >= deadline { throw error }
@@ -326,7 +316,7 @@ enum StoreFile {
             salvaged = try mapped(path) {
                 let target = try SQLiteConnection(
                     path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
-                try target.execute("PRAGMA journal_mode = DELETE")
+                try target.useRollbackJournal()
                 try migrate(target, path: fresh)
                 // A damaged header or a foreign `-wal`: read the main file through a sound copy.
                 let source = try SQLiteConnection(

@@ -22,7 +22,10 @@ package struct StoredEntry: Sendable {
     func isPurgeable(at now: Int64) -> Bool { staleUntil.map { now >= $0 } ?? false }
 
     /// The memberwise initializer, for the package's other targets.
-    package init(id: Int64, value: Data, createdAt: Int64, expiresAt: Int64?, staleUntil: Int64?, version: String, tagsJSON: String?) {
+    package init(
+        id: Int64, value: Data, createdAt: Int64, expiresAt: Int64?, staleUntil: Int64?, version: String,
+        tagsJSON: String?
+    ) {
         self.id = id
         self.value = value
         self.createdAt = createdAt

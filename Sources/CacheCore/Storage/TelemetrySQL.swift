@@ -74,29 +74,44 @@ extension SQLiteConnection {
 
     // MARK: Stats
 
+    /// The counter columns of `stats`, in ``CacheStatistics``' order.
+    private static let statsCounters = [
+        "memory_hits", "disk_hits", "misses", "stale_hits", "sets", "removes", "evictions", "evicted_bytes",
+        "expirations", "invalidations", "load_successes", "load_failures", "load_time",
+    ]
+
+    /// The two statements that add counters into `stats` buckets (a client's report, a
+    /// roll-up), assembled once from ``statsCounters`` so the upsert is written once; no value
+    /// is interpolated.
+    private static let (addStatsSQL, rollUpStatsSQL): (String, String) = {
+        let insert =
+            "INSERT INTO stats (resolution, bucket, namespace, client_id, "
+            + statsCounters.joined(separator: ", ") + ")"
+        let addToBucket =
+            " ON CONFLICT (resolution, bucket, namespace, client_id) DO UPDATE SET "
+            + statsCounters.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
+        let values = (1...(4 + statsCounters.count)).map { "?\($0)" }.joined(separator: ", ")
+        let sums = statsCounters.map { "sum(\($0))" }.joined(separator: ", ")
+        return (
+            insert + " VALUES (" + values + ")" + addToBucket,
+            insert + " SELECT ?2, bucket - bucket % ?2, namespace, client_id, " + sums
+                + " FROM stats WHERE resolution = ?1 AND bucket < ?3 GROUP BY bucket - bucket % ?2, namespace, client_id"
+                + addToBucket
+        )
+    }()
+
     /// Adds `counts` to the client's bucket of `namespace`.
     func addStats(
         _ counts: CacheStatistics, resolution: Int64, bucket: Int64, namespace: String, clientID: Int64
     ) throws {
-        try run(
-            """
-            INSERT INTO stats (resolution, bucket, namespace, client_id, memory_hits, disk_hits, misses, stale_hits,
-                sets, removes, evictions, evicted_bytes, expirations, invalidations, load_successes, load_failures,
-                load_time)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
-            ON CONFLICT (resolution, bucket, namespace, client_id) DO UPDATE SET
-                memory_hits = memory_hits + excluded.memory_hits, disk_hits = disk_hits + excluded.disk_hits,
-                misses = misses + excluded.misses, stale_hits = stale_hits + excluded.stale_hits,
-                sets = sets + excluded.sets, removes = removes + excluded.removes,
-                evictions = evictions + excluded.evictions, evicted_bytes = evicted_bytes + excluded.evicted_bytes,
-                expirations = expirations + excluded.expirations,
-                invalidations = invalidations + excluded.invalidations,
-                load_successes = load_successes + excluded.load_successes,
-                load_failures = load_failures + excluded.load_failures, load_time = load_time + excluded.load_time
-            """,
-            resolution, bucket, namespace, clientID, counts.memoryHits, counts.diskHits, counts.misses,
-            counts.staleHits, counts.sets, counts.removes, counts.evictions, counts.evictedBytes, counts.expirations,
-            counts.invalidations, counts.loadSuccesses, counts.loadFailures, counts.totalLoadTime.nanosecondCount)
+        try withDynamicStatement(Self.addStatsSQL) { statement in
+            statement.bind(
+                resolution, bucket, namespace, clientID, counts.memoryHits, counts.diskHits, counts.misses,
+                counts.staleHits, counts.sets, counts.removes, counts.evictions, counts.evictedBytes,
+                counts.expirations, counts.invalidations, counts.loadSuccesses, counts.loadFailures,
+                counts.totalLoadTime.nanosecondCount)
+            _ = try statement.run()
+        }
     }
 
     /// Rows of `resolution` whose bucket ends after `since`, oldest first.
@@ -136,41 +151,15 @@ extension SQLiteConnection {
     /// resolution `coarse` (summing, so totals stay), then deletes them; returns how many
     /// fine rows it rolled up.
     func rollUpStats(from fine: Int64, to coarse: Int64, before cutoff: Int64) throws -> Int {
-        try run(
-            """
-            INSERT INTO stats (resolution, bucket, namespace, client_id, memory_hits, disk_hits, misses, stale_hits,
-                sets, removes, evictions, evicted_bytes, expirations, invalidations, load_successes, load_failures,
-                load_time)
-            SELECT ?2, bucket - bucket % ?2, namespace, client_id, sum(memory_hits), sum(disk_hits), sum(misses),
-                sum(stale_hits), sum(sets), sum(removes), sum(evictions), sum(evicted_bytes), sum(expirations),
-                sum(invalidations), sum(load_successes), sum(load_failures), sum(load_time)
-            FROM stats WHERE resolution = ?1 AND bucket < ?3
-            GROUP BY bucket - bucket % ?2, namespace, client_id
-            ON CONFLICT (resolution, bucket, namespace, client_id) DO UPDATE SET
-                memory_hits = memory_hits + excluded.memory_hits, disk_hits = disk_hits + excluded.disk_hits,
-                misses = misses + excluded.misses, stale_hits = stale_hits + excluded.stale_hits,
-                sets = sets + excluded.sets, removes = removes + excluded.removes,
-                evictions = evictions + excluded.evictions, evicted_bytes = evicted_bytes + excluded.evicted_bytes,
-                expirations = expirations + excluded.expirations,
-                invalidations = invalidations + excluded.invalidations,
-                load_successes = load_successes + excluded.load_successes,
-                load_failures = load_failures + excluded.load_failures, load_time = load_time + excluded.load_time
-            """,
-            fine, coarse, cutoff)
+        try withDynamicStatement(Self.rollUpStatsSQL) { statement in
+            statement.bind(fine, coarse, cutoff)
+            _ = try statement.run()
+        }
         return try deleteStats(resolution: fine, before: cutoff)
     }
 
     /// Deletes the rows of `resolution` with buckets before `cutoff`; returns how many.
     func deleteStats(resolution: Int64, before cutoff: Int64) throws -> Int {
         try run("DELETE FROM stats WHERE resolution = ?1 AND bucket < ?2", resolution, cutoff)
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating far beyond any load time).
-    var nanosecondCount: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
     }
 }

@@ -19,15 +19,7 @@ extension RedisAdmin {
                     RedisArgument(change.scriptKind), RedisArgument(change.milliseconds),
                     RedisArgument(RedisKeys.escape(batch.namespace) + ":"),
                 ] + batch.keys.map { RedisArgument($0) })
-            let parts = reply.array ?? []
-            let changed = (parts.count == 3 ? parts[2].array ?? [] : []).compactMap(\.string)
-            let bytes = parts.count == 3 ? Int(parts[1].integer ?? 0) : 0
-            state.add(changed, bytes: bytes, namespace: batch.namespace)
-            if state.samplesChanged {
-                try log.set(state.id, [("samples", RedisArgument(try RedisAuditLog.json(state.samples)))])
-                state.samplesChanged = false
-            }
-            return state.report()
+            return try record(reply, of: batch.namespace, in: &state)
         }
     }
 

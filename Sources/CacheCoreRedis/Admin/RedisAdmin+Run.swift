@@ -92,16 +92,23 @@ extension RedisAdmin {
                     RedisArgument(keys.trash(state.id, namespace: batch.namespace)), RedisArgument(retention),
                     RedisArgument(batch.tag ?? ""),
                 ] + batch.keys.map { RedisArgument($0) })
-            let parts = reply.array ?? []
-            let moved = (parts.count == 3 ? parts[2].array ?? [] : []).compactMap(\.string)
-            let bytes = parts.count == 3 ? Int(parts[1].integer ?? 0) : 0
-            state.add(moved, bytes: bytes, namespace: batch.namespace)
-            if state.samplesChanged {
-                try log.set(state.id, [("samples", RedisArgument(try RedisAuditLog.json(state.samples)))])
-                state.samplesChanged = false
-            }
-            return state.report()
+            return try record(reply, of: batch.namespace, in: &state)
         }
+    }
+
+    /// Adds what a batch's script says it moved or changed (`{count, bytes, keys}`) to
+    /// `state`, keeps the record's sample keys current, and reports progress; returns
+    /// whether to go on.
+    func record(_ reply: RedisReply, of namespace: String, in state: inout RunState) throws -> Bool {
+        let parts = reply.array ?? []
+        let keys = (parts.count == 3 ? parts[2].array ?? [] : []).compactMap(\.string)
+        let bytes = parts.count == 3 ? Int(parts[1].integer ?? 0) : 0
+        state.add(keys, bytes: bytes, namespace: namespace)
+        if state.samplesChanged {
+            try log.set(state.id, [("samples", RedisArgument(try RedisAuditLog.json(state.samples)))])
+            state.samplesChanged = false
+        }
+        return state.report()
     }
 
     /// Marks the record finished and drops this process's memory copies of what was removed

@@ -32,7 +32,6 @@ final class RedisInvalidationListener: Sendable {
     private let grace: Duration
     private let state: Mutex<State>
     private let worker = Mutex<BackgroundWorker?>(nil)
-    private let flushes = Atomic(0)
     /// Tokens of ``RedisStore/synchronize()`` markers whose push was applied, until taken.
     private let markers = Mutex<Set<String>>([])
 
@@ -53,9 +52,6 @@ final class RedisInvalidationListener: Sendable {
 
     /// Whether the subscription is live.
     var isConnected: Bool { state.withLock { $0.connection != nil } }
-
-    /// How many times every memory tier was flushed after a lost connection.
-    var flushCount: Int { flushes.load(ordering: .relaxed) }
 
     /// Stops the thread and closes the connection.
     func stop() {
@@ -113,7 +109,6 @@ final class RedisInvalidationListener: Sendable {
     }
 
     private func flushAll() {
-        flushes.add(1, ordering: .relaxed)
         guard let store else { return }
         store.coherence.withLock { pushes in
             pushes &+= 1

@@ -1,3 +1,4 @@
+import CacheCore
 import Foundation
 
 /// One row of the peers table: value size, operation mix and number of processes.

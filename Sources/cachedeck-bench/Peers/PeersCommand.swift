@@ -45,8 +45,7 @@ struct PeersCommand: ParsableCommand {
                 }
             }
             let scenarioRows = PeerRow.rows(scenario: scenario, results: results)
-            for row in scenarioRows { print(row.line) }
-            fflush(nil)
+            for row in scenarioRows { progress(row.line) }
             rows += scenarioRows
         }
         let table = PeerRow.markdown(rows, sizes: sizes)

@@ -51,22 +51,16 @@ struct InvalidateCommand: ParsableCommand {
         abstract: "Remove entries by key, prefix or tag; running apps drop their memory copies. Undoable.")
 
     @OptionGroup var store: ActionStoreArguments
-    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
-    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var entries: SelectedEntries
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
-    func validate() throws { try selection.validate(namespace: namespace) }
-
     func run() throws {
         if let foreign = ForeignActionRunner.recognise(store.file, confirmation: confirmation, json: output.json) {
-            return try foreign.run(try selection.foreignSelection(), namespace: namespace ?? "")
-        }
-        if selection.filter != nil {
-            throw Failure("--filter selects entries of other libraries' caches; on a CacheDeck file filter in the console")
+            return try foreign.run(try entries.selection.foreignSelection(), namespace: entries.namespace ?? "")
         }
         try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.invalidate(try selection.selector(namespace: namespace)))
+            .run(.invalidate(try entries.selector()))
     }
 }
 
@@ -111,20 +105,28 @@ struct ExpireCommand: ParsableCommand {
         abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.")
 
     @OptionGroup var store: ActionStoreArguments
-    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
-    @OptionGroup var selection: SelectorArguments
+    @OptionGroup var entries: SelectedEntries
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
-    func validate() throws { try selection.validate(namespace: namespace) }
-
     func run() throws {
         try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.expiry(selector: try selection.selector(namespace: namespace), change: .expireNow))
+            .run(.expiry(selector: try entries.selector(), change: .expireNow))
     }
 }
 
 /// The entries an action selects: keys, a key prefix or a tag.
+/// The entries an action selects: a namespace (optional with a tag) and one of `--key`,
+/// `--prefix` or `--tag`.
+struct SelectedEntries: ParsableArguments {
+    @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
+    @OptionGroup var selection: SelectorArguments
+
+    func validate() throws { try selection.validate(namespace: namespace) }
+
+    func selector() throws -> InvalidationSelector { try selection.selector(namespace: namespace) }
+}
+
 struct SelectorArguments: ParsableArguments {
     @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
     var key: [String] = []
@@ -156,6 +158,9 @@ struct SelectorArguments: ParsableArguments {
 
     /// The selector, in `namespace` (every namespace for a tag without one).
     func selector(namespace: String?) throws -> InvalidationSelector {
+        if filter != nil {
+            throw Failure("--filter selects entries of other libraries' caches; on a CacheDeck file filter in the console")
+        }
         if let tag { return .tag(tag, namespace: namespace) }
         guard let namespace else { throw ValidationError("--key and --prefix need a namespace") }
         if let prefix { return .prefix(namespace: namespace, prefix: prefix) }

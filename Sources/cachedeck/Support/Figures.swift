@@ -27,7 +27,7 @@ enum Figures {
     }
 
     /// `duration` as ``span(_:)`` writes it.
-    static func span(_ duration: Duration) -> String { span(milliseconds(duration)) }
+    static func span(_ duration: Duration) -> String { span(duration.milliseconds) }
 
     /// A moment as ISO 8601 in UTC, to the second.
     static func timestamp(_ milliseconds: Int64) -> String {
@@ -64,7 +64,7 @@ enum Figures {
         var parts: [String]
         switch policy.expiration {
         case .never: parts = ["never"]
-        case .after(let duration): parts = [span(milliseconds(duration))]
+        case .after(let duration): parts = [span(duration.milliseconds)]
         case .at(let date): parts = ["at " + timestamp(Int64(saturating: date.timeIntervalSince1970 * 1000))]
         }
         if let maxEntries = policy.maxEntries {
@@ -75,13 +75,8 @@ enum Figures {
         if let maxBytes = policy.maxBytes {
             parts.append("≤ \(Formatting.bytes(maxBytes))" + (policy.eviction == .oldestCreated ? " oldest" : " lru"))
         }
-        if policy.staleWindow > .zero { parts.append("stale \(span(milliseconds(policy.staleWindow)))") }
+        if policy.staleWindow > .zero { parts.append("stale \(span(policy.staleWindow.milliseconds))") }
         if policy.tiers != .disk { parts.append(policy.tiers == .memory ? "memory only" : "memory+disk") }
         return parts.joined(separator: ", ")
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -56,20 +56,6 @@ struct RedisFixture {
     }
 }
 
-/// Polls `condition` every millisecond until it holds or `limit` passes; returns how long it took.
-@discardableResult
-func eventually(
-    within limit: Duration = .seconds(2), _ condition: () throws -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) rethrows -> Duration? {
-    let start = ContinuousClock.now
-    while ContinuousClock.now - start < limit {
-        if try condition() { return ContinuousClock.now - start }
-        usleep(500)
-    }
-    Issue.record("condition did not hold within \(limit)", sourceLocation: sourceLocation)
-    return nil
-}
 
 /// Whether `error` is the ``CacheError`` `matches` accepts and reads as one line.
 func isOneLine(_ error: any Error, _ matches: (CacheError) -> Bool) -> Bool {

@@ -1,20 +1,10 @@
-/// A small, fast, reproducible generator (SplitMix64): the same seed gives the same
-/// sequence on every platform and run, so a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+import CacheCore
 
-    init(seed: UInt64) {
-        state = seed
-    }
+/// The package's reproducible generator: the same seed gives the same sequence on every
+/// platform and run, so a failing seed can be replayed.
+typealias SeededRandom = SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// `true` with probability `chance`.
     mutating func chance(_ chance: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < chance

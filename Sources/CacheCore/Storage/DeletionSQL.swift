@@ -14,13 +14,13 @@ extension SQLiteConnection {
         try execute("CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY); DELETE FROM temp.doomed;")
     }
 
-    /// Fills `temp.doomed` with the ids `select` returns (`?1`… bound to `parameters`);
-    /// returns how many.
+    /// Fills `temp.doomed` with the ids `select` (a fixed query) returns, `?1`… bound to
+    /// `values`; returns how many.
     @discardableResult
-    func fillDoomed(_ select: String, _ parameters: any SQLiteBindable...) throws -> Int {
+    func fillDoomed<each V: SQLiteBindable>(_ select: StaticString, _ values: repeat each V) throws -> Int {
         try clearDoomed()
-        return try withDynamicStatement("INSERT INTO temp.doomed \(select)") { statement in
-            for (offset, value) in parameters.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
+        return try withDynamicStatement("INSERT INTO temp.doomed " + select.description) { statement in
+            statement.bind(repeat each values)
             return try statement.run()
         }
     }

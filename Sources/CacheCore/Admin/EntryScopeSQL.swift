@@ -5,7 +5,7 @@ import Foundation
 /// live namespaces: entries in partitions (trash, retired) are never selected.
 struct EntryScope: Sendable {
     let condition: String
-    let parameters: [any SQLiteBindable]
+    let parameters: [SQLValue]
 
     /// Keys per scope of a key-list selector: one `json_each` of this many keys per batch.
     static let keysPerScope = 500
@@ -36,14 +36,14 @@ struct EntryScope: Sendable {
                 EntryScope(
                     condition:
                         "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND e.stale_until <= ?1",
-                    parameters: [now])
+                    parameters: [.integer(now)])
             ]
         case .sweep(let name?):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
                     condition: "e.namespace_id = ?2 AND e.expires_at <= ?1 AND e.stale_until <= ?1",
-                    parameters: [now, id])
+                    parameters: [.integer(now), .integer(id)])
             ]
         case .invalidate(.key(let name, let key)):
             guard let id = try namespaceID(name) else { return [] }
@@ -51,7 +51,7 @@ struct EntryScope: Sendable {
             return [
                 EntryScope(
                     condition: "e.namespace_id = ?1 AND (e.key = ?2 OR e.key = CAST(?3 AS TEXT))",
-                    parameters: [id, key, PrintableKey.bytes(key) ?? Data(key.utf8)])
+                    parameters: [.integer(id), .text(key), .textBytes(PrintableKey.bytes(key) ?? Data(key.utf8))])
             ]
         case .invalidate(.keys(let name, let keys)):
             guard let id = try namespaceID(name) else { return [] }
@@ -65,21 +65,21 @@ struct EntryScope: Sendable {
                 guard !escaped.isEmpty else {
                     return EntryScope(
                         condition: "e.namespace_id = ?1 AND e.key IN (SELECT value FROM json_each(?2))",
-                        parameters: [id, json])
+                        parameters: [.integer(id), .text(json)])
                 }
                 let hex = String(decoding: try JSONEncoder().encode(escaped), as: UTF8.self)
                 return EntryScope(
                     condition: """
                         e.namespace_id = ?1 AND (e.key IN (SELECT value FROM json_each(?2))
                             OR hex(e.key) IN (SELECT value FROM json_each(?3)))
-                        """, parameters: [id, json, hex])
+                        """, parameters: [.integer(id), .text(json), .text(hex)])
             }
         case .invalidate(.prefix(let name, let prefix)):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
                     condition: "e.namespace_id = ?1 AND e.key >= ?2 AND e.key < (?2 || CAST(x'ff' AS TEXT))",
-                    parameters: [id, prefix])
+                    parameters: [.integer(id), .text(prefix)])
             ]
         // `+e.namespace_id`: the tag index drives (a row lookup per tagged entry), never a
         // namespace index (which would test every entry of the namespace against the tag).
@@ -88,14 +88,14 @@ struct EntryScope: Sendable {
                 EntryScope(
                     condition:
                         "e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1) AND +e.namespace_id IN (SELECT id FROM namespaces)",
-                    parameters: [tag])
+                    parameters: [.text(tag)])
             ]
         case .invalidate(.tag(let tag, let name?)):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
                     condition: "+e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
-                    parameters: [tag, id])
+                    parameters: [.text(tag), .integer(id)])
             ]
         case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry:
             return []
@@ -104,6 +104,6 @@ struct EntryScope: Sendable {
 
     /// Binds the scope's parameters to `statement`.
     func bind(to statement: SQLiteStatement) {
-        for (offset, value) in parameters.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
+        statement.bind(parameters)
     }
 }
