@@ -34,11 +34,11 @@ package enum TimeText {
         end.subtractingClamped(start)
     }
 
-    /// When `entry` was last read: `12s ago`, or `never` when it was never read (its access
-    /// time is then when it was written).
+    /// When `entry` was last read: `12s ago`, `never` when it was never read (its access
+    /// time is then when it was written), or `–` where reads are not recorded.
     static func accessed(_ entry: EntryInfo, now: Int64) -> String {
-        guard let hits = entry.hits else { return "–" }
-        return hits == 0 ? "never" : ago(entry.lastAccessAt, now: now)
+        guard let lastAccessAt = entry.lastAccessAt else { return "–" }
+        return entry.hits == 0 ? "never" : ago(lastAccessAt, now: now)
     }
 
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.

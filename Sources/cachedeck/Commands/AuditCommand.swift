@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 import Foundation
 
@@ -19,6 +20,9 @@ struct AuditCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignActionRunner.recognise(store.file, confirmation: ConfirmationArguments(), json: output.json) {
+            return try foreign.audit(limit: limit)
+        }
         let records = try store.controller(writable: false).auditLog(limit: limit)
         if output.json { return try JSONOutput.print(records) }
         let rows = records.map(AuditEntry.init).map { entry in

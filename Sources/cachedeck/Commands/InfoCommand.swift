@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 
 /// `cachedeck info FILE` or `cachedeck info redis://HOST:PORT/DB`
@@ -24,6 +25,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         if RedisKeyspace.isURL(store.file) { return try redisInfo() }
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) { return try foreign.info() }
         let opened = try store.openForReading()
         let summary = try opened.inspector.summary()
         let owner = opened.fileOwner
