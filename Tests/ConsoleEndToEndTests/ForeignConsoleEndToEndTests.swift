@@ -23,9 +23,7 @@ struct ForeignConsoleEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/cache.db"
         try executeSQL(
-            """
-            CREATE TABLE "solid_cache_entries" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "key" blob NOT NULL,
-            "value" blob NOT NULL, "created_at" datetime(6) NOT NULL, "key_hash" integer NOT NULL, "byte_size" integer NOT NULL);
+            ForeignSchemas.solidCache + """
             INSERT INTO solid_cache_entries (key, value, created_at, key_hash, byte_size)
             VALUES ('views/home', x'04085b0669', datetime('now', '-2 hours'), 1, 180);
             """, on: path)
@@ -47,14 +45,7 @@ struct ForeignConsoleEndToEndTests {
 
     /// A Laravel database cache at `path` (its migration's tables) holding `rows` (SQL values).
     static func laravel(_ path: String, rows: String) throws {
-        try executeSQL(
-            """
-            CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
-            primary key ("key"));
-            CREATE TABLE "cache_locks" ("key" varchar not null, "owner" varchar not null, "expiration" integer not null,
-            primary key ("key"));
-            INSERT INTO cache VALUES \(rows);
-            """, on: path)
+        try executeSQL(ForeignSchemas.laravel + "INSERT INTO cache VALUES \(rows);", on: path)
     }
 
     @Test func laravelShowsExpiryAndPHPValuesAsText() throws {
@@ -102,13 +93,7 @@ struct ForeignConsoleEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/Cache.db"
         try executeSQL(
-            """
-            CREATE TABLE cfurl_cache_response(entry_ID INTEGER PRIMARY KEY AUTOINCREMENT UNIQUE, version INTEGER,
-            hash_value INTEGER, storage_policy INTEGER, request_key TEXT UNIQUE,
-            time_stamp NOT NULL DEFAULT CURRENT_TIMESTAMP, partition TEXT);
-            CREATE TABLE cfurl_cache_blob_data(entry_ID INTEGER PRIMARY KEY, response_object BLOB, request_object BLOB,
-            proto_props BLOB, user_info BLOB);
-            CREATE TABLE cfurl_cache_receiver_data(entry_ID INTEGER PRIMARY KEY, isDataOnFS INTEGER, receiver_data BLOB);
+            ForeignSchemas.urlCache + """
             INSERT INTO cfurl_cache_response (entry_ID, request_key, time_stamp)
             VALUES (1, 'https://example.com/api.json', datetime('now', '-3 hours'));
             INSERT INTO cfurl_cache_receiver_data VALUES (1, 0, CAST('{"b":1,"a":[true]}' AS BLOB));
@@ -130,9 +115,7 @@ struct ForeignConsoleEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/lego.store"
         try executeSQL(
-            """
-            CREATE TABLE entity_cache (table_name TEXT NOT NULL, primary_key TEXT NOT NULL, data BLOB NOT NULL,
-            created_at DOUBLE NOT NULL, expires_at DOUBLE, PRIMARY KEY (table_name, primary_key));
+            ForeignSchemas.entityCache + """
             INSERT INTO entity_cache VALUES
               ('sets', '10294-1', '{"name":"Titanic"}', unixepoch() - 60, unixepoch() + 3600),
               ('themes', '721', '{"name":"Icons"}', unixepoch() - 60, NULL);
