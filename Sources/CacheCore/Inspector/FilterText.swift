@@ -1,3 +1,5 @@
+import Foundation
+
 /// The lexical rules shared by the filter parser and ``EntryFilter/description``.
 enum FilterText {
     /// Words that are terms of their own rather than key text.
@@ -20,6 +22,13 @@ enum FilterText {
         text.isEmpty || text.first == "\"" || keywords.contains(text.lowercased())
             || prefixes.contains { text.lowercased().hasPrefix($0) }
             || text.contains { $0.isWhitespace || $0 == "\"" || operatorCharacters.contains($0) }
+    }
+
+    /// Milliseconds since the epoch as the filter writes them: ISO 8601 in UTC, with
+    /// milliseconds when there are any.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: milliseconds % 1000 != 0))
     }
 
     /// The operand of a `name:` term, quoted when it must be.
