@@ -36,11 +36,12 @@ enum StatisticsScreen {
     static func hitRateScale(_ values: [Double]) -> ClosedRange<Double> {
         let finite = values.filter(\.isFinite)
         guard let low = finite.min(), let high = finite.max() else { return 0...1 }
-        let margin = max((high - low) / 4, 0.01)
-        let step = high - low > 0.2 ? 0.05 : 0.01
-        let bottom = max(0, ((low - margin) / step).rounded(.down) * step)
-        let top = min(1, ((high + margin) / step).rounded(.up) * step)
-        return top - bottom >= 0.6 ? 0...1 : bottom...top
+        // In whole percents (a hair of slack so 0.78 is not taken for 77.999…).
+        let margin = max((high - low) * 25, 1)
+        let step = high - low > 0.2 ? 5.0 : 1.0
+        let bottom = max(0, ((low * 100 - margin) / step + 1e-6).rounded(.down) * step)
+        let top = min(100, ((high * 100 + margin) / step - 1e-6).rounded(.up) * step)
+        return top - bottom >= 60 ? 0...1 : bottom / 100...top / 100
     }
 
     /// What apps did over the window, the figures behind the hit rate: reads, misses,
