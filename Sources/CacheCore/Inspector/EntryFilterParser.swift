@@ -147,11 +147,22 @@ enum FilterNumber {
     /// Milliseconds since the epoch of `2026-11-27T03:00:00Z` or `2026-11-27T03:00:00.250Z`.
     static func timestamp(_ text: String) throws(EntryFilterError) -> Int64 {
         let error = EntryFilterError("bad time '\(text)' (ISO 8601 in UTC: 2026-11-27T03:00:00Z)")
-        let formats = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
-        guard let date = formats.lazy.compactMap({ try? $0.parse(text) }).first else { throw error }
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        guard milliseconds.magnitude < 9e15 else { throw error }
-        return Int64(milliseconds)
+        // Milliseconds are read as digits, not through a Double, so every one survives.
+        var whole = Substring(text)
+        var fraction: Int64 = 0
+        if let dot = text.lastIndex(of: "."), text.hasSuffix("Z") {
+            let digits = text[text.index(after: dot)..<text.index(before: text.endIndex)]
+            guard (1...3).contains(digits.count), digits.allSatisfy(\.isASCII), let value = Int64(digits) else {
+                throw error
+            }
+            fraction = value * [100, 10, 1][digits.count - 1]
+            whole = text[..<dot] + "Z"
+        }
+        guard let date = try? Date.ISO8601FormatStyle().parse(String(whole)) else { throw error }
+        let seconds = date.timeIntervalSince1970
+        // Years 1 through 9999, as ISO 8601 writes them.
+        guard (-62_135_596_800...253_402_300_799).contains(seconds) else { throw error }
+        return Int64(seconds) * 1000 + fraction
     }
 
     /// Bytes of `512`, `1KB`, `4KiB` or `1.5MB`.

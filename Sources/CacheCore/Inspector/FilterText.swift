@@ -27,8 +27,13 @@ enum FilterText {
     /// Milliseconds since the epoch as the filter writes them: ISO 8601 in UTC, with
     /// milliseconds when there are any.
     static func timestamp(_ milliseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: milliseconds % 1000 != 0))
+        // Whole seconds through Date (exact in a Double), the milliseconds as digits.
+        let remainder = ((milliseconds % 1000) + 1000) % 1000
+        let seconds = (milliseconds - remainder) / 1000
+        let text = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        guard remainder != 0 else { return text }
+        let digits = String(remainder)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// The operand of a `name:` term, quoted when it must be.

@@ -48,7 +48,7 @@ import TerminalUI
         var harness = ConsoleHarness(columns: 100, rows: 30, source: source, now: Self.start)
         harness.press(.down, .enter, .character("t"))
         let timeline = try #require((harness.model.current.view as? TimelineView)?.snapshot)
-        #expect(timeline.buckets.map(\.entries) == [3, 5, 4, 6, 7, 0, 2, 8])
+        #expect(timeline.buckets.map(\.entries) == [3, 5, 4, 6, 5, 2, 2, 8])
         for (index, bucket) in timeline.buckets.enumerated() {
             harness.press(.character("g"))
             for _ in 0..<index { harness.press(.down) }

@@ -57,9 +57,9 @@ enum StatisticsScreen {
             ].joined(separator: options.dot)
     }
 
-    /// The namespace list's box in `area`.
+    /// The namespace list's box in `area` (below the line of totals).
     static func listArea(in area: Rect) -> Rect {
-        Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+        Rect(column: area.minColumn, row: area.minRow + 1, columns: listColumns, rows: area.size.rows - 1)
     }
 
     /// One graph panel.
@@ -95,21 +95,18 @@ enum StatisticsScreen {
                 TerminalText.pad(" " + (name ?? "(all)"), toWidth: inner.size.columns),
                 at: Point(column: inner.minColumn, row: inner.minRow + offset), style: style)
         }
-        let right = Rect(
-            column: list.maxColumn, row: area.minRow, columns: area.size.columns - listColumns, rows: area.size.rows)
         guard let snapshot = view.snapshot else {
             buffer.put(
-                " Reading \(view.window.rawValue) of telemetry\(options.ellipsis)",
-                at: Point(column: right.minColumn, row: right.minRow), style: CellStyle(.muted))
+                " Reading \(view.window.rawValue) of telemetry\(options.ellipsis)", at: area.origin,
+                style: CellStyle(.muted))
             return
         }
         let series = selected.map { snapshot.namespaces[$0] ?? .empty } ?? snapshot.overall
         buffer.put(
-            " " + totalsLine(series.totals, window: view.window, options: options),
-            at: Point(column: right.minColumn, row: right.minRow), maxWidth: right.size.columns,
-            truncation: .ellipsis(options.ellipsis))
+            " " + totalsLine(series.totals, window: view.window, options: options), at: area.origin,
+            maxWidth: area.size.columns, truncation: .ellipsis(options.ellipsis))
         let graphs = Rect(
-            column: right.minColumn, row: right.minRow + 1, columns: right.size.columns, rows: right.size.rows - 1)
+            column: list.maxColumn, row: list.minRow, columns: area.size.columns - listColumns, rows: list.size.rows)
         let height = graphs.size.rows / 3
         let hitRange = hitRateScale(series.hitRate)
         let percents = "\(Int((hitRange.lowerBound * 100).rounded()))–\(Int((hitRange.upperBound * 100).rounded())) %"
