@@ -29,7 +29,8 @@ struct HitRateReasonsEndToEndTests {
         try tmux.type(":ns sets", enter: true)
         try tmux.waitFor("sets · ")
         try tmux.keys("t")
-        let timeline = try tmux.waitFor("timeline of sets")
+        // The counts arrive after the breadcrumb: read them once the hours are drawn.
+        let timeline = try tmux.waitFor("Next 48 hours")
         let expected = try #require(count(ofRange: "1 h–1 day", in: timeline))
         #expect(expected > 0)
         try tmux.keys("j", "j", "j", "j", "Enter")

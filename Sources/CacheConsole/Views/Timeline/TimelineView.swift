@@ -104,7 +104,10 @@ package struct TimelineView: ConsoleView {
         }
         let filter = pane == .ranges ? snapshot.filter(bucket: range) : snapshot.filter(hour: hour)
         guard let filter else {
-            context.report("This cache records no expiry times to list entries by.")
+            context.report(
+                snapshot.isAges
+                    ? "This cache records no expiry times to list entries by."
+                    : "Another library's cache: its timeline has no exact bounds to list entries by.")
             return
         }
         context.show(EntriesView(namespace: namespace, filter: filter, sort: EntrySort(.expires)))
