@@ -133,7 +133,9 @@ enum TimelineScreen {
         buffer.put(options.glyphs == .unicode ? "▲" : "^", at: Point(column: cursor, row: axis), style: cursorStyle)
         for hour in stride(from: 0, to: snapshot.hourly.count, by: 12) {
             let label = hour == 0 ? "now" : "+\(hour)h"
-            let start = chart.minColumn + hour * spacing
+            // A label the mark would cover moves just past it, or gives way when that is not enough.
+            var start = chart.minColumn + hour * spacing
+            if start == cursor { start += 1 }
             guard !(start...(start + label.count)).contains(cursor) else { continue }
             buffer.put(label, at: Point(column: start, row: axis), style: CellStyle(.muted))
         }
