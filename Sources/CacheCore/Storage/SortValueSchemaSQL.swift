@@ -12,6 +12,10 @@ extension Schema {
         CREATE INDEX entries_by_sort_value ON entries (namespace_id, sort_value) WHERE sort_value IS NOT NULL;
         """
 
+    /// The condition of each partial index, by name: a query reads such an index only under it
+    /// (fixed text, never read from the file).
+    static let partialIndexConditions = ["entries_by_sort_value": "sort_value IS NOT NULL"]
+
     /// The format that introduces ``sortValues``.
     static let sortValuesVersion = 7
 }
