@@ -115,4 +115,29 @@ import TerminalUI
         #expect(throws: EntryFilterError.self) { try EntryFilter(parsing: "expires<soon") }
         #expect(throws: EntryFilterError.self) { try EntryFilter(parsing: "expires>99999-01-01T00:00:00Z") }
     }
+
+    @Test func aClickSelectsARangeOrAnHourAndASecondClickOpensIt() throws {
+        let (source, folder) = try file()
+        _ = folder
+        var harness = ConsoleHarness(columns: 100, rows: 30, source: source, now: Self.start)
+        harness.press(.down, .enter, .character("t"))
+        func click(column: Int, row: Int) {
+            harness.handle(.input(.mouse(MouseEvent(kind: .press(.left), position: Point(column: column, row: row)))))
+        }
+        let lines = harness.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        let dayRow = try #require(lines.firstIndex { $0.hasPrefix("│1 h–1 day") })
+        click(column: 3, row: dayRow)
+        #expect((harness.model.current.view as? TimelineView)?.range == 4)
+        click(column: 3, row: dayRow)
+        #expect(matching(harness) == 5)
+        harness.press(.escape, .escape)
+        // The hours' axis is the row above the panel's bottom edge; hour 2's bar is 2 spacings in.
+        let axisRow = try #require(lines.lastIndex { $0.contains("+12h") })
+        let spacing = (100 - 2 - 1) / 48
+        click(column: 2 + 2 * spacing, row: axisRow - 1)
+        #expect((harness.model.current.view as? TimelineView)?.pane == .hours)
+        #expect((harness.model.current.view as? TimelineView)?.hour == 2)
+        click(column: 2 + 2 * spacing, row: axisRow - 1)
+        #expect(matching(harness) == 2)
+    }
 }

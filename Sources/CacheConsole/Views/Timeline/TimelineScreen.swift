@@ -4,13 +4,41 @@ import CacheCore
 /// The expiry timeline: entries and bytes per expiry range, then the next 48 hours hour by
 /// hour as bars, with the cursor on a range or an hour (its count in the title).
 enum TimelineScreen {
+    /// What a click lands on: a range's row or an hour's bar.
+    enum Hit: Equatable {
+        case range(Int)
+        case hour(Int)
+    }
+
+    /// The range table's rows in `area` for `snapshot` (the hours' panel is below them).
+    private static func rangeRows(_ snapshot: TimelineSnapshot, in area: Rect) -> Int {
+        min(snapshot.buckets.count + 3, area.size.rows - 4)
+    }
+
+    /// The range row or hour bar at `point`, if any.
+    static func hit(_ point: Point, in area: Rect, snapshot: TimelineSnapshot) -> Hit? {
+        let rows = rangeRows(snapshot, in: area)
+        let table = Rect(column: area.minColumn, row: area.minRow, columns: area.size.columns, rows: rows).insetBy(1)
+        if table.contains(point) {
+            let index = point.row - table.minRow - 1
+            return snapshot.buckets.indices.contains(index) ? .range(index) : nil
+        }
+        let hours = Rect(
+            column: area.minColumn, row: area.minRow + rows, columns: area.size.columns, rows: area.size.rows - rows
+        ).insetBy(1)
+        guard !snapshot.isAges, hours.contains(point), point.column > hours.minColumn else { return nil }
+        let spacing = max(1, (hours.size.columns - 1) / max(1, snapshot.hourly.count))
+        let hour = (point.column - hours.minColumn - 1) / spacing
+        return snapshot.hourly.indices.contains(hour) ? .hour(hour) : nil
+    }
+
     static func draw(_ view: TimelineView, in area: Rect, into buffer: inout ScreenBuffer, options: RenderOptions) {
         let scope = view.namespace ?? "all namespaces"
         guard let snapshot = view.snapshot else {
             buffer.put(" Counting expiries of \(scope)\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
             return
         }
-        let bucketRows = min(snapshot.buckets.count + 3, area.size.rows - 4)
+        let bucketRows = rangeRows(snapshot, in: area)
         let top = Rect(column: area.minColumn, row: area.minRow, columns: area.size.columns, rows: bucketRows)
         drawBuckets(snapshot, view: view, scope: scope, in: top, into: &buffer, options: options)
         if snapshot.isAges { return }

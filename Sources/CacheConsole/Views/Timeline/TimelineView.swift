@@ -80,6 +80,21 @@ package struct TimelineView: ConsoleView {
         return []
     }
 
+    /// A click selects a range or an hour; a click on the selected one opens its entries.
+    package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
+        guard let snapshot, let hit = TimelineScreen.hit(point, in: area, snapshot: snapshot) else { return [] }
+        let selected = pane == .ranges ? TimelineScreen.Hit.range(range) : .hour(hour)
+        if hit == selected {
+            drillIn(context: &context)
+            return []
+        }
+        switch hit {
+        case .range(let index): (pane, range) = (.ranges, index)
+        case .hour(let index): (pane, hour) = (.hours, index)
+        }
+        return []
+    }
+
     private mutating func switchPane() -> [ConsoleEffect] {
         pane = pane == .ranges ? .hours : .ranges
         return []
