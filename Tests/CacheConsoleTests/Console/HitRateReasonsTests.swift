@@ -155,7 +155,10 @@ import TerminalUI
     @Test func aFileStoreCountsTheLastMinutesMissesAndLoaderFailuresOnlyWhereALoaderRan() async throws {
         struct Unavailable: Error {}
         let folder = TemporaryFolder()
-        let store = try CacheStore(path: folder.url.appendingPathComponent("why.sqlite").path)
+        // A clock that stands still: however slow the machine, every read falls in the last minute.
+        let clock = ManualClock(start: Date(timeIntervalSince1970: Double(FakeDataSource.now + 2_500) / 1000))
+        let store = try CacheStore(
+            path: folder.url.appendingPathComponent("why.sqlite").path, options: StoreOptions(clock: clock))
         let loaded = try store.cache("loaded", key: String.self, value: String.self)
         let plain = try store.cache("plain", key: String.self, value: String.self)
         try plain.set("v", for: "here")
@@ -164,7 +167,7 @@ import TerminalUI
         _ = try? await loaded.value(for: "b") { _ in throw Unavailable() }
         try store.flushTelemetry()
 
-        let source = try StoreDataSource.open(path: store.path, readOnly: true)
+        let source = try StoreDataSource(store: store)
         let facts = Dictionary(uniqueKeysWithValues: try source.overview().namespaces.map { ($0.name, $0) })
         let plainMinute = try #require(facts["plain"]?.lastMinute)
         #expect(plainMinute.requests == 3 && plainMinute.misses == 2)
