@@ -185,6 +185,13 @@ final class FakeDataSource: ConsoleDataSource {
             value: value)
     }
 
+    /// The value as stored: the compact JSON the Detail view shows pretty-printed.
+    func wholeValue(namespace: String, key: String) throws -> Data? {
+        try checkFailure()
+        guard let entry = state.withLock({ $0.namespaces[namespace]?.first { $0.key == key } }) else { return nil }
+        return Data("{\"id\":\(entry.id.rowID),\"key\":\"\(entry.key)\",\"price\":{\"amount\":129.9}}".utf8)
+    }
+
     func timeline(namespace: String?) throws -> TimelineSnapshot {
         try checkFailure()
         if let buckets = state.withLock(\.timelineBuckets) {
