@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 
-/// `cachedeck metrics`: scraped over real HTTP, and compared with `stats --json` and
-/// `namespaces --json` on the same file.
-@Suite struct MetricsCommandTests {
+/// Scrapes a `cachedeck metrics` server with plain HTTP over a socket.
+enum Scrape {
     /// A plain HTTP/1.1 request to 127.0.0.1:`port`; the status line and the body.
-    private func get(_ path: String, port: Int, method: String = "GET") throws -> (status: String, body: String) {
+    static func get(_ path: String, port: Int, method: String = "GET") throws -> (status: String, body: String) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw CLIFailure("no socket") }
         defer { close(descriptor) }
@@ -35,7 +34,7 @@ import Testing
     }
 
     /// The samples of an exposition: `name{labels}` → value.
-    private func samples(_ text: String) -> [String: Double] {
+    static func samples(_ text: String) -> [String: Double] {
         var samples: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
@@ -47,19 +46,31 @@ import Testing
     }
 
     /// A JSON number as a `Double`.
-    private func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+    static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
 
+    /// The port a `cachedeck metrics` run says it listens on, once it does.
+    static func port(of server: CLIProcess) throws -> Int {
+        try server.waitForOutput("the address") { $0.contains("/metrics (Ctrl-C stops)") }
+        let first = server.stdoutSoFar.split(separator: "\n").first ?? ""
+        guard let port = Int(first.split(separator: ":").last?.split(separator: "/").first ?? "") else {
+            throw CLIFailure("no port in '\(first)'")
+        }
+        return port
+    }
+}
+
+/// `cachedeck metrics`: scraped over real HTTP, and compared with `stats --json` and
+/// `namespaces --json` on the same file.
+@Suite struct MetricsCommandTests {
     @Test func aScrapeServesWhatStatsAndNamespacesSayAndSIGTERMStopsIt() throws {
         let fixture = try CLIFixture()
         let server = try fixture.start("metrics", fixture.path, "--listen", "127.0.0.1:0")
-        try server.waitForOutput("the address") { $0.contains("/metrics (Ctrl-C stops)") }
-        let first = try #require(server.stdoutSoFar.split(separator: "\n").first)
-        let port = try #require(Int(first.split(separator: ":").last?.split(separator: "/").first ?? ""))
-        #expect(first == "Serving metrics on http://127.0.0.1:\(port)/metrics (Ctrl-C stops)")
+        let port = try Scrape.port(of: server)
+        #expect(server.stdoutSoFar.hasPrefix("Serving metrics on http://127.0.0.1:\(port)/metrics (Ctrl-C stops)\n"))
 
-        let scrape = try get("/metrics", port: port)
+        let scrape = try Scrape.get("/metrics", port: port)
         #expect(scrape.status == "HTTP/1.1 200 OK")
-        let metrics = samples(scrape.body)
+        let metrics = Scrape.samples(scrape.body)
         #expect(scrape.body.contains("# TYPE cachedeck_hits gauge"))
 
         let namespaces = try #require(try fixture.run("namespaces", fixture.path, "--json").json() as? [[String: Any]])
@@ -67,9 +78,9 @@ import Testing
         for namespace in namespaces {
             let name = try #require(namespace["name"] as? String)
             let labels = "{namespace=\"\(name)\"}"
-            #expect(metrics["cachedeck_entries\(labels)"] == number(namespace["entryCount"]))
-            #expect(metrics["cachedeck_expired_entries\(labels)"] == number(namespace["expiredEntryCount"]))
-            #expect(metrics["cachedeck_bytes\(labels)"] == number(namespace["bytes"]))
+            #expect(metrics["cachedeck_entries\(labels)"] == Scrape.number(namespace["entryCount"]))
+            #expect(metrics["cachedeck_expired_entries\(labels)"] == Scrape.number(namespace["expiredEntryCount"]))
+            #expect(metrics["cachedeck_bytes\(labels)"] == Scrape.number(namespace["bytes"]))
             let stats = try fixture.run("stats", fixture.path, name, "--json").object()
             let windows = try #require(stats["windows"] as? [[String: Any]])
             let minute = try #require(windows.first { $0["name"] as? String == "1m" }?["activity"] as? [String: Any])
@@ -78,9 +89,9 @@ import Testing
                 ("hits", "hits"), ("misses", "misses"), ("requests", "requests"), ("sets", "sets"),
                 ("evictions", "evictions"), ("expirations", "expirations"), ("load_failures", "loadFailures"),
             ] {
-                #expect(metrics["cachedeck_\(metric)\(windowed)"] == number(minute[field]), "\(name) \(metric)")
+                #expect(metrics["cachedeck_\(metric)\(windowed)"] == Scrape.number(minute[field]), "\(name) \(metric)")
             }
-            #expect(metrics["cachedeck_hit_ratio\(windowed)"] == number(minute["hitRate"]), "\(name) hit ratio")
+            #expect(metrics["cachedeck_hit_ratio\(windowed)"] == Scrape.number(minute["hitRate"]), "\(name) hit ratio")
         }
         #expect(metrics["cachedeck_hits{namespace=\"colors\",window=\"1m\"}"] == 9)
         #expect(metrics["cachedeck_hit_ratio{namespace=\"colors\",window=\"1m\"}"] == 0.9)
@@ -88,9 +99,9 @@ import Testing
             metrics["cachedeck_hit_ratio{namespace=\"tiles\",window=\"1m\"}"] == nil, "no reads: no made-up ratio")
         #expect(metrics["cachedeck_processes"] == 1 && metrics["cachedeck_live_processes"] == 0)
 
-        #expect(try get("/other", port: port).status == "HTTP/1.1 404 Not Found")
-        #expect(try get("/metrics", port: port, method: "POST").status == "HTTP/1.1 405 Method Not Allowed")
-        let head = try get("/metrics", port: port, method: "HEAD")
+        #expect(try Scrape.get("/other", port: port).status == "HTTP/1.1 404 Not Found")
+        #expect(try Scrape.get("/metrics", port: port, method: "POST").status == "HTTP/1.1 405 Method Not Allowed")
+        let head = try Scrape.get("/metrics", port: port, method: "HEAD")
         #expect(head.status == "HTTP/1.1 200 OK" && head.body.isEmpty)
 
         server.signal(SIGTERM)

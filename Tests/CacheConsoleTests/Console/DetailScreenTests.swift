@@ -55,7 +55,7 @@ import TerminalUI
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  ? help        query 1.0 ms · frame –
+             x hex  / search  d invalidate  y copy key  ? help       query 1.0 ms · frame –
             """#)
     }
 
@@ -102,7 +102,7 @@ import TerminalUI
             │                                                                                                                      │
             │                                                                                                                      │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  q quit  ? help                                        query 1.0 ms · frame –
+             x hex  / search  d invalidate  y copy key  v pager  Esc back  : command  q quit  ? help         query 1.0 ms · frame –
             """#)
     }
 
@@ -135,7 +135,7 @@ import TerminalUI
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             x text  d invalidate  Esc back  : command  ? help       query 1.0 ms · frame –
+             x text  / search  d invalidate  y copy key  ? help      query 1.0 ms · frame –
             """#)
         harness.press(.character("x"))
         #expect(harness.screen().contains("Value · JSON"))
