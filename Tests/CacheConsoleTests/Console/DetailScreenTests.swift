@@ -4,16 +4,10 @@ import Testing
 import TerminalUI
 
 @Suite struct DetailScreenTests {
-    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
-        var harness = ConsoleHarness(columns: columns, rows: rows)
-        harness.press(.down, .enter, .enter)
-        return harness
-    }
-
     /// The value is wrapped when it arrives and when the terminal is resized, not for every
     /// frame and key (a 64 KiB value took ~30 ms a wrap in a release build).
     @Test func theValueIsWrappedOncePerWidth() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         let wrapped = try #require(harness.model.current.detail?.wrapped)
         #expect(wrapped.width == 80 && wrapped.lines.count == 8)
         harness.resize(columns: 62, rows: 24)
@@ -30,7 +24,7 @@ import TerminalUI
 
     @Test func prettyJSONWrapsAtEightyColumns() {
         expectScreen(
-            detail(),
+            ConsoleHarness.detail(),
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
              cache.sqlite › products › product-0000
@@ -61,7 +55,7 @@ import TerminalUI
 
     @Test func atOneTwentyByForty() {
         expectScreen(
-            detail(columns: 120, rows: 40),
+            ConsoleHarness.detail(columns: 120, rows: 40),
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                                                                         live 1 s
              cache.sqlite › products › product-0000                                1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
@@ -107,7 +101,7 @@ import TerminalUI
     }
 
     @Test func xSwitchesToAHexDumpAndBack() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("x"))
         expectScreen(
             harness,
@@ -142,14 +136,14 @@ import TerminalUI
     }
 
     @Test func anEntryRemovedMeanwhileSaysSo() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.source.change { $0["products"]?.removeFirst() }
         harness.wait(1000)
         #expect(harness.screen().contains("Value · JSON · gone since read"))
     }
 
     @Test func theValueScrolls() {
-        var harness = detail(columns: 60, rows: 16)
+        var harness = ConsoleHarness.detail(columns: 60, rows: 16)
         harness.press(.down, .down)
         #expect(harness.screen().contains("lines 3–7 of 8"))
         harness.press(.character("G"))

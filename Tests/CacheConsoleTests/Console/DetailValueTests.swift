@@ -7,12 +7,6 @@ import TerminalUI
 /// The Detail view's search in the value, and the copy and pager keys (the effects they ask
 /// the runtime for; ``HandoffRunnerTests`` carries them out).
 @Suite struct DetailValueTests {
-    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
-        var harness = ConsoleHarness(columns: columns, rows: rows)
-        harness.press(.down, .enter, .enter)
-        return harness
-    }
-
     /// The styles of the cells of screen row `row` that show `text` (its first occurrence).
     private func styles(of text: String, onRowHolding marker: String, in harness: ConsoleHarness<FakeDataSource>)
         throws -> [StyleRole]
@@ -27,7 +21,7 @@ import TerminalUI
     }
 
     @Test func slashSearchesTheValueHighlightsAndCountsTheMatches() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("/"))
         harness.type("ur")
         let search = try #require(harness.model.current.detail?.search)
@@ -54,7 +48,7 @@ import TerminalUI
     }
 
     @Test func aCapitalLetterMatchesCaseAndNoMatchSaysSo() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("/"))
         harness.type("UR")
         #expect(harness.model.current.detail?.search?.matches.map(\.start) == [44])
@@ -67,7 +61,7 @@ import TerminalUI
     }
 
     @Test func aMatchOutOfViewIsScrolledTo() throws {
-        var harness = detail(rows: 16)
+        var harness = ConsoleHarness.detail(rows: 16)
         let height = DetailScreen.valueHeight(for: Size(columns: 80, rows: 16))
         #expect(height < 7, "the tags line starts out of view")
         harness.press(.character("/"))
@@ -78,7 +72,7 @@ import TerminalUI
     }
 
     @Test func escClearsTheSearchBeforeItGoesBack() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("/"))
         harness.type("id")
         harness.press(.enter, .escape)
@@ -89,13 +83,13 @@ import TerminalUI
     }
 
     @Test func searchWithoutASearchSaysHow() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("n"))
         #expect(harness.model.status?.text == "Search the value first (/).")
     }
 
     @Test func yCopiesTheKeyAndShiftYTheValueAsStored() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("y"))
         #expect(
             harness.sideEffects.last
@@ -108,7 +102,7 @@ import TerminalUI
     }
 
     @Test func vOpensThePrettyValueAndAHexDumpWhenShowingOne() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("v"))
         guard case .handOff(let pretty)? = harness.sideEffects.last else {
             Issue.record("v asked for no handoff")
@@ -126,7 +120,7 @@ import TerminalUI
     }
 
     @Test func aGoneEntryHandsNothingOver() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.source.change { $0["products"]?.removeFirst() }
         harness.press(.character("Y"))
         #expect(harness.model.status?.text == "product-0000 no longer exists; nothing was copied or shown.")
