@@ -37,9 +37,8 @@ struct ForeignConsoleEndToEndTests {
         try tmux.waitFor("entries · 1 entries")
         try tmux.waitFor("views/home")
         try tmux.keys("Enter")
-        let detail = try tmux.waitFor("Value · Ruby Marshal · hex dump")
+        try tmux.waitFor("Value · Ruby Marshal · hex dump")
         // Its value is shown, never read whole: no pager, no copy of it (the key copies).
-        #expect(!detail.contains("v pager") && detail.contains("y copy key"))
         try tmux.keys("v")
         try tmux.waitFor("values are shown, never read whole")
         try tmux.keys("Escape", "2")

@@ -119,6 +119,21 @@ import TerminalUI
         #expect(dump.note == "as a hex dump")
     }
 
+    @Test func anotherLibrarysCacheOffersNoPagerNorValueCopy() {
+        let source = FakeDataSource()
+        source.state.withLock { $0.foreignFormat = "python-diskcache" }
+        var harness = ConsoleHarness(columns: 120, rows: 40, source: source)
+        harness.press(.down, .enter, .enter)
+        let hints = harness.screen().split(separator: "\n").last ?? ""
+        #expect(hints.contains("y copy key") && !hints.contains("v pager"))
+        harness.press(.character("v"))
+        #expect(harness.model.status?.text == "This python-diskcache file's values are shown, never read whole (its key copies).")
+        harness.press(.character("Y"))
+        #expect(harness.sideEffects.isEmpty)
+        harness.press(.character("y"))
+        #expect(harness.sideEffects.count == 1)
+    }
+
     @Test func aGoneEntryHandsNothingOver() {
         var harness = ConsoleHarness.detail()
         harness.source.change { $0["products"]?.removeFirst() }
