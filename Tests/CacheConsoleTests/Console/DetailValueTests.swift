@@ -60,6 +60,13 @@ import TerminalUI
         #expect(harness.model.status?.text == "No match for \"zebra\".")
     }
 
+    @Test func aCountOverAValueCutForDisplaySaysSo() {
+        var harness = ConsoleHarness.detail()
+        harness.press(.character("x"), .character("/"))
+        harness.type("7b")
+        #expect(harness.screen().contains("match 1 of 1 for \"7b\" in the part shown"))
+    }
+
     @Test func aMatchOutOfViewIsScrolledTo() throws {
         var harness = ConsoleHarness.detail(rows: 16)
         let height = DetailScreen.valueHeight(for: Size(columns: 80, rows: 16))

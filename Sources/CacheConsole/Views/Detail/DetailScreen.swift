@@ -102,7 +102,9 @@ enum DetailScreen {
             lines.isEmpty
             ? ""
             : "\(options.dot)lines \(view.scroll + 1)–\(min(lines.count, view.scroll + box.size.rows - 2)) of \(lines.count)"
-        let found = view.search.map { "\(options.dot)\($0.summary)" } ?? ""
+        // A value cut for display is searched only as far as it is shown, and the count says so.
+        let shownPart = snapshot.value.isTruncated ? " in the part shown" : ""
+        let found = view.search.map { "\(options.dot)\($0.summary)\(shownPart)" } ?? ""
         buffer.drawBox(
             box, style: CellStyle(.border), border: options.border,
             title: "Value\(options.dot)\(kind)\(position)\(found)")
