@@ -44,8 +44,16 @@ extension ConsoleController {
     }
 
     /// Applies filter text to the current Entries view (an error in it goes to the status
-    /// line; the last one goes once the text parses).
+    /// line; the last one goes once the text parses), or a search to the keyspace level.
     private mutating func applyFilter(_ text: String) -> [ConsoleEffect] {
+        if model.current.view is KeyspaceView {
+            return withCurrentView { view, _ in
+                guard var keyspace = view as? KeyspaceView else { return [] }
+                keyspace.applySearch(text)
+                view = keyspace
+                return []
+            }
+        }
         guard model.current.view is EntriesView else { return [] }
         model.status = nil
         return withCurrentView { view, context in

@@ -21,7 +21,8 @@ extension ConsoleController {
             drawInput(prompt: "/", line.field, into: &buffer)
             let status = model.status.flatMap { $0.isError ? $0.text : nil }
             drawAboveInput(
-                status ?? "Filter as you type: " + EntriesView.filterSyntax
+                status ?? "Filter as you type: "
+                    + (model.current.view is KeyspaceView ? KeyspaceView.filterSyntax : EntriesView.filterSyntax)
                     + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):

@@ -15,7 +15,6 @@ package enum KeyspaceText {
         amount.mark + Formatting.bytes(amount.value)
     }
 
-    /// A key's expiry from `expiresAt` (ms since the epoch): `in 3h`, `expired`, `never`.
     /// A key's length with its unit, singular for one ("1 field", "12 fields"); `nil` when
     /// Redis gives none (module types).
     package static func length(_ detail: RedisKeyDetail) -> String? {
@@ -25,6 +24,14 @@ package enum KeyspaceText {
         return "\(Formatting.count(length)) \(length == 1 ? singular : unit)"
     }
 
+    /// How long a command ran: `850 µs`, `12.3 ms`, `2.5 s`.
+    package static func duration(microseconds: Int64) -> String {
+        if microseconds < 1000 { return "\(microseconds) µs" }
+        if microseconds < 1_000_000 { return String(format: "%.1f ms", Double(microseconds) / 1000) }
+        return String(format: "%.1f s", Double(microseconds) / 1_000_000)
+    }
+
+    /// A key's expiry from `expiresAt` (ms since the epoch): `in 3h`, `expired`, `never`.
     package static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         TimeText.expiry(expiresAt, now: now)
     }

@@ -1,0 +1,93 @@
+import TerminalUI
+import CacheCore
+import CacheCoreRedis
+import Foundation
+
+/// What a prefix of the keyspace holds: its keys and memory by type and by TTL, with each
+/// share's part of the memory as a bar; marked `≥` while the scan runs.
+package struct BreakdownView: ConsoleView {
+    /// The prefix (empty: the whole keyspace).
+    package let prefix: Data
+    /// The breakdown as last read.
+    package internal(set) var breakdown: KeyspaceBreakdown?
+    /// The first line shown.
+    package internal(set) var scroll = 0
+
+    package static let title = "Keyspace breakdown"
+
+    package static let bindings: [KeyBinding<BreakdownView>] = KeyBinding.listMotion { view, move, context in
+        view.scroll = ReportScreen.scrolled(view.scroll, by: move, blocks: view.blocks, context: context)
+        return []
+    }
+
+    package func breadcrumb(in context: ViewContext) -> String? {
+        "breakdown of " + (prefix.isEmpty ? "all keys" : RedisKeyspace.text(of: prefix))
+    }
+
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [BreakdownRead] {
+        [BreakdownRead(prefix: prefix)]
+    }
+
+    package mutating func apply(_ breakdown: KeyspaceBreakdown, for read: BreakdownRead, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        self.breakdown = breakdown
+        return []
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        guard breakdown != nil else {
+            buffer.put(" Reading the keys\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
+            return
+        }
+        ReportScreen.draw(blocks, scroll: scroll, in: area, into: &buffer, options: options)
+    }
+
+    // MARK: What it shows
+
+    private static func columns(_ title: String) -> [TableColumn] {
+        [
+            TableColumn(title: title, width: .flexible(minimum: 16, weight: 1)),
+            TableColumn(title: "Keys", width: .fixed(12), alignment: .trailing),
+            TableColumn(title: "Memory", width: .fixed(10), alignment: .trailing),
+            TableColumn(title: "Of memory", width: .fixed(10), alignment: .trailing),
+        ]
+    }
+
+    /// By type, then by TTL.
+    var blocks: [ReportBlock] {
+        guard let breakdown else { return [] }
+        let mark = breakdown.scan.isComplete ? "" : "≥"
+        let total = max(1, breakdown.bytes.value)
+        func rows(_ shares: [KeyspaceBreakdown.Share]) -> [[TableCell]] {
+            (shares + [breakdown.unlisted].compactMap { $0 }).map { share in
+                let isUnlisted = share == breakdown.unlisted
+                let approximate = isUnlisted ? "~" : mark
+                return [
+                    TableCell(share.name, CellStyle(isUnlisted ? .muted : .text)),
+                    TableCell(approximate + Formatting.count(share.keys)),
+                    TableCell(approximate + Formatting.bytes(share.bytes)),
+                    TableCell(String(format: "%.1f%%", Double(share.bytes) / Double(total) * 100)),
+                ]
+            }
+        }
+        let name = breakdown.prefixText.isEmpty ? "All keys" : breakdown.prefixText
+        let scanning = breakdown.scan.isComplete ? "" : " (≥ until the scan ends)"
+        let summary =
+            "\(name) · \(KeyspaceText.count(breakdown.keys)) \(breakdown.keys.value == 1 ? "key" : "keys") · "
+            + KeyspaceText.bytes(breakdown.bytes) + scanning
+        return [
+            ReportBlock(title: summary + " · by type", columns: Self.columns("Type"), rows: rows(breakdown.types), empty: "No keys."),
+            ReportBlock(title: "By time to live", columns: Self.columns("Expires"), rows: rows(breakdown.expiries), empty: "No keys."),
+        ]
+    }
+}
+
+/// The breakdown of a prefix.
+package struct BreakdownRead: ConsoleRead {
+    let prefix: Data
+
+    package func run(on source: any ConsoleDataSource) throws -> KeyspaceBreakdown {
+        try source.keyspaceBreakdown(prefix)
+    }
+}
