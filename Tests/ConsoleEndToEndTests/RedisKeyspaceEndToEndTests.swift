@@ -103,6 +103,34 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitFor("exit=0")
     }
 
+    @Test func aClustersTopologyAndSlowLogShowEveryNodeAndADownOne() throws {
+        let cluster = try RedisCluster()
+        defer { cluster.stop() }
+        let tmux = try Tmux(columns: 140, rows: 60)
+        try tmux.type("\(ConsoleEndToEndTests.binary) '\(cluster.url)'; echo exit=$?", enter: true)
+        try tmux.waitFor("top level")
+        try tmux.keys("i")
+        let topology = try tmux.waitFor("Cluster: 3 primaries, 3 replicas")
+        func rows(_ pane: String, _ role: String) -> [Substring] {
+            pane.split(separator: "\n").filter { $0.contains("127.0.0.1:") && $0.contains(" \(role) ") }
+        }
+        let primaries = rows(topology, "primary")
+        #expect(primaries.count == 3 && primaries.allSatisfy { $0.contains("5,46") && $0.hasSuffix("up") }, "\(topology)")
+        #expect(primaries.contains { $0.contains("(0-5460)") }, "\(topology)")
+        #expect(rows(topology, "replica").count == 3 && rows(topology, "replica").allSatisfy { $0.contains("of 127.0.0.1:") })
+
+        let replica = cluster.nodes[5]
+        replica.stop()
+        let down = try tmux.waitFor("1 DOWN")
+        let row = try #require(down.split(separator: "\n").first { $0.contains("127.0.0.1:\(replica.port) ") })
+        #expect(row.hasSuffix("DOWN") && row.contains(" – "), "\(row)")
+        try tmux.keys("L")
+        let slow = try tmux.waitFor("slow log, newest")
+        #expect(slow.contains("127.0.0.1:\(replica.port) (replica)") && slow.contains("Cannot read: "), "\(slow)")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
     /// Bytes as the console shows them (decimal units, one decimal).
     static func bytes(_ value: Int) -> String {
         value < 1000

@@ -57,3 +57,39 @@ enum ReportScreen {
         }
     }
 }
+
+/// A view that shows what one read brings back as report blocks, scrolled by lines (the
+/// topology, the slow log, a keyspace breakdown): it stores the read's output, draws its
+/// blocks, and the movement keys scroll.
+protocol ReportView: ConsoleView {
+    /// What the read brought back last (`nil` until it arrives).
+    var report: Read.Output? { get set }
+    /// The first line shown.
+    var scroll: Int { get set }
+    /// What shows until the first read arrives.
+    static var loadingText: String { get }
+    /// The blocks to draw at `now`.
+    func blocks(now: Int64) -> [ReportBlock]
+}
+
+extension ReportView {
+    package static var bindings: [KeyBinding<Self>] {
+        KeyBinding.listMotion { view, move, context in
+            view.scroll = ReportScreen.scrolled(view.scroll, by: move, blocks: view.blocks(now: context.now), context: context)
+            return []
+        }
+    }
+
+    package mutating func apply(_ output: Read.Output, for read: Read, in context: inout ViewContext) -> [ConsoleEffect] {
+        report = output
+        return []
+    }
+
+    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
+        guard report != nil else {
+            buffer.put(" \(Self.loadingText)\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
+            return
+        }
+        ReportScreen.draw(blocks(now: context.now), scroll: scroll, in: area, into: &buffer, options: options)
+    }
+}

@@ -5,19 +5,20 @@ import Foundation
 
 /// What a prefix of the keyspace holds: its keys and memory by type and by TTL, with each
 /// share's part of the memory as a bar; marked `≥` while the scan runs.
-package struct BreakdownView: ConsoleView {
+package struct BreakdownView: ReportView {
     /// The prefix (empty: the whole keyspace).
     package let prefix: Data
     /// The breakdown as last read.
-    package internal(set) var breakdown: KeyspaceBreakdown?
+    package var report: KeyspaceBreakdown?
     /// The first line shown.
-    package internal(set) var scroll = 0
+    package var scroll = 0
 
     package static let title = "Keyspace breakdown"
+    static let loadingText = "Reading the keys"
 
-    package static let bindings: [KeyBinding<BreakdownView>] = KeyBinding.listMotion { view, move, context in
-        view.scroll = ReportScreen.scrolled(view.scroll, by: move, blocks: view.blocks, context: context)
-        return []
+    /// The breakdown of `prefix`.
+    init(prefix: Data) {
+        self.prefix = prefix
     }
 
     package func breadcrumb(in context: ViewContext) -> String? {
@@ -26,21 +27,6 @@ package struct BreakdownView: ConsoleView {
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [BreakdownRead] {
         [BreakdownRead(prefix: prefix)]
-    }
-
-    package mutating func apply(_ breakdown: KeyspaceBreakdown, for read: BreakdownRead, in context: inout ViewContext)
-        -> [ConsoleEffect]
-    {
-        self.breakdown = breakdown
-        return []
-    }
-
-    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
-        guard breakdown != nil else {
-            buffer.put(" Reading the keys\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
-            return
-        }
-        ReportScreen.draw(blocks, scroll: scroll, in: area, into: &buffer, options: options)
     }
 
     // MARK: What it shows
@@ -55,8 +41,8 @@ package struct BreakdownView: ConsoleView {
     }
 
     /// By type, then by TTL.
-    var blocks: [ReportBlock] {
-        guard let breakdown else { return [] }
+    func blocks(now: Int64) -> [ReportBlock] {
+        guard let breakdown = report else { return [] }
         let mark = breakdown.scan.isComplete ? "" : "≥"
         let total = max(1, breakdown.bytes.value)
         func rows(_ shares: [KeyspaceBreakdown.Share]) -> [[TableCell]] {

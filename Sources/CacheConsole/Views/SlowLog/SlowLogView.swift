@@ -5,22 +5,17 @@ import CacheCoreRedis
 /// Each Redis node's slow log (`SLOWLOG GET`, newest first) and latest latency spikes
 /// (`LATENCY LATEST`), read-only; a node that cannot be read says why. Refreshed with the
 /// console.
-package struct SlowLogView: ConsoleView {
+package struct SlowLogView: ReportView {
     /// Every node's log as last read.
-    package internal(set) var nodes: [RedisNodeLatency]?
+    package var report: [RedisNodeLatency]?
     /// The first line shown.
-    package internal(set) var scroll = 0
+    package var scroll = 0
 
     /// The newest entries read per node.
     static let entriesPerNode = 128
 
     package static let title = "Slow log and latency (Redis, read-only)"
-
-    package static let bindings: [KeyBinding<SlowLogView>] = KeyBinding.listMotion { view, move, context in
-        view.scroll = ReportScreen.scrolled(
-            view.scroll, by: move, blocks: view.blocks(now: context.now), context: context)
-        return []
-    }
+    static let loadingText = "Reading the slow logs"
 
     package static let tab: ViewTab? = ViewTab(
         action: .showSlowLog, label: "Slow log", help: "Redis slow log and latency spikes of every node",
@@ -37,21 +32,6 @@ package struct SlowLogView: ConsoleView {
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [SlowLogRead] {
         [SlowLogRead(count: Self.entriesPerNode)]
-    }
-
-    package mutating func apply(_ nodes: [RedisNodeLatency], for read: SlowLogRead, in context: inout ViewContext)
-        -> [ConsoleEffect]
-    {
-        self.nodes = nodes
-        return []
-    }
-
-    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
-        guard nodes != nil else {
-            buffer.put(" Reading the slow logs\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
-            return
-        }
-        ReportScreen.draw(blocks(now: context.now), scroll: scroll, in: area, into: &buffer, options: options)
     }
 
     // MARK: What it shows
@@ -73,7 +53,7 @@ package struct SlowLogView: ConsoleView {
 
     /// Per node: its slow log, then its latency events.
     func blocks(now: Int64) -> [ReportBlock] {
-        (nodes ?? []).flatMap { node -> [ReportBlock] in
+        (report ?? []).flatMap { node -> [ReportBlock] in
             let title = "\(node.node) (\(node.role))"
             if let failure = node.failure {
                 return [

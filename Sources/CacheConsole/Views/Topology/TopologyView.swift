@@ -5,18 +5,14 @@ import CacheCoreRedis
 /// The Redis servers behind the console: every node with its role, slot ranges, keys,
 /// memory and ops/s (a node that is down is shown, marked DOWN), and the node each CacheDeck
 /// namespace lives on. Refreshed with the console.
-package struct TopologyView: ConsoleView {
+package struct TopologyView: ReportView {
     /// The topology as last read.
-    package internal(set) var topology: RedisTopology?
+    package var report: RedisTopology?
     /// The first line shown.
-    package internal(set) var scroll = 0
+    package var scroll = 0
 
     package static let title = "Topology (Redis nodes)"
-
-    package static let bindings: [KeyBinding<TopologyView>] = KeyBinding.listMotion { view, move, context in
-        view.scroll = ReportScreen.scrolled(view.scroll, by: move, blocks: view.blocks, context: context)
-        return []
-    }
+    static let loadingText = "Reading the nodes"
 
     package static let tab: ViewTab? = ViewTab(
         action: .showTopology, label: "Topology",
@@ -32,21 +28,6 @@ package struct TopologyView: ConsoleView {
     package func breadcrumb(in context: ViewContext) -> String? { "topology" }
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [TopologyRead] { [TopologyRead()] }
-
-    package mutating func apply(_ topology: RedisTopology, for read: TopologyRead, in context: inout ViewContext)
-        -> [ConsoleEffect]
-    {
-        self.topology = topology
-        return []
-    }
-
-    package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
-        guard topology != nil else {
-            buffer.put(" Reading the nodes\(options.ellipsis)", at: area.origin, style: CellStyle(.muted))
-            return
-        }
-        ReportScreen.draw(blocks, scroll: scroll, in: area, into: &buffer, options: options)
-    }
 
     // MARK: What it shows
 
@@ -68,8 +49,8 @@ package struct TopologyView: ConsoleView {
     ]
 
     /// The nodes, then the namespaces.
-    var blocks: [ReportBlock] {
-        guard let topology else { return [] }
+    func blocks(now: Int64) -> [ReportBlock] {
+        guard let topology = report else { return [] }
         let primaries = topology.nodes.filter { $0.role == "primary" }
         let down = topology.nodes.count(where: \.isDown)
         let nodes = ReportBlock(
