@@ -64,14 +64,16 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitFor("scanned 3 keys")
 
         try tmux.keys("i")
-        let topology = try tmux.waitFor("One server (not a cluster)")
+        let topology = try tmux.waitUntil("the node and namespaces") {
+            $0.contains("One server (not a cluster)") && $0.contains("None (no RedisStore wrote here).")
+        }
         let node = try #require(
             topology.split(separator: "\n").first { $0.contains("127.0.0.1:\(server.port)") && $0.contains("primary") })
         #expect(node.contains("all keys") && node.contains(" 3 ") && node.hasSuffix("up"), "\(node)")
         #expect(topology.contains("None (no RedisStore wrote here)."))
 
         try tmux.keys("L")
-        let slow = try tmux.waitFor("slow log, newest")
+        let slow = try tmux.waitUntil("the slow log") { $0.contains("SET alpha:1") && $0.contains("latency spikes") }
         let set = try #require(slow.split(separator: "\n").first { $0.contains("SET alpha:1 aaaa") }, "\(slow)")
         #expect(set.contains(" µs ") && set.contains("…") && set.contains("127.0.0.1:"), "\(set)")
         #expect(slow.contains("latency spikes") && !slow.contains("SCAN 0"), "\(slow)")
@@ -92,7 +94,7 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitUntil("the search cleared") { !$0.contains("loaded match") && $0.contains("alpha:") }
         // The cursor went to zeta:, the one row the search left, and stays on it after.
         try tmux.keys("b")
-        let breakdown = try tmux.waitFor("zeta: · 1 key · ")
+        let breakdown = try tmux.waitUntil("the breakdown") { $0.contains("zeta: · 1 key · ") && $0.contains(" never ") }
         let memory = try server.cli("MEMORY", "USAGE", "zeta:1")
         let string = try #require(breakdown.split(separator: "\n").first { $0.contains(" string ") }, "\(breakdown)")
         #expect(string.contains(" 1 ") && string.contains("\(memory) B") && string.contains("100.0%"), "\(string)")
@@ -110,9 +112,12 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.type("\(ConsoleEndToEndTests.binary) '\(cluster.url)'; echo exit=$?", enter: true)
         try tmux.waitFor("top level")
         try tmux.keys("i")
-        let topology = try tmux.waitFor("Cluster: 3 primaries, 3 replicas")
         func rows(_ pane: String, _ role: String) -> [Substring] {
             pane.split(separator: "\n").filter { $0.contains("127.0.0.1:") && $0.contains(" \(role) ") }
+        }
+        // Polled until the whole frame is drawn (a capture may land mid-frame).
+        let topology = try tmux.waitUntil("six nodes") {
+            $0.contains("Cluster: 3 primaries, 3 replicas") && rows($0, "primary").count + rows($0, "replica").count == 6
         }
         let primaries = rows(topology, "primary")
         #expect(primaries.count == 3 && primaries.allSatisfy { $0.contains("5,46") && $0.hasSuffix("up") }, "\(topology)")
@@ -121,11 +126,13 @@ struct RedisKeyspaceEndToEndTests {
 
         let replica = cluster.nodes[5]
         replica.stop()
-        let down = try tmux.waitFor("1 DOWN")
+        let down = try tmux.waitUntil("the replica DOWN") {
+            $0.contains("1 DOWN") && $0.split(separator: "\n").contains { $0.contains(":\(replica.port) ") && $0.hasSuffix("DOWN") }
+        }
         let row = try #require(down.split(separator: "\n").first { $0.contains("127.0.0.1:\(replica.port) ") })
         #expect(row.hasSuffix("DOWN") && row.contains(" – "), "\(row)")
         try tmux.keys("L")
-        let slow = try tmux.waitFor("slow log, newest")
+        let slow = try tmux.waitUntil("the slow logs") { $0.contains("(replica)") && $0.contains("Cannot read: ") }
         #expect(slow.contains("127.0.0.1:\(replica.port) (replica)") && slow.contains("Cannot read: "), "\(slow)")
         try tmux.keys("q")
         try tmux.waitFor("exit=0")

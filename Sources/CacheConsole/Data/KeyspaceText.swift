@@ -46,6 +46,19 @@ package enum KeyspaceText {
             + "\(Formatting.count(info.keyCount)) \(info.keyCount == 1 ? "key" : "keys")"
     }
 
+    /// A primary's slots with their ranges: `5,461 (0-5460)`, `3 (0-1, 7, +1 more)`.
+    package static func slots(_ node: RedisClusterNode) -> String {
+        let ranges = node.slotRanges
+        let shown = ranges.prefix(2).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+        let more = ranges.count > 2 ? ", +\(ranges.count - 2) more" : ""
+        return Formatting.count(node.slots) + (ranges.isEmpty ? "" : " (\(shown.joined(separator: ", "))\(more))")
+    }
+
+    /// Where a namespace's entries live beside its record.
+    package static func entriesPlacement(_ placement: RedisTopology.Placement, isCluster: Bool) -> String {
+        !isCluster || placement.entriesShareSlot ? "on the same node" : "spread over every primary"
+    }
+
     /// How far a scan is: `scanning… 12,000 of ~20,000 keys` (a prefix scan: `scanning… 1,200
     /// keys found`) or `scanned 20,000 keys`.
     package static func progress(_ scan: KeyspaceScanProgress, ellipsis: String = "…") -> String {

@@ -68,9 +68,7 @@ package struct TopologyView: ReportView {
                     TableCell(placement.name),
                     TableCell(placement.node ?? "no node serves its slot", CellStyle(placement.node == nil ? .bad : .text)),
                     TableCell(placement.slot.map(String.init) ?? "–"),
-                    TableCell(
-                        !topology.isCluster || placement.entriesShareSlot ? "on the same node" : "spread over every primary",
-                        CellStyle(.muted)),
+                    TableCell(KeyspaceText.entriesPlacement(placement, isCluster: topology.isCluster), CellStyle(.muted)),
                 ]
             },
             empty: topology.namespaceFailure.map { "Cannot read them: \($0)" } ?? "None (no RedisStore wrote here).")
@@ -84,7 +82,7 @@ package struct TopologyView: ReportView {
         if !topology.isCluster {
             slots = "all keys"
         } else if node.role == "primary" {
-            slots = Formatting.count(node.slots) + (node.slotRanges.isEmpty ? "" : " (\(ranges(node.slotRanges)))")
+            slots = KeyspaceText.slots(node)
         } else {
             let primary = topology.nodes.first { $0.id == node.primaryID }
             slots = "of " + (primary?.address ?? unknown)
@@ -98,12 +96,6 @@ package struct TopologyView: ReportView {
             TableCell(node.opsPerSecond.map(Formatting.count) ?? unknown),
             TableCell(node.isDown ? "DOWN" : "up", CellStyle(node.isDown ? .bad : .good)),
         ]
-    }
-
-    /// Slot ranges as `0-5460` or `0-99, 200-5460, +3 more`.
-    static func ranges(_ ranges: [ClosedRange<Int>]) -> String {
-        let shown = ranges.prefix(2).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
-        return shown.joined(separator: ", ") + (ranges.count > 2 ? ", +\(ranges.count - 2) more" : "")
     }
 }
 
