@@ -44,19 +44,23 @@ extension ConsoleController {
     }
 
     /// Applies filter text to the current Entries view (an error in it goes to the status
-    /// line; the last one goes once the text parses), or a search to the keyspace level.
+    /// line; the last one goes once the text parses), searches the Detail view's value, or
+    /// narrows the keyspace level to the names that match.
     private mutating func applyFilter(_ text: String) -> [ConsoleEffect] {
-        if model.current.view is KeyspaceView {
-            return withCurrentView { view, _ in
-                guard var keyspace = view as? KeyspaceView else { return [] }
+        guard model.current.view is EntriesView || model.current.view is DetailView || model.current.view is KeyspaceView
+        else { return [] }
+        model.status = nil
+        return withCurrentView { view, context in
+            if var detail = view as? DetailView {
+                detail.searchValue(text, in: context)
+                view = detail
+                return []
+            }
+            if var keyspace = view as? KeyspaceView {
                 keyspace.applySearch(text)
                 view = keyspace
                 return []
             }
-        }
-        guard model.current.view is EntriesView else { return [] }
-        model.status = nil
-        return withCurrentView { view, context in
             guard var entries = view as? EntriesView else { return [] }
             let applied = entries.applyFilter(text, context: &context)
             let effects = applied ? entries.pageLoads(in: context) : []
