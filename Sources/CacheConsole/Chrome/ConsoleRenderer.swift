@@ -24,7 +24,9 @@ extension ConsoleController {
                 status
                     ?? (model.current.view is DetailView
                         ? "Search the value as you type (a capital letter matches case)"
-                        : "Filter as you type: " + EntriesView.filterSyntax) + " · ↑/↓ history · Enter keeps · Esc undoes",
+                        : "Filter as you type: "
+                            + (model.current.view is KeyspaceView ? KeyspaceView.filterSyntax : EntriesView.filterSyntax))
+                    + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):
             drawInput(prompt: ":", line.field, into: &buffer)

@@ -52,6 +52,12 @@ package protocol ConsoleDataSource: Sendable {
     func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot
     /// One Redis key in full (`nil` when it no longer exists).
     func redisKey(_ key: Data) throws -> RedisKeyDetail?
+    /// What the keys under `prefix` found so far hold, by type and by TTL.
+    func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown
+    /// The Redis nodes and where the store's namespaces live.
+    func topology() throws -> RedisTopology
+    /// Every Redis node's newest `count` slow commands and latest latency spikes.
+    func latency(count: Int) throws -> [RedisNodeLatency]
 }
 
 extension ConsoleDataSource {
@@ -73,6 +79,18 @@ extension ConsoleDataSource {
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
+
+    package func topology() throws -> RedisTopology {
+        throw ConsoleError("This console shows a cache file, not a Redis server.")
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        throw ConsoleError("This console shows a cache file, not a Redis server.")
     }
 }
 

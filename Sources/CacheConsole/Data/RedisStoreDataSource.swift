@@ -33,7 +33,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     ) throws {
         let inspector = try RedisStoreInspector(url: url, prefix: prefix)
         self.inspector = inspector
-        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
+        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator, storePrefix: prefix)
         census = ScanRunner(recount: Self.recountInterval) { inspector.census() }
         var options = StoreOptions()
         options.statistics.isEnabled = false
@@ -174,6 +174,18 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         try keyspaceSource.redisKey(key)
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        try keyspaceSource.keyspaceBreakdown(prefix)
+    }
+
+    package func topology() throws -> RedisTopology {
+        try keyspaceSource.topology()
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        try keyspaceSource.latency(count: count)
     }
 
     // MARK: Actions

@@ -64,7 +64,7 @@ struct ConsoleCommand: ParsableCommand {
             let source: any ConsoleDataSource =
                 isStore
                 ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator, readOnly: readOnly)
-                : try KeyspaceDataSource(url: file, separator: separator)
+                : try KeyspaceDataSource(url: file, separator: separator, storePrefix: prefix)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })
         }
