@@ -52,11 +52,14 @@ package struct EntriesView: ConsoleView {
         "text in key · prefix:P · tag:T · regex:R · ttl<5m · age>1d · size>1KB · hits=0 · expired · never"
 
     /// What a page request for page `page` asks for.
+    /// A gap (the rows before a relocated entry) is read backwards from its end.
     func request(page: Int, limit: Int = EntriesWindow.pageSize) -> EntriesRequest {
         var order = sort
         if window.anchor == .bottom { order.descending.toggle() }
+        let held = window.pages[page]
         return EntriesRequest(
-            namespace: namespace, sort: order, filter: filter, start: window.pages[page].start, limit: limit)
+            namespace: namespace, sort: order, filter: filter, start: held.isGap ? held.next : held.start,
+            limit: limit, backward: held.isGap)
     }
 }
 
@@ -118,13 +121,13 @@ extension EntriesView {
                 view.markRange(context: &context)
             },
             KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all") { view, context in
-                if !view.marksAllMatching, let count = view.matchCount, count > ConsoleActions.maximumKeysPerAction,
+                if !view.marksAllMatching, let count = view.matchCount, count > FilterSelector.maximumKeys,
                     let filter = try? EntryFilter(parsing: view.filter),
-                    ConsoleActions.directSelector(namespace: view.namespace, filter: filter) == nil
+                    FilterSelector.direct(namespace: view.namespace, filter: filter) == nil
                 {
                     context.report(
-                        "Not marked: the filter matches \(Formatting.count(count)) entries, and an action on a filter's keys "
-                            + "takes at most \(Formatting.count(ConsoleActions.maximumKeysPerAction)); narrow it, or use "
+                        "Not marked: the filter matches \(Formatting.entries(count)), and an action on a filter's keys "
+                            + "takes at most \(Formatting.count(FilterSelector.maximumKeys)); narrow it, or use "
                             + "prefix: or tag: (no limit).", isError: true)
                     return []
                 }
@@ -179,7 +182,7 @@ extension EntriesView {
             moveSelection(to: window.selection + pendingMove + move.delta(page: max(1, height - 1)), height: height)
         case .top:
             pendingMove = 0
-            if window.anchor == .top {
+            if window.anchor == .top && !window.hasGap {
                 window.select(0, height: height)
             } else {
                 restart(anchor: .top)
@@ -191,7 +194,7 @@ extension EntriesView {
             pendingMove = 0
             if window.anchor == .top && window.isComplete {
                 window.select(window.knownCount - 1, height: height)
-            } else if window.anchor == .bottom {
+            } else if window.anchor == .bottom && !window.hasGap {
                 window.select(-1, height: height)
             } else {
                 restart(anchor: .bottom)
@@ -374,13 +377,14 @@ extension EntriesView {
             let (page, limit) = window.refreshRange(height: height)
             return [
                 EntriesRead(
-                    generation: generation, page: page, replacing: true, request: request(page: page, limit: limit))
+                    generation: generation, page: page, replacing: true, request: request(page: page, limit: limit),
+                    follow: window.selectedRow?.id)
             ]
         }
         let pages = window.pagesToLoad(height: height)
         window.loading.formUnion(pages)
         return pages.map { page in
-            EntriesRead(generation: generation, page: page, replacing: false, request: request(page: page))
+            EntriesRead(generation: generation, page: page, replacing: false, request: request(page: page), follow: nil)
         }
     }
 
@@ -388,14 +392,25 @@ extension EntriesView {
         read.generation == generation
     }
 
-    package mutating func apply(_ page: EntriesPage, for read: EntriesRead, in context: inout ViewContext)
+    package mutating func apply(_ result: EntriesReadResult, for read: EntriesRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
         guard read.generation == generation else { return [] }
         let entriesRequest = read.request
         let height = EntriesScreen.listHeight(for: context.size)
-        let changed = window.apply(
-            page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+        let page = result.page
+        if entriesRequest.backward {
+            window.fillGap(with: page, at: read.page, from: entriesRequest.start, height: height)
+            return context.model.current.id == context.viewID ? pageLoads(in: context) : []
+        }
+        let changed =
+            if let relocated = result.relocated {
+                window.relocate(
+                    to: relocated.location.position, page: relocated.page, start: relocated.location.start,
+                    height: height)
+            } else {
+                window.apply(page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+            }
         if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
@@ -428,13 +443,47 @@ extension EntriesView {
 
 /// A page of an Entries view: page `page` of its chain, in generation `generation` of its
 /// order and filter; `replacing` reloads the page and drops the pages after it (a refresh).
+/// A refresh that no longer finds the selected entry (`follow`) among its rows looks it up
+/// in the same read and brings the page that starts with it.
 package struct EntriesRead: ConsoleRead {
     let generation: Int
     let page: Int
     let replacing: Bool
     let request: EntriesRequest
+    let follow: EntryReference?
 
-    package func run(on source: any ConsoleDataSource) throws -> EntriesPage { try source.entries(request) }
+    package func run(on source: any ConsoleDataSource) throws -> EntriesReadResult {
+        let page = try source.entries(request)
+        guard let follow, !page.rows.contains(where: { $0.id == follow }) else { return EntriesReadResult(page: page) }
+        var whole = request
+        whole.start = nil
+        guard let location = try source.locate(follow, in: whole) else { return EntriesReadResult(page: page) }
+        whole.start = location.start
+        whole.limit = max(EntriesWindow.pageSize, request.limit)
+        let found = try source.entries(whole)
+        guard found.rows.first?.id == follow else { return EntriesReadResult(page: page) }
+        return EntriesReadResult(page: page, relocated: EntriesReadResult.Relocation(location: location, page: found))
+    }
+}
+
+/// What an ``EntriesRead`` brought: the page asked for, and where the followed entry went
+/// when the page no longer holds it.
+package struct EntriesReadResult: Sendable, Hashable {
+    /// The followed entry's place and the page that starts with it.
+    package struct Relocation: Sendable, Hashable {
+        let location: EntriesLocation
+        let page: EntriesPage
+    }
+
+    /// The page asked for.
+    package var page: EntriesPage
+    /// Where the followed entry went; `nil` when the page holds it, or it is gone.
+    package var relocated: Relocation?
+
+    init(page: EntriesPage, relocated: Relocation? = nil) {
+        self.page = page
+        self.relocated = relocated
+    }
 }
 
 /// The columns of the Entries table, in order, and the sort each stands for. Age and last
