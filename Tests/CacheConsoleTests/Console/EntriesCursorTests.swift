@@ -68,6 +68,33 @@ import TerminalUI
         #expect(harness.screen().contains("tiles › \(key)"), "Enter opens the entry under the cursor")
     }
 
+    /// Rows a writer adds above the screen, pages before it, count in the row number at once.
+    @Test func theRowNumberCountsRowsAddedFarAboveTheScreen() {
+        var harness = tiles()
+        for _ in 0..<40 { harness.press(.pageDown) }
+        let before = harness.screen()
+        #expect(before.contains("row 641 of 3,000") && selected(harness)?.contains("tile-00640") == true)
+        harness.source.change { namespaces in
+            for index in 0..<5 {
+                namespaces["tiles"]?.append(
+                    EntryInfo(
+                        id: .row(Int64(10_000 + index)), key: "new-\(index)", size: 100, createdAt: FakeDataSource.now,
+                        expiresAt: nil, lastAccessAt: FakeDataSource.now + 1000, hits: 1, tags: []))
+            }
+        }
+        harness.wait(1000)
+        #expect(selected(harness)?.contains("tile-00640") == true)
+        #expect(harness.screen().contains("row 646 of 3,005"))
+        access(harness, tile: 640, at: FakeDataSource.now - 100_000_000)
+        harness.wait(1000)
+        #expect(harness.screen().contains("row 3,005 of 3,005"))
+        harness.source.change { namespaces in
+            namespaces["tiles"]?.removeFirst(10)
+        }
+        harness.wait(1000)
+        #expect(harness.screen().contains("row 2,995 of 2,995") && selected(harness)?.contains("tile-00640") == true)
+    }
+
     @Test func aGapIsReadUpToTheFirstRowAndGJumpsThere() {
         var harness = tiles()
         for _ in 0..<10 { harness.press(.down) }

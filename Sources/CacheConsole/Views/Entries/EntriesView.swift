@@ -411,6 +411,11 @@ extension EntriesView {
             } else {
                 window.apply(page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
             }
+        if let position = result.followedPosition, let follow = read.follow,
+            let offset = page.rows.firstIndex(where: { $0.id == follow })
+        {
+            window.recount(before: read.page, rows: position - offset, height: height)
+        }
         if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
@@ -444,7 +449,8 @@ extension EntriesView {
 /// A page of an Entries view: page `page` of its chain, in generation `generation` of its
 /// order and filter; `replacing` reloads the page and drops the pages after it (a refresh).
 /// A refresh that no longer finds the selected entry (`follow`) among its rows looks it up
-/// in the same read and brings the page that starts with it.
+/// in the same read and brings the page that starts with it; one that finds it past the
+/// first page looks up its position too, so the rows above are counted exactly.
 package struct EntriesRead: ConsoleRead {
     let generation: Int
     let page: Int
@@ -454,10 +460,13 @@ package struct EntriesRead: ConsoleRead {
 
     package func run(on source: any ConsoleDataSource) throws -> EntriesReadResult {
         let page = try source.entries(request)
-        guard let follow, !page.rows.contains(where: { $0.id == follow }) else { return EntriesReadResult(page: page) }
+        guard let follow else { return EntriesReadResult(page: page) }
+        let isHeld = page.rows.contains { $0.id == follow }
+        guard !isHeld || self.page > 0 else { return EntriesReadResult(page: page) }
         var whole = request
         whole.start = nil
         guard let location = try source.locate(follow, in: whole) else { return EntriesReadResult(page: page) }
+        if isHeld { return EntriesReadResult(page: page, followedPosition: location.position) }
         whole.start = location.start
         whole.limit = max(EntriesWindow.pageSize, request.limit)
         let found = try source.entries(whole)
@@ -479,10 +488,13 @@ package struct EntriesReadResult: Sendable, Hashable {
     package var page: EntriesPage
     /// Where the followed entry went; `nil` when the page holds it, or it is gone.
     package var relocated: Relocation?
+    /// The followed entry's position in the order, when the page holds it past the first page.
+    package var followedPosition: Int?
 
-    init(page: EntriesPage, relocated: Relocation? = nil) {
+    init(page: EntriesPage, relocated: Relocation? = nil, followedPosition: Int? = nil) {
         self.page = page
         self.relocated = relocated
+        self.followedPosition = followedPosition
     }
 }
 

@@ -230,6 +230,24 @@ package struct EntriesWindow: Sendable {
         return Self.changes(from: previous, to: page.rows)
     }
 
+    /// Counts the rows before page `index` anew, `rows` of them exactly (a refresh looked its
+    /// selected entry up: a writer moved rows above the screen). When that differs from the
+    /// pages' counts, those pages become one gap of `rows` rows (off the screen: the refreshed
+    /// page holds its first row), so every position after it is exact again.
+    mutating func recount(before index: Int, rows: Int, height: Int) {
+        guard index > 0, pages.indices.contains(index) else { return }
+        let shift = rows - firstPosition(ofPage: index)
+        guard shift != 0 else { return }
+        let gap = Page(start: nil, count: rows, next: pages[index].start, isGap: true)
+        pages.replaceSubrange(0..<index, with: rows == 0 ? [] : [gap])
+        // Reads in flight for the pages that moved find other starts there, and are dropped.
+        loading = []
+        let moved = display(chain(selection) + shift)
+        top += moved - selection
+        selection = moved
+        clampSelection(height: height)
+    }
+
     /// Stores rows read backwards from the end of the gap at `index` (`end`, its `next` when
     /// the read was asked): they become a page after the gap, which shrinks by as many rows;
     /// when nothing lies before them (the page's `next` is `nil`) the gap is gone, and the
