@@ -12,8 +12,8 @@ struct ListCommand: ParsableCommand {
         discussion: """
             Orders, named as the console's columns: key and expires ascending (soonest expiry first); \
             size and hits descending (largest, hottest first); age and accessed youngest and most \
-            recent first; --reverse flips them (created and access are older names of age and \
-            accessed). Every order is exact: key, expires and accessed walk an index; size, age and \
+            recent first; value (the app's sort value) highest first; --reverse flips them (created and \
+            access are older names of age and accessed). Every order is exact: key, expires and accessed walk an index; size, age and \
             hits rank the whole namespace through the index that holds the column.
 
             Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
@@ -26,7 +26,7 @@ struct ListCommand: ParsableCommand {
     /// The orders `--sort` accepts: the console's column names (and the older `created` and
     /// `access`).
     enum Order: String, ExpressibleByArgument, CaseIterable {
-        case key, size, age, expires, hits, accessed
+        case key, size, age, expires, hits, accessed, value
 
         init?(argument: String) {
             switch argument {
@@ -38,6 +38,7 @@ struct ListCommand: ParsableCommand {
 
         var field: EntrySortField {
             switch self {
+            case .value: .sortValue
             case .key: .key
             case .size: .size
             case .age: .created
