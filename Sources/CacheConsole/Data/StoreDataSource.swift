@@ -79,8 +79,9 @@ package struct StoreDataSource: ConsoleDataSource {
             namespace: request.namespace, sort: request.sort, filter: filter, limit: request.limit, previewBytes: 0)
         query.after = try request.start.map(Self.cursor)
         if request.backward {
+            guard let reversed = query.after?.reversed else { throw ConsoleError("this order cannot be read upwards") }
             query.sort.descending.toggle()
-            query.after = query.after?.reversed
+            query.after = reversed
         }
         var rows: [EntryInfo] = []
         var examined = 0
@@ -97,19 +98,21 @@ package struct StoreDataSource: ConsoleDataSource {
             ? try store.inspector.count(namespace: request.namespace, filter: filter).entries : nil
         if request.backward {
             return EntriesPage(
-                rows: rows.reversed(), next: query.after.map { Self.token($0.reversed) }, examinedRows: examined)
+                rows: rows.reversed(), next: query.after?.reversed.map(Self.token), examinedRows: examined)
         }
         return EntriesPage(rows: rows, next: query.after.map(Self.token), examinedRows: examined, matching: matching)
     }
 
-    /// The inspector's location of the row (see `Inspector.locate(id:in:)`).
+    /// The inspector's location of the row (see `Inspector.locate(id:in:)`); `nil` in an order
+    /// the rows above it cannot be read upwards in.
     package func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? {
         guard case .row(let row) = id else { return nil }
         let query = EntryQuery(
             namespace: request.namespace, sort: request.sort, filter: try EntryFilter(parsing: request.filter))
-        return try store.inspector.locate(id: row, in: query).map {
-            EntriesLocation(position: $0.position, start: Self.token($0.start))
+        guard let location = try store.inspector.locate(id: row, in: query), location.start.reversed != nil else {
+            return nil
         }
+        return EntriesLocation(position: location.position, start: Self.token(location.start))
     }
 
     /// The entry from the inspector (by row id, or by namespace and key), its value

@@ -32,25 +32,26 @@ struct EntryLocator {
     }
 
     /// Conditions (with their values) whose rows together are the matching rows before the
-    /// entry `id` with `values` in `segment`: read in the reversed order, the rows after it
-    /// in its segment, and every row of the segments listed before it.
+    /// entry `id` with `values` in `segment`: every row of the segments listed before it, and
+    /// the rows of its own segment that its reversed direction lists after it.
     func conditionsBefore(segment: Int, values: [CursorValue], id: Int64) -> [(String, [SQLValue])] {
         var order = plan.sort
         order.descending.toggle()
         let reversed = SortPlan(order)
-        let last = reversed.segments.count - 1
-        return (last - segment...last).map { index in
+        let condition = plan.segments[segment].condition
+        let mirror = reversed.segments.firstIndex { $0.condition == condition } ?? segment
+        return (0...segment).map { index in
             var sql = SQLBuilder()
-            var conditions = matching(segment: index, in: reversed, &sql)
-            if index == last - segment { conditions.append(reversed.after(values: values, id: id, segment: index, &sql)) }
+            var conditions = matching(segment: index, &sql)
+            if index == segment { conditions.append(reversed.after(values: values, id: id, segment: mirror, &sql)) }
             return (conditions.joined(separator: " AND "), sql.values)
         }
     }
 
     /// The namespace, `segment`'s condition and the filter's SQL terms.
-    private func matching(segment: Int, in plan: SortPlan? = nil, _ sql: inout SQLBuilder) -> [String] {
+    private func matching(segment: Int, _ sql: inout SQLBuilder) -> [String] {
         var conditions = ["namespace_id = \(sql.parameter(namespaceID))"]
-        if let condition = (plan ?? self.plan).segments[segment].condition { conditions.append(condition) }
+        if let condition = plan.segments[segment].condition { conditions.append(condition) }
         return conditions + filter.terms.compactMap { $0.sqlCondition(now: now, &sql) }
     }
 }

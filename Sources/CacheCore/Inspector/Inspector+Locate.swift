@@ -48,13 +48,16 @@ extension Inspector {
 
 extension EntryCursor {
     /// The same place in the reversed order: a page after it lists the rows before this place,
-    /// nearest first (a browser reads upwards with it).
-    public var reversed: EntryCursor {
+    /// nearest first (a browser reads upwards with it). `nil` for the sort value's order, whose
+    /// reverse is no ``EntrySort`` (entries without a value come last in both directions).
+    public var reversed: EntryCursor? {
         var order = sort
         order.descending.toggle()
-        let segments = SortPlan(order).segments.count
+        let forward = SortPlan(sort).segments.map(\.condition)
+        let backward = SortPlan(order).segments.map(\.condition)
+        guard backward == forward.reversed() else { return nil }
         return EntryCursor(
-            namespace: namespace, sort: order, segment: segments - 1 - segment, values: values,
+            namespace: namespace, sort: order, segment: backward.count - 1 - segment, values: values,
             id: sort.descending ? id.subtractingClamped(1) : id.addingClamped(1))
     }
 }
