@@ -41,7 +41,7 @@ struct RedisCommandTests {
         #expect(lines.first?.hasPrefix("name") == true && lines.first?.hasSuffix("ttl") == true)
         let user = try #require(lines.first { $0.hasPrefix("user:") }).split(separator: " ")
         let userBytes = try memory("user:1") + memory("user:2") + memory("user:admin:1") + memory("user:h")
-        #expect(user == ["user:", "prefix", "4", "\(userBytes)", "B", "—"])
+        #expect(user == ["user:", "prefix", "4", "\(userBytes)", "B", "–"])
         #expect(top.stdout.contains("5 keys, "))
 
         let below = try run("keys", server.url, "user:", "--json").object()

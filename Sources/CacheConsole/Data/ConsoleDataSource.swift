@@ -19,6 +19,9 @@ package protocol ConsoleDataSource: Sendable {
     func overview() throws -> OverviewSnapshot
     /// One page of a namespace's entries.
     func entries(_ request: EntriesRequest) throws -> EntriesPage
+    /// Where entry `id` is now in `request`'s order and filter; `nil` when it is gone, no
+    /// longer matches, or the source cannot say (then the cursor keeps its row number).
+    func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation?
     /// One entry in full (`nil` when it no longer exists), its value as a hex dump if `hex`.
     func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot?
     /// The expiry timeline of `namespace`, or of the store when `nil`.
@@ -62,6 +65,8 @@ package protocol ConsoleDataSource: Sendable {
 
 extension ConsoleDataSource {
     package var isKeyspace: Bool { false }
+
+    package func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? { nil }
 
     package func compact(progress: @escaping (CompactionProgress) -> Bool) throws -> CompactionOutcome {
         throw ConsoleError("Compacting is for cache files: Redis gives memory back itself.")

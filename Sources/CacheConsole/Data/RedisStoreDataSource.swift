@@ -40,15 +40,9 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         let store =
             readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
         self.store = store
-        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL)
-        {
-            namespace, filter, after in
-            let page = try inspector.entries(
-                RedisEntryQuery(
-                    namespace: namespace, filter: filter, limit: 10_000,
-                    after: try after.map { try RedisEntryCursor(token: $0) }))
-            return (page.rows.map(\.key), page.next?.token)
-        }
+        actions = ConsoleActions(
+            controller: store.map(ActionController.init(store:)), location: inspector.redactedURL,
+            filters: .redis(inspector))
     }
 
     deinit {
@@ -95,7 +89,8 @@ package final class RedisStoreDataSource: ConsoleDataSource {
                     lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))
             },
             activity: ActivityFacts(
-                hitRates: seconds.hitRate, hitRate: lastMinute(nil)?.hitRate,
+                hitRates: seconds.hitRate,
+                hitRate: recent.flatMap { $0.counted.requests > 0 ? $0.counted.hitRate : nil },
                 operationsPerSecond: perSecond(recent.map { CounterHistory.operations($0.counted) } ?? 0) ?? 0,
                 expirationsPerSecond: perSecond(recent?.counted.expirations ?? 0) ?? 0,
                 evictionsPerSecond: perSecond(recent?.counted.evictions ?? 0) ?? 0),

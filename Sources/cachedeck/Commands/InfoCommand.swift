@@ -55,12 +55,12 @@ struct InfoCommand: ParsableCommand {
                     ),
                     (
                         "Contents",
-                        "\(Formatting.count(summary.entryCount)) entries, \(Formatting.bytes(Int(summary.payloadBytes))) "
+                        "\(Formatting.entries(summary.entryCount)), \(Formatting.bytes(Int(summary.payloadBytes))) "
                             + "of keys and values, in \(Formatting.count(summary.namespaceCount)) namespaces"
                     ),
                     (
                         "Last minute",
-                        "\(Formatting.count(minute.requests)) requests, hit rate \(Figures.percent(minute.hitRate)) "
+                        "\(Formatting.count(minute.requests)) requests, hit rate \(TimeText.percent(minute.hitRate)) "
                             + "(\(minute.health.rawValue)), \(Figures.rate(minute.operationsPerSecond)) ops/s, "
                             + "\(Formatting.count(minute.evictions)) evictions"
                     ),
