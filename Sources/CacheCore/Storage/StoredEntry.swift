@@ -56,7 +56,7 @@ package struct WriteAttributes: Sendable {
     package let expiresAt: Int64?
     package let staleUntil: Int64?
     package let tagsJSON: String?
-    let tags: [String]
+    package let tags: [String]
 
     init(expiration: Expiration, policy: NamespacePolicy, tags: [String], now: Int64) {
         expiresAt = expiration.expiresAt(now: now)
