@@ -387,7 +387,7 @@ final class FakeDataSource: ConsoleDataSource {
     private static func ordered(_ first: EntryInfo, _ second: EntryInfo, by sort: EntrySort) -> Bool {
         func key(_ row: EntryInfo) -> (Int64, String) {
             switch sort.field {
-            case .key: (0, row.key)
+            case .key, .sortValue: (0, row.key)
             case .size: (Int64(row.size), "")
             case .created: (row.createdAt ?? 0, "")
             case .expires: (row.expiresAt ?? .max, "")

@@ -16,6 +16,8 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     /// What the value is, where the console names it (a foreign cache's `Python pickle ·
     /// hex dump`); `nil`: JSON or a hex dump, as ``value`` says.
     package var valueKind: String?
+    /// The app-given sort value, if the entry has one.
+    package var sortValue: Int64?
 
     /// A detail with these values.
     package init(

@@ -89,8 +89,9 @@ enum DetailScreen {
         fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
         fact("Stale until", snapshot.staleUntil.map { TimeText.expiry($0, now: now) } ?? "–", row: 4, column: half)
         fact(
-            "Tags", entry.tags.isEmpty ? "–" : entry.tags.joined(separator: ", "), row: 5, wide: true,
-            style: CellStyle(.tag))
+            "Tags", entry.tags.isEmpty ? "–" : entry.tags.joined(separator: ", "), row: 5,
+            wide: snapshot.sortValue == nil, style: CellStyle(.tag))
+        if let sortValue = snapshot.sortValue { fact("Sort value", String(sortValue), row: 5, column: half) }
         let box = Rect(
             column: area.minColumn, row: area.minRow + metadataRows, columns: area.size.columns,
             rows: area.size.rows - metadataRows)
