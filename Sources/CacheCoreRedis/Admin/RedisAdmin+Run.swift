@@ -17,7 +17,6 @@ extension RedisAdmin {
         _ target: AdminTarget, origin: ActionOrigin = .current, progress: ((ActionProgress) -> Bool)? = nil
     ) throws -> ActionOutcome {
         guard !store.isReadOnly else { throw CacheError.readOnly(path: store.endpoint) }
-        try refuseOnCluster()
         let selector = try selector(of: target)
         try purgeTrash()
         let total = try preview(target).entries

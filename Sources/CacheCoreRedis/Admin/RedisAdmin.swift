@@ -90,9 +90,11 @@ public struct RedisAdmin: StoreAdministering {
             reason: "not yet: their audit and trash span slots; the store's own invalidate and clear work")
     }
 
-    /// The selector of what `target` removes; throws for what Redis does not do and for a
-    /// namespace the server lacks.
+    /// The selector of what `target` removes; throws for what Redis does not do (on a cluster,
+    /// any action for now: before its preview, which it could not follow) and for a namespace
+    /// the server lacks.
     func selector(of target: AdminTarget) throws -> InvalidationSelector {
+        try refuseOnCluster()
         let selector: InvalidationSelector
         switch target {
         case .sweep:
