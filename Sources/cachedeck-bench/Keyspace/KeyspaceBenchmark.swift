@@ -31,7 +31,7 @@ final class KeyspaceBenchmark {
         let started = clock.now
         try deployment.fill(keys)
         report.note("loaded \(Format.count(keys)) keys in \(Format.seconds((clock.now - started).nanoseconds)) s (redis-cli --pipe)")
-        try measureScan()
+        if rounds > 0 { try measureScan() }
         try measureConsole()
         return report
     }
