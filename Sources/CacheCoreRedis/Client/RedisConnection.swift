@@ -73,8 +73,21 @@ package final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` without reading their replies, so the server works on them while the
     /// caller does something else; ``receive(_:)`` reads them later, in order.
     func send(_ commands: [[RedisArgument]]) throws(RedisError) {
+        // Writing to a connection the server closed (replies may still be buffered before its
+        // end) would raise SIGPIPE: it is given up instead.
+        guard !isHungUp else {
+            throw abandon(.connectionLost(endpoint: endpoint.description, reason: "the server closed the connection"))
+        }
         try append(commands)
         try flush()
+    }
+
+    /// Whether the server has closed its end (Linux' `POLLRDHUP`, seen even with data still
+    /// unread before the end).
+    private var isHungUp: Bool {
+        let hangUp = Int16(0x2000 /* POLLRDHUP */) | Int16(POLLHUP) | Int16(POLLERR)
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(0x2000), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & hangUp != 0
     }
 
     /// Reads the replies of the next `count` commands sent (all within the timeout); error
