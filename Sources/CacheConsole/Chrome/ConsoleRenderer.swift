@@ -21,8 +21,10 @@ extension ConsoleController {
             drawInput(prompt: "/", line.field, into: &buffer)
             let status = model.status.flatMap { $0.isError ? $0.text : nil }
             drawAboveInput(
-                status ?? "Filter as you type: " + EntriesView.filterSyntax
-                    + " · ↑/↓ history · Enter keeps · Esc undoes",
+                status
+                    ?? (model.current.view is DetailView
+                        ? "Search the value as you type (a capital letter matches case)"
+                        : "Filter as you type: " + EntriesView.filterSyntax) + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):
             drawInput(prompt: ":", line.field, into: &buffer)

@@ -207,6 +207,11 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         return try actions.undo(auditID: auditID)
     }
 
+    /// The whole value, through the inspector.
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        try inspector.wholeValue(namespace: namespace, key: key)
+    }
+
     /// Writes the entries as JSON Lines (``EntryExporter``), in `SCAN` order.
     package func export(_ request: ExportRequest) throws -> Int {
         try EntryExporter.export(request, from: inspector)

@@ -133,6 +133,11 @@ package struct StoreDataSource: ConsoleDataSource {
         return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
     }
 
+    /// The whole value, through the inspector.
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        try store.inspector.wholeValue(namespace: namespace, key: key)
+    }
+
     /// The entries `request` selects, through the inspector, as JSON Lines.
     /// Exports with the cache file's permission bits.
     package func export(_ request: ExportRequest) throws -> Int {

@@ -78,6 +78,12 @@ extension KeyAction {
     package static let sortMenu = KeyAction("sortMenu", [.character("o")])
     /// Show the value as a hex dump, or as text again.
     package static let toggleHex = KeyAction("toggleHex", [.character("x")])
+    /// Copy the entry's key (OSC 52, else a private file).
+    package static let copyKey = KeyAction("copyKey", [.character("y")])
+    /// Copy the entry's value (OSC 52, else a private file).
+    package static let copyValue = KeyAction("copyValue", [.character("Y")])
+    /// Open the entry's value in `$PAGER`.
+    package static let openPager = KeyAction("openPager", [.character("v")])
     /// Go to the Overview.
     package static let showOverview = KeyAction("showOverview", [.character("1")])
     /// Show the expiry timeline (of the namespace in view, else of the store).

@@ -43,6 +43,11 @@ struct SortPlan {
             let never = Segment(
                 condition: "expires_at IS NULL", columns: [.integer("stale_until", nullable: true), .integer("size")])
             segments = sort.descending ? [never, expiring] : [expiring, never]
+        case .sortValue:
+            segments = [
+                Segment(condition: "sort_value IS NOT NULL", columns: [.integer("sort_value")]),
+                Segment(condition: "sort_value IS NULL", columns: [Column(name: "key", isText: true, isNullable: false)]),
+            ]
         }
     }
 
@@ -55,7 +60,7 @@ struct SortPlan {
         switch sort.field {
         case .size: ["expires_at", "stale_until", "size"]
         case .created, .hits: ["accessed_at", "created_at", "hits"]
-        case .key, .expires, .lastAccess: nil
+        case .key, .expires, .lastAccess, .sortValue: nil
         }
     }
 

@@ -44,8 +44,11 @@ enum Eviction {
         let expired = try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now, limit: limit)
         tally.add(expired: expired, in: namespaceID)
         guard excess.isOver, expired < limit else { return tally }
-        let live = try connection.withEntries(namespaceID: namespaceID, inOrderOf: policy.eviction) { entries in
-            try pick(from: entries, until: &excess, limit: limit - expired)
+        var live: [Victim] = []
+        for pass in SQLiteConnection.evictionPasses(policy.eviction) where excess.isOver {
+            live += try connection.withEntries(namespaceID: namespaceID, listedBy: pass) { entries in
+                try pick(from: entries, until: &excess, limit: limit - expired - live.count)
+            }
         }
         try delete(live, on: connection)
         tally.add(evicted: live, in: namespaceID)

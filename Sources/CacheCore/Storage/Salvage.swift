@@ -42,11 +42,14 @@ enum Salvage {
             ids.formUnion(source.readableEntryIDs(indexedBy: index))
         }
         let known = Set(namespaces.map(\.id))
+        let withSortValues = ((try? source.formatVersion()) ?? 0) >= Schema.sortValuesVersion
         var copied = 0
         try target.writeTransaction {
             for namespace in namespaces { try target.insertSalvagedNamespace(namespace) }
             for id in ids.sorted() {
-                guard try copyEntry(id, from: source, into: target, namespaces: known) else { continue }
+                guard
+                    try copyEntry(id, from: source, into: target, namespaces: known, withSortValue: withSortValues)
+                else { continue }
                 copied += 1
             }
             // The counters and the tag index, derived from what was copied (whether or not
@@ -59,11 +62,12 @@ enum Salvage {
 
     /// Copies entry `id` if it can be read and its namespace is known; whether it did.
     private static func copyEntry(
-        _ id: Int64, from source: SQLiteConnection, into target: SQLiteConnection, namespaces: Set<Int64>
+        _ id: Int64, from source: SQLiteConnection, into target: SQLiteConnection, namespaces: Set<Int64>,
+        withSortValue: Bool
     ) throws -> Bool {
         let entry: SalvagedEntry?
         do {
-            entry = try source.salvagedEntry(id: id)
+            entry = try source.salvagedEntry(id: id, withSortValue: withSortValue)
         } catch let error as SQLiteError where error.isCorrupt {
             return false
         }

@@ -12,7 +12,7 @@ enum Schema {
 
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
     static let migrations: [String] = [
-        version1, version2, memoryTierRegistry, partitions, rankingColumns, NormalizedKeys.schema,
+        version1, version2, memoryTierRegistry, partitions, rankingColumns, NormalizedKeys.schema, sortValues,
     ]
 
     /// Format v2: the invalidation journal, telemetry and attached clients, the audit log and

@@ -28,6 +28,8 @@ final class FakeDataSource: ConsoleDataSource {
         /// Expiry buckets (kind, entries, bytes) instead of the sample ones.
         var timelineBuckets: [(ExpiryBucketKind, Int, Int64)]?
         var reads = 0
+        /// The format of another library's cache the file claims to be (`nil`: CacheDeck's).
+        var foreignFormat: String?
     }
 
     let location: String
@@ -126,10 +128,12 @@ final class FakeDataSource: ConsoleDataSource {
         }
         let total = facts.reduce(0) { $0 + $1.entries }
         let payload = facts.reduce(Int64(0)) { $0 + $1.bytes }
+        var file = FileFacts(
+            path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
+            entries: total, now: Self.now)
+        file.foreignFormat = state.withLock(\.foreignFormat)
         return OverviewSnapshot(
-            file: FileFacts(
-                path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
-                entries: total, now: Self.now),
+            file: file,
             stores: [
                 ProcessFacts(
                     pid: 4242, program: "shop-api", host: "web-1", isLive: !state.withLock(\.appsStopped),
@@ -183,6 +187,13 @@ final class FakeDataSource: ConsoleDataSource {
             entry: entry, namespace: namespace, valueBytes: entry.size - entry.key.utf8.count,
             staleUntil: entry.expiresAt.map { $0 + 3_600_000 }, version: namespace == "products" ? "v3" : "",
             value: value)
+    }
+
+    /// The value as stored: the compact JSON the Detail view shows pretty-printed.
+    func wholeValue(namespace: String, key: String) throws -> Data? {
+        try checkFailure()
+        guard let entry = state.withLock({ $0.namespaces[namespace]?.first { $0.key == key } }) else { return nil }
+        return Data("{\"id\":\(entry.id.rowID),\"key\":\"\(entry.key)\",\"price\":{\"amount\":129.9}}".utf8)
     }
 
     func timeline(namespace: String?) throws -> TimelineSnapshot {
@@ -387,7 +398,7 @@ final class FakeDataSource: ConsoleDataSource {
     private static func ordered(_ first: EntryInfo, _ second: EntryInfo, by sort: EntrySort) -> Bool {
         func key(_ row: EntryInfo) -> (Int64, String) {
             switch sort.field {
-            case .key: (0, row.key)
+            case .key, .sortValue: (0, row.key)
             case .size: (Int64(row.size), "")
             case .created: (row.createdAt ?? 0, "")
             case .expires: (row.expiresAt ?? .max, "")

@@ -52,6 +52,9 @@ struct RedisStoreDataSourceTests {
         }
         #expect(text.contains("\"age\"") && text.contains("7") && detail.valueBytes == 9)
         #expect(try source.entry(id: .row(1), hex: false) == nil)
+        // The whole value, as stored, for the clipboard and the pager.
+        #expect(try source.wholeValue(namespace: "users", key: "user-7") == Data(#"{"age":7}"#.utf8))
+        #expect(try source.wholeValue(namespace: "users", key: "user-none") == nil)
         let timeline = try source.timeline(namespace: "users")
         #expect(timeline.isExact && timeline.buckets.reduce(0) { $0 + $1.entries } == 250)
         #expect(throws: ConsoleError.self) { try source.auditLog(limit: 10) }

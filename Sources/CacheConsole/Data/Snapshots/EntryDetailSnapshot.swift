@@ -16,6 +16,8 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     /// What the value is, where the console names it (a foreign cache's `Python pickle ·
     /// hex dump`); `nil`: JSON or a hex dump, as ``value`` says.
     package var valueKind: String?
+    /// The app-given sort value, if the entry has one.
+    package var sortValue: Int64?
 
     /// A detail with these values.
     package init(
@@ -40,5 +42,12 @@ package enum ValueText: Sendable, Hashable {
     /// Whether this is a hex dump.
     package var isHexDump: Bool {
         if case .hexDump = self { true } else { false }
+    }
+
+    /// Whether the value is longer than what is shown.
+    package var isTruncated: Bool {
+        switch self {
+        case .json(_, let isTruncated), .hexDump(_, let isTruncated): isTruncated
+        }
     }
 }
