@@ -60,6 +60,10 @@ extension KeyAction {
     package static let help = KeyAction("help", [.character("?"), .function(1)])
     /// Pause or resume live refresh.
     package static let pause = KeyAction("pause", [.character("p")])
+    /// Keep the rows where they are while their figures still update (or let them move again).
+    package static let freezeOrder = KeyAction("freezeOrder", [.character("F")])
+    /// Open the entries that expire in the coming hour.
+    package static let nextHour = KeyAction("nextHour", [.character("E")])
     /// Refresh more often.
     package static let refreshFaster = KeyAction("refreshFaster", [.character("+"), .character("=")])
     /// Refresh less often.
