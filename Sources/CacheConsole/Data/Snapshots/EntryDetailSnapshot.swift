@@ -43,4 +43,11 @@ package enum ValueText: Sendable, Hashable {
     package var isHexDump: Bool {
         if case .hexDump = self { true } else { false }
     }
+
+    /// Whether the value is longer than what is shown.
+    package var isTruncated: Bool {
+        switch self {
+        case .json(_, let isTruncated), .hexDump(_, let isTruncated): isTruncated
+        }
+    }
 }
