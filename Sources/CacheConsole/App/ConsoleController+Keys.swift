@@ -33,6 +33,9 @@ extension ConsoleController {
         + tabBindings.filter { $0.shown.action != .help }
         + [
             GlobalBinding(.pause, help: "Pause / resume live updates") { $0.togglePause() },
+            GlobalBinding(.freezeOrder, help: "Freeze / unfreeze the order: rows stay put, figures still update") {
+                $0.toggleFreeze()
+            },
             GlobalBinding(.refreshFaster, help: "Refresh faster") { $0.changeRefresh(faster: true) },
             GlobalBinding(.refreshSlower, help: "Refresh slower") { $0.changeRefresh(faster: false) },
             GlobalBinding(.undo, help: "Undo the last action", destructive: true) { $0.undoLast() },
@@ -43,12 +46,15 @@ extension ConsoleController {
         ]
 
     /// The keys of the tabs, from the views (the help's first in the help).
-    private static let tabBindings: [GlobalBinding] = ConsoleViews.all.compactMap { kind in
+    private static let tabBindings: [GlobalBinding] = (ConsoleViews.all + ConsoleViews.redis).compactMap { kind in
         kind.tab.map { tab in GlobalBinding(tab.action, help: tab.help) { $0.openTab(kind) } }
     }
 
     /// The global actions a Redis keyspace console has no use for.
     static let fileOnlyActions: Set<KeyAction> = [.showTimeline, .showStatistics, .showAudit, .undo]
+
+    /// The global actions only a console over Redis has.
+    static let redisOnlyActions: Set<KeyAction> = Set(ConsoleViews.redis.compactMap { $0.tab?.action })
 
     /// A key: to the overlay when one is open, else to a view that waits for it, else
     /// through the key map to the view (when it binds the action) or to the console.
@@ -105,6 +111,10 @@ extension ConsoleController {
             report("\(label(action)) is for cache files; a Redis keyspace offers the tree, keys and help.")
             return []
         }
+        if !model.hasKeyspace && Self.redisOnlyActions.contains(action) {
+            report("\(label(action)) is for Redis; this console shows a cache file.")
+            return []
+        }
         if let binding = Self.globalBindings.first(where: { $0.shown.action == action }) { return binding.run(&self) }
         report("\(label(action)) does nothing here (\(label(.help)) lists what each view offers).")
         return []
@@ -140,6 +150,20 @@ extension ConsoleController {
         model.live.pausedAt = nil
         report("Live again.")
         return reload()
+    }
+
+    /// Freezes the order of every view's rows where they are now, or lets them move again.
+    private mutating func toggleFreeze() -> [ConsoleEffect] {
+        model.live.isFrozen.toggle()
+        let frozen = model.live.isFrozen
+        for index in model.views.indices {
+            withView(at: index) { view, context in view.freeze(frozen, in: context) }
+        }
+        report(
+            frozen
+                ? "Order frozen: rows stay where they are while their figures update (\(label(.freezeOrder)) lets them move)."
+                : "Order live again: rows follow the sort.")
+        return frozen ? [] : reload()
     }
 
     private mutating func changeRefresh(faster: Bool) -> [ConsoleEffect] {
@@ -196,6 +220,10 @@ extension ConsoleController {
     /// of any view (closing it returns there) and gives way to whatever opens next.
     mutating func show(_ view: any ConsoleView) -> [ConsoleEffect] {
         if model.current.view.isAuxiliary && model.current.view.isSame(as: view) { return [] }
+        var view = view
+        if model.live.isFrozen {
+            view.freeze(true, in: ViewContext(viewID: model.nextViewID, size: size, model: model, settings: settings))
+        }
         let entry = model.makeEntry(view)
         navigate { stack in
             if stack.count > 1 && stack[stack.count - 1].isHelp { stack.removeLast() }

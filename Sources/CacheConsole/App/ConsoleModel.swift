@@ -171,6 +171,8 @@ package struct LiveState: Sendable, Hashable {
     package internal(set) var pausedAt: Int64?
     /// When data was last loaded (ms).
     package internal(set) var loadedAt: Int64?
+    /// Whether the order of rows is frozen: refreshes update figures in place and move no row.
+    package internal(set) var isFrozen = false
     /// Whether a refresh is in flight.
     var refreshing = false
     /// Whether the file changed since the last load.

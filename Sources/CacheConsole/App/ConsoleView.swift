@@ -47,6 +47,9 @@ package protocol ConsoleView: Sendable {
     mutating func apply(_ output: Read.Output, for read: Read, in context: inout ViewContext) -> [ConsoleEffect]
     /// `read` failed (the console reports the error).
     mutating func loadFailed(_ read: Read)
+    /// Freezes the order of the view's rows where they are now (`false`: lets them follow the
+    /// sort again); a frozen view's refreshes update figures in place.
+    mutating func freeze(_ frozen: Bool, in context: ViewContext)
     /// The terminal was resized to `size`.
     mutating func resized(to size: Size)
     /// Forgets highlights from before `cutoff` and changes from before `quietCutoff` (ms).
@@ -81,6 +84,7 @@ extension ConsoleView {
         -> [ConsoleEffect]
     { [] }
     package mutating func loadFailed(_ read: Read) {}
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {}
     package mutating func resized(to size: Size) {}
     package mutating func prune(highlightsBefore cutoff: Int64, changesBefore quietCutoff: Int64) {}
 
@@ -144,8 +148,11 @@ enum ConsoleViews {
         AuditDetailView.self, MessageLogView.self, HelpView.self,
     ]
 
+    /// The views of a Redis server's nodes, for any console over Redis.
+    static let redis: [any ConsoleView.Type] = [TopologyView.self, SlowLogView.self]
+
     /// The views of a Redis keyspace console.
-    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, HelpView.self]
+    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis + [HelpView.self]
 
     /// The tabs on the breadcrumb bar, in order.
     static let tabs: [ViewTab] = all.compactMap { $0.tab }.filter(\.isOnBar)

@@ -33,22 +33,16 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     ) throws {
         let inspector = try RedisStoreInspector(url: url, prefix: prefix)
         self.inspector = inspector
-        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
+        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator, storePrefix: prefix)
         census = ScanRunner(recount: Self.recountInterval) { inspector.census() }
         var options = StoreOptions()
         options.statistics.isEnabled = false
         let store =
             readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
         self.store = store
-        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL)
-        {
-            namespace, filter, after in
-            let page = try inspector.entries(
-                RedisEntryQuery(
-                    namespace: namespace, filter: filter, limit: 10_000,
-                    after: try after.map { try RedisEntryCursor(token: $0) }))
-            return (page.rows.map(\.key), page.next?.token)
-        }
+        actions = ConsoleActions(
+            controller: store.map(ActionController.init(store:)), location: inspector.redactedURL,
+            filters: .redis(inspector))
     }
 
     deinit {
@@ -83,12 +77,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         let seconds = history.series(nil, now: now, resolution: 1000, points: 60)
         let recent = history.delta(nil, from: now - 10_000, until: now, reach: 1000)
         let perSecond = { (count: Int) in recent.map { Double(count) / max(0.001, Double($0.milliseconds) / 1000) } }
-        let lastMinute = { (namespace: String?) -> Double? in
-            guard let counted = history.delta(namespace, from: now - 60_000, until: now)?.counted,
-                counted.requests > 0
-            else { return nil }
-            return counted.hitRate
-        }
+        let lastMinute = { (namespace: String?) in history.activity(namespace, from: now - 60_000, until: now) }
         return OverviewSnapshot(
             file: FileFacts(
                 path: location, formatVersion: 0, fileBytes: Int64(server.usedMemory), walBytes: 0,
@@ -100,15 +89,19 @@ package final class RedisStoreDataSource: ConsoleDataSource {
                     lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))
             },
             activity: ActivityFacts(
-                hitRates: seconds.hitRate, hitRate: lastMinute(nil),
+                hitRates: seconds.hitRate,
+                hitRate: recent.flatMap { $0.counted.requests > 0 ? $0.counted.hitRate : nil },
                 operationsPerSecond: perSecond(recent.map { CounterHistory.operations($0.counted) } ?? 0) ?? 0,
                 expirationsPerSecond: perSecond(recent?.counted.expirations ?? 0) ?? 0,
                 evictionsPerSecond: perSecond(recent?.counted.evictions ?? 0) ?? 0),
             namespaces: counts.map { count in
-                NamespaceFacts(
+                let activity = lastMinute(count.namespace.name)
+                var facts = NamespaceFacts(
                     name: count.namespace.name, entries: count.entries, expired: count.expiredEntries,
-                    bytes: count.bytes, hitRate: lastMinute(count.namespace.name), version: count.namespace.version,
+                    bytes: count.bytes, hitRate: activity?.hitRate, version: count.namespace.version,
                     isExact: count.isExact)
+                facts.lastMinute = activity.map(ActivityCounts.init)
+                return facts
             },
             redis: RedisFacts(server: server, prefix: inspector.prefix, countedAt: progress.completedAt))
     }
@@ -162,10 +155,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
             series = { history.series($0, now: now, resolution: resolution, points: points) }
         } else {
             series = { [inspector] namespace in
-                let points = try inspector.activity(namespace: namespace, over: telemetryWindow).points
-                return StatisticsSeries(
-                    hitRate: points.map { $0.hitRate ?? .nan }, operations: points.map(\.operationsPerSecond),
-                    evictions: points.map(\.evictionsPerSecond))
+                StatisticsSeries(try inspector.activity(namespace: namespace, over: telemetryWindow))
             }
         }
         var namespaces: [String: StatisticsSeries] = [:]
@@ -179,6 +169,18 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         try keyspaceSource.redisKey(key)
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        try keyspaceSource.keyspaceBreakdown(prefix)
+    }
+
+    package func topology() throws -> RedisTopology {
+        try keyspaceSource.topology()
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        try keyspaceSource.latency(count: count)
     }
 
     // MARK: Actions

@@ -97,13 +97,18 @@ struct StatsCommand: ParsableCommand {
                     return [window.name]
                         + [activity.requests, activity.hits, activity.misses, activity.staleHits].map(Formatting.count)
                         + [
-                            Figures.percent(activity.hitRate), activity.health.rawValue,
+                            TimeText.percent(activity.hitRate), activity.health.rawValue,
                             Figures.rate(activity.operationsPerSecond),
                         ]
                         + [
                             activity.sets, activity.removes, activity.evictions, activity.expirations,
-                            activity.invalidations, activity.loadFailures,
+                            activity.invalidations,
                         ].map(Formatting.count)
+                        // No loader call recorded (a store without a loader): unknown, as the console says.
+                        + [
+                            activity.loadSuccesses.addingClamped(activity.loadFailures) > 0
+                                ? Formatting.count(activity.loadFailures) : Table.none
+                        ]
                 }
             ).rendered)
     }

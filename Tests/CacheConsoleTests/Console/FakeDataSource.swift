@@ -119,12 +119,26 @@ final class FakeDataSource: ConsoleDataSource {
         let namespaces = state.withLock { $0.namespaces }
         let facts = namespaces.keys.sorted().map { name in
             let entries = namespaces[name] ?? []
-            return NamespaceFacts(
+            var facts = NamespaceFacts(
                 name: name, entries: entries.count,
                 expired: entries.filter { ($0.expiresAt ?? .max) <= Self.now }.count,
                 bytes: Int64(entries.reduce(0) { $0 + $1.size }),
                 hitRate: name == "products" ? 0.912 : name == "sessions" ? 0.457 : nil,
                 version: name == "products" ? "v3" : "")
+            // products has a loader that failed twice; sessions has none (its failures are unknown).
+            facts.lastMinute =
+                switch name {
+                case "products":
+                    ActivityCounts(
+                        requests: 1_200, misses: 106, evictions: 3, expirations: 12, loadFailures: 2,
+                        operationsPerSecond: 35.5)
+                case "sessions":
+                    ActivityCounts(
+                        requests: 400, misses: 217, evictions: 0, expirations: 5, loadFailures: nil,
+                        operationsPerSecond: 8.2)
+                default: nil
+                }
+            return facts
         }
         let total = facts.reduce(0) { $0 + $1.entries }
         let payload = facts.reduce(Int64(0)) { $0 + $1.bytes }
@@ -153,6 +167,13 @@ final class FakeDataSource: ConsoleDataSource {
         let rows = state.withLock { $0.namespaces[request.namespace] }
         guard let rows else { throw ConsoleError("no namespace named '\(request.namespace)'") }
         let matching = rows.filter { Self.matches($0, filter) }.sorted { Self.ordered($0, $1, by: request.sort) }
+        if request.backward {
+            let end = min(matching.count, request.start.flatMap { Int($0.rawValue) } ?? matching.count)
+            let start = max(0, end - request.limit)
+            return EntriesPage(
+                rows: Array(matching[start..<end]), next: start > 0 ? PageToken(String(start)) : nil,
+                examinedRows: end - start)
+        }
         let start = request.start.flatMap { Int($0.rawValue) } ?? 0
         let end = min(matching.count, start + request.limit)
         return EntriesPage(
@@ -160,10 +181,22 @@ final class FakeDataSource: ConsoleDataSource {
             examinedRows: end - start, matching: request.start == nil && !filter.isEmpty ? matching.count : nil)
     }
 
+    /// Tokens are offsets: the entry's offset in the order is both its position and its start.
+    func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? {
+        try checkFailure()
+        let filter = try EntryFilter(parsing: request.filter)
+        let rows = state.withLock { $0.namespaces[request.namespace] } ?? []
+        let matching = rows.filter { Self.matches($0, filter) }.sorted { Self.ordered($0, $1, by: request.sort) }
+        return matching.firstIndex { $0.id == id }.map { EntriesLocation(position: $0, start: PageToken(String($0))) }
+    }
+
     func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
         try checkFailure()
-        let found = state.withLock { state in
-            state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
+        let found = state.withLock { state -> (String, EntryInfo)? in
+            if case .key(let namespace, let key) = id {
+                return state.namespaces[namespace]?.first { $0.key == key }.map { (namespace, $0) }
+            }
+            return state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
         }
         guard let (namespace, entry) = found else { return nil }
         let json = """
@@ -226,7 +259,11 @@ final class FakeDataSource: ConsoleDataSource {
             }
             let operations: [Double] = (0..<count).map { index in scale * Double(100 + (index * 37) % 90) }
             let evictions: [Double] = (0..<count).map { index in index % 30 == 0 ? scale * 4 : 0 }
-            return StatisticsSeries(hitRate: hitRate, operations: operations, evictions: evictions)
+            // Every namespace's loaders failed 4 times; sessions has none.
+            let totals = ActivityCounts(
+                requests: Int(scale * 1_000), misses: Int(scale * 90), evictions: Int(scale * 2), expirations: 7,
+                loadFailures: scale == 3 ? nil : 4, operationsPerSecond: scale * 140)
+            return StatisticsSeries(hitRate: hitRate, operations: operations, evictions: evictions, totals: totals)
         }
         return StatisticsSnapshot(
             window: window, overall: series(20), namespaces: ["products": series(12), "sessions": series(3)])
@@ -378,6 +415,7 @@ final class FakeDataSource: ConsoleDataSource {
             case .tag(let tag): row.tags.contains(tag)
             case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
             case .hits(let comparison, let count): compare(Int64(row.hits ?? 0), comparison, count)
+            case .expiresAt(let comparison, let milliseconds): row.expiresAt.map { compare($0, comparison, milliseconds) } ?? false
             case .expired: (row.expiresAt ?? .max) <= now
             case .neverExpires: row.expiresAt == nil
             case .keyMatches, .timeToLive, .age: true

@@ -125,7 +125,7 @@ package struct ActivityFacts: Sendable, Hashable {
     /// The hit rate of each of the last seconds, oldest first (not-a-number for a second
     /// without reads).
     package var hitRates: [Double]
-    /// The hit rate over those seconds; `nil` without reads.
+    /// The hit rate over the seconds the rates are over (``window``); `nil` without reads.
     package var hitRate: Double?
     /// Reads, sets and removes per second, recently.
     package var operationsPerSecond: Double
@@ -133,6 +133,8 @@ package struct ActivityFacts: Sendable, Hashable {
     package var expirationsPerSecond: Double
     /// Entries evicted per second, recently.
     package var evictionsPerSecond: Double
+    /// The seconds the hit rate and the rates are over: the ten before the one still filling.
+    package static let window = 10
 
     /// Activity with these values.
     package init(
@@ -159,6 +161,9 @@ package struct NamespaceFacts: Sendable, Hashable {
     package var bytes: Int64
     /// The recent hit rate; `nil` without reads.
     package var hitRate: Double?
+    /// What apps did in the namespace in the last minute, the figures that explain the hit
+    /// rate; `nil` where the store records no telemetry (another library's cache file).
+    package var lastMinute: ActivityCounts?
     /// The namespace version.
     package var version: String
     /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).

@@ -48,7 +48,12 @@ extension TimelineSnapshot {
     init(_ timeline: ExpiryTimeline, isExact: Bool = true) {
         self.init(
             namespace: timeline.namespace,
-            buckets: timeline.buckets.map { Bucket(kind: $0.kind, entries: $0.entries, bytes: $0.bytes) },
+            buckets: timeline.buckets.map {
+                var bucket = Bucket(kind: $0.kind, entries: $0.entries, bytes: $0.bytes)
+                (bucket.from, bucket.until) = ($0.from, $0.until)
+                return bucket
+            },
             hourly: timeline.hourly.map(\.entries), isExact: isExact)
+        hourStarts = timeline.hourly.map(\.from) + (timeline.hourly.last.map { [$0.until] } ?? [])
     }
 }

@@ -117,7 +117,7 @@ enum EntriesScreen {
         let namespace = model.overview?.namespaces.first { $0.name == view.namespace }
         var facts: [(String, CellStyle)] = [(" " + view.namespace, CellStyle(.title))]
         if let namespace {
-            facts.append(("\(namespace.isExact ? "" : "≥ ")\(Formatting.count(namespace.entries)) entries", .text))
+            facts.append(("\(namespace.isExact ? "" : "≥ ")\(Formatting.entries(namespace.entries))", .text))
         }
         if view.isScanOrder { facts.append(("SCAN order", CellStyle(.muted))) }
         let window = view.window
@@ -127,7 +127,13 @@ enum EntriesScreen {
                 ?? (window.isComplete
                     ? "\(Formatting.count(window.knownCount)) matching"
                     : "≥ \(Formatting.count(window.knownCount)) matching")
-            facts.append(("filter \(view.filter) (\(matching))", CellStyle(.info)))
+            // A long filter (a drill-down's times) gives way before its count does.
+            let count = " (\(matching))"
+            let room = area.size.columns - 2 - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
+            let filter = TerminalText.truncate(
+                "filter \(view.filter)", toWidth: max(8, room - TerminalText.displayWidth(of: count)),
+                ellipsis: options.ellipsis)
+            facts.append((filter + count, CellStyle(.info)))
         }
         if view.marksAllMatching {
             facts.append(("all matching marked", CellStyle(.marked)))
