@@ -56,7 +56,7 @@ package struct WriteAttributes: Sendable {
     package let expiresAt: Int64?
     package let staleUntil: Int64?
     package let tagsJSON: String?
-    let tags: [String]
+    package let tags: [String]
     /// The app-given sort value (format 7), if any.
     package let sortValue: Int64?
 
