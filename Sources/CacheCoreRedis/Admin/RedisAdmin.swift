@@ -104,6 +104,8 @@ public struct RedisAdmin: StoreAdministering {
         case .clear(let name): selector = .namespace(name)
         case .clearAll: selector = .all
         case .invalidate(let chosen), .expiry(let chosen, _): selector = chosen.normalized
+        case .importEntries:
+            throw CacheError.unsupported(feature: "import on Redis", reason: "cachedeck imports into cache files only")
         }
         if let name = target.namespace, try generation(of: name) == nil { throw InspectorError.noSuchNamespace(name) }
         return selector

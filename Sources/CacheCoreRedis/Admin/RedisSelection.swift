@@ -18,7 +18,7 @@ extension RedisAdmin {
         switch target {
         case .clear(let name), .invalidate(.namespace(let name)): [name]
         case .clearAll, .invalidate(.all): try store.namespaceNames()
-        case .invalidate, .sweep, .expiry: nil
+        case .invalidate, .sweep, .expiry, .importEntries: nil
         }
     }
 
