@@ -160,7 +160,7 @@ import TerminalUI
             │   │                                                                      │   │
             │   │ Remove them? [y/N]                                                   │   │
             │   │                                                                      │   │
-            │   │ y runs it · any other key cancels (No)                               │   │
+            │   │ y runs it · k keeps the stale window · other keys cancel             │   │
             │   │ Sweeps cannot be undone (only expired entries are removed).          │   │
             │   ╰──────────────────────────────────────────────────────────────────────╯   │
             │                                                                              │
