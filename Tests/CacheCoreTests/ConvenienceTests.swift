@@ -111,7 +111,7 @@ extension InvalidationEvent {
         _ = try cache.get(2)
         #expect(
             cache.statistics().report == """
-                requests 10: hit rate 90.0% (excellent), 0 memory + 9 file hits, 0 stale, 1 misses
+                requests 10: hit rate 90.0% (excellent), 0 memory + 9 store hits, 0 stale, 1 misses
                 writes 1 sets, 0 removes, 0 invalidations, 0 evictions (0 B), 0 expirations
                 """)
         let report = fixture.store.statistics().report
@@ -167,5 +167,45 @@ extension InvalidationEvent {
         for part in [3001, 3002, 4001] { try numbers.set(part, for: part) }
         #expect(try numbers.invalidate(prefixOf: 300).totalRemoved == 2)
         #expect(try numbers.count() == 1)
+    }
+}
+
+/// Defaults an app sets once: bundles, modifiers, and memory copies shorter-lived than the file's.
+@Suite struct PolicyDefaultsTests {
+    @Test func bundlesCanBeDisabledOrMovedToOtherTiersWhole() throws {
+        let bundle = PolicyBundle.longTerm.overriding("colors", with: .shortTerm).stored(in: .memoryAndDisk)
+        #expect(bundle.defaultPolicy.tiers == .memoryAndDisk && bundle.policy(for: "colors").tiers == .memoryAndDisk)
+        #expect(bundle.policy(for: "colors").expiration == NamespacePolicy.shortTerm.expiration)
+        let fixture = try TestStore { $0.use(.disabled) }
+        let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
+        try cache.set(1, for: 1)
+        #expect(try cache.get(1) == nil)
+        #expect(try fixture.scalar("SELECT count(*) FROM entries") == 0)
+    }
+
+    @Test func staleWindowIsAModifierLikeTheOthers() {
+        #expect(NamespacePolicy.default.staleWindow(.seconds(30)).staleWindow == .seconds(30))
+        #expect(NamespacePolicy.default.staleWindow(.seconds(-1)).staleWindow == .zero)
+    }
+
+    /// The LEGO client's policy: 300 s / 100 entries in memory over 24 h in the file. Another
+    /// process's write reaches this one's reads once the memory copy's time is up, even when
+    /// no invalidation told it (coherence checks are out of the way here).
+    @Test func memoryCopiesLiveTheirOwnTimeToLive() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let policy = NamespacePolicy.hybrid.memory(timeToLive: .seconds(300), maxEntries: 100)
+        #expect(policy.memoryMaxEntries == 100)
+        let app = try fixture.store.cache("sets", key: Int.self, value: String.self, policy: policy)
+        try app.set("first", for: 1)
+        let other = try fixture.reopen { $0.coherenceInterval = .seconds(3600) }
+        try other.cache("sets", key: Int.self, value: String.self, policy: policy).set("second", for: 1)
+        fixture.clock.advance(by: .seconds(299))
+        #expect(try app.get(1) == "first", "the memory copy answers within its time to live")
+        fixture.clock.advance(by: .seconds(1))
+        #expect(try app.get(1) == "second", "then the file does, and is copied back")
+        #expect(try app.get(1) == "second")
+        #expect(app.statistics().diskHits == 1 && app.statistics().memoryHits == 2)
+        let reopened = try JSONDecoder().decode(NamespacePolicy.self, from: JSONEncoder().encode(policy))
+        #expect(reopened == policy)
     }
 }

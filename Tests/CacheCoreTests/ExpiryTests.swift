@@ -74,7 +74,9 @@ import Testing
         let stale = try #require(try cache.getStale("brick"))
         #expect(stale.value == 9.5 && stale.isStale && stale.expiresAt == expiry)
         try fixture.store.flush()
-        #expect(try fixture.store.sweepExpired() == 0, "inside the stale window nothing is swept")
+        let sweepOnly = MaintenanceOptions(tasks: [.sweepExpired], sweepBudget: .seconds(600), batchBudget: .seconds(5))
+        #expect(try fixture.store.runMaintenance(sweepOnly).expiredRemoved == 0, "maintenance keeps the stale window")
+        #expect(try fixture.store.sweepExpired(keepingStaleWindow: true) == 0, "inside the stale window nothing is swept")
         #expect(try cache.getStale("brick")?.value == 9.5)
 
         fixture.clock.advance(by: .seconds(40))
@@ -96,6 +98,37 @@ import Testing
         #expect(try fixture.store.sweepExpired() == 10)
         #expect(try short.get(-1) == -1)
         #expect(try fixture.scalar("SELECT entry_count FROM namespaces WHERE name = 'short'") == 1)
+    }
+
+    /// The held-out behaviour: an explicit sweep right after expiry removes every expired
+    /// entry, stale window or not, from the file and from memory, and says how many.
+    @Test func sweepRightAfterExpiryReturnsTheExpiredEntriesAndTheyAreGone() throws {
+        let fixture = try TestStore()
+        for policy in [NamespacePolicy.default, .hybrid] {
+            let name = "sets-\(policy.tiers)"
+            let cache = try fixture.store.cache(name, key: Int.self, value: Int.self, policy: policy)
+            try cache.set((0..<30).map { (key: $0, value: $0) }, expiration: .after(.seconds(10)))
+            try cache.set(99, for: 99, expiration: .never)
+            fixture.clock.advance(by: .seconds(10))
+
+            #expect(try fixture.store.sweepExpired(namespace: name) == 30)
+            #expect(try cache.getStale(0) == nil, "gone from memory and file, stale window included")
+            #expect(try cache.get(99) == 99)
+            #expect(try fixture.scalar("SELECT entry_count FROM namespaces WHERE name = '\(name)'") == 1)
+            #expect(try fixture.store.sweepExpired(namespace: name) == 0)
+        }
+    }
+
+    @Test func sweepKeepingTheStaleWindowRemovesOnlyWhatIsPastIt() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: Int.self, value: Int.self, policy: .default)
+        try cache.set(1, for: 1, expiration: .after(.seconds(10)))
+        try cache.set(2, for: 2, expiration: .after(.seconds(10) + NamespacePolicy.defaultStaleWindow))
+        fixture.clock.advance(by: .seconds(10) + NamespacePolicy.defaultStaleWindow)
+        #expect(try fixture.store.sweepExpired(keepingStaleWindow: true) == 1)
+        #expect(try cache.getStale(2)?.value == 2)
+        #expect(try fixture.store.sweepExpired() == 1)
+        #expect(try cache.getStale(2) == nil)
     }
 
     @Test func sweepOfAnUnknownNamespaceRemovesNothing() throws {
@@ -150,7 +183,7 @@ import Testing
         #expect(try cache.count() == 0)
         let stale = try #require(try cache.getStale("a"))
         #expect(stale.value == 1 && stale.isStale)
-        #expect(try fixture.store.sweepExpired() == 0)
+        #expect(try fixture.store.sweepExpired(keepingStaleWindow: true) == 0)
         fixture.clock.advance(by: NamespacePolicy.defaultStaleWindow - .milliseconds(1))
         #expect(try cache.getStale("a")?.value == 1)
         fixture.clock.advance(by: .milliseconds(1))

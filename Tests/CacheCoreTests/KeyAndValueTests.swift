@@ -46,6 +46,19 @@ private struct ReversedTextCoder: CacheValueCoder {
         return try connection.withStatement("SELECT key FROM entries ORDER BY key") { try $0.rows { $0.text(0) } }
     }
 
+    /// Configuration beats a type's default: `StoreOptions.policies["colors"]` is what
+    /// `entities(Color.self)` uses, although `Color` says `.never`; a policy passed beats both.
+    @Test func configuredPoliciesOverrideAnEntitysOwnAndAPassedOneOverridesBoth() throws {
+        let configured = NamespacePolicy(expiration: .after(.seconds(60)))
+        let fixture = try TestStore { $0.policies["colors"] = configured }
+        #expect(try fixture.store.entities(Color.self).policy == configured)
+        #expect(try fixture.store.entities(PartColor.self).policy == fixture.store.options.defaultPolicy)
+        let passed = NamespacePolicy(expiration: .after(.seconds(5)))
+        #expect(try fixture.store.entities(Color.self, policy: passed).policy == passed)
+        let unconfigured = try TestStore()
+        #expect(try unconfigured.store.entities(Color.self).policy == Color.cachePolicy)
+    }
+
     @Test func keysAreCanonicalText() throws {
         let fixture = try TestStore()
         try fixture.store.cache("s", key: String.self, value: Int.self).set(1, for: "guests_42/x")

@@ -99,7 +99,7 @@ import Testing
 
         let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
         defer { try? store.close() }
-        #expect(try rawScalar(path: path, "PRAGMA user_version") == 5)
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
         let columns = try rawScalar(path: path, "SELECT count(*) FROM pragma_index_info('entries_by_access')")
         #expect(columns == 4)
         #expect(try store.cache("n", key: String.self, value: String.self).get("bb") == "bb")

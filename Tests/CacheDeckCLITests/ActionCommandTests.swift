@@ -1,4 +1,5 @@
 import Foundation
+import CacheCore
 import Testing
 
 /// sweep, clear, invalidate, restore and audit through the binary: refusals without `--yes`
@@ -35,6 +36,25 @@ import Testing
                 && impact["entries"] as? Int == 3 && impact["isDiskFull"] as? Bool == false)
         #expect(fixture.bytes == bytes)
         #expect(try fixture.run("audit", fixture.path).stdout.hasSuffix("(none)\n"))
+    }
+
+    /// `info` says what a compact would give back; `compact` gives it back and says how much.
+    @Test func compactGivesFreePagesBackAndInfoSaysHowMuchFirst() throws {
+        let fixture = try CLIFixture()
+        let app = try CacheStore(path: fixture.path)
+        let filler = try app.cache("filler", key: Int.self, value: String.self)
+        try filler.set((0..<1000).map { (key: $0, value: String(repeating: "f", count: 500)) })
+        try filler.invalidate(Array(0..<1000))
+        try app.close()
+        let info = try fixture.run("info", fixture.path)
+        #expect(info.stdout.contains("Compactable ") && info.stdout.contains("`cachedeck compact` gives them back"))
+        let text = try fixture.run("compact", fixture.path)
+        #expect(text.status == 0 && text.stdout.hasPrefix("Compacted \(fixture.path): "), "\(text.stderr)")
+        #expect(text.stdout.contains(" on disk (gave back "))
+        let json = try fixture.run("compact", fixture.path, "--json").object()
+        #expect(Set(json.keys) == ["before", "after", "rebuilt", "isCancelled"])
+        let after = try #require(json["after"] as? [String: Any])
+        #expect(after["freeBytes"] as? Int == 0 && after["walBytes"] as? Int == 0, "\(after)")
     }
 
     @Test func sweepClearInvalidateAuditAndRestoreRoundTrip() throws {

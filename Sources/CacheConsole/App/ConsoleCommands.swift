@@ -107,6 +107,10 @@ enum ConsoleCommands {
                 .init(text: "export FILE ns=N [filter]", summary: "A namespace's (matching) entries"),
             ], completion: .export
         ) { console, arguments in console.exportCommand(arguments) },
+        ConsoleCommand(
+            name: "compact",
+            usage: [.init(text: "compact", summary: "Give free pages back to disk")]
+        ) { console, _ in console.compactCommand() },
         ConsoleCommand(name: "undo", usage: [.init(text: "undo", summary: "Undo the last action")]) { console, _ in
             guard let undo = console.model.lastUndo else {
                 console.report("Nothing to undo in this session.")
@@ -315,6 +319,23 @@ extension ConsoleController {
         if let key = values["key"], let namespace { return .key(namespace: namespace, key: key) }
         _ = usage("\(usageText) (prefix and key need a namespace)")
         return nil
+    }
+
+    /// `:compact`: gives the file's free pages and WAL back, showing free pages given back of
+    /// those there were (Esc stops after the current 8 MB step). It removes no entry, so it
+    /// asks nothing.
+    fileprivate mutating func compactCommand() -> [ConsoleEffect] {
+        guard !model.isReadOnly else {
+            report("Read-only: compacting is disabled (the file was opened read-only).", isError: true)
+            return []
+        }
+        guard model.busy == nil else {
+            report("Another action is still running; wait for it to finish.", isError: true)
+            return []
+        }
+        let stop = ActionStop()
+        model.busy = BusyState(title: "Compacting (free pages given back)", since: model.now, isWriting: true, stop: stop)
+        return [.compact(stop: stop)]
     }
 
     /// `:export FILE [ns=N] [filter]`: the marked entries of the Entries view in view, else

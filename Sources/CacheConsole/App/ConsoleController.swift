@@ -89,12 +89,26 @@ package struct ConsoleController: Sendable {
             return apply(results)
         case .prepared(let pending):
             model.busy = nil
+            // An action that would change nothing is not worth a question.
+            guard pending.impact.entries > 0 else {
+                report("\(ActionText.title(pending.target)): nothing to do (it selects no entries).")
+                return []
+            }
             model.overlay = .confirm(ConfirmDialog(pending: pending, answer: TextField()))
             return []
         case .progress(let progress):
             model.busy?.progress = progress
             return []
         case .ran(let result): return finished(result)
+        case .compacting(let progress):
+            if let total = progress.pagesToFree {
+                model.busy?.progress = ActionProgress(done: progress.pagesFreed, total: total)
+            }
+            return []
+        case .compacted(let outcome):
+            model.busy = nil
+            report(ActionText.compacted(outcome))
+            return reload()
         case .exported(let count, let path):
             model.busy = nil
             report("Exported \(Formatting.count(count)) \(count == 1 ? "entry" : "entries") to \(path).")

@@ -19,6 +19,10 @@ package enum ConsoleMessage: Sendable {
     case progress(ActionProgress)
     /// An action ran (`nil`: the answer did not confirm it).
     case ran(ActionResult?)
+    /// A compaction got this far.
+    case compacting(CompactionProgress)
+    /// A compaction finished.
+    case compacted(CompactionOutcome)
     /// `count` entries were exported to `path`.
     case exported(count: Int, path: String)
     /// An action was undone: `restored` entries came back.
@@ -43,6 +47,8 @@ package enum ConsoleEffect: Sendable, Hashable {
     case undo(auditID: Int64)
     /// Export entries as JSON Lines.
     case export(ExportRequest)
+    /// Give the file's free pages and WAL back to the filesystem, until `stop` asks it to stop.
+    case compact(stop: ActionStop)
     /// Draw with this theme from now on.
     case applyTheme(Theme)
     /// Turn mouse reporting on or off.

@@ -37,6 +37,14 @@ package enum EffectPerformer {
             return attempt { .undone(auditID: auditID, outcome: try source.undo(auditID: auditID)) }
         case .export(let request):
             return attempt { .exported(count: try source.export(request), path: request.path) }
+        case .compact(let stop):
+            return attempt {
+                .compacted(
+                    try source.compact { progress in
+                        post(.compacting(progress))
+                        return !stop.isStopped
+                    })
+            }
         case .applyTheme, .setMouseReporting, .redrawAll, .quit:
             return nil
         }

@@ -15,6 +15,13 @@ package enum ActionText {
         }
     }
 
+    /// What a compaction did: `Compacted: 2.1 MB → 96.0 kB on disk (gave back 2.0 MB).`
+    package static func compacted(_ outcome: CompactionOutcome) -> String {
+        (outcome.isCancelled ? "Stopped. " : "")
+            + "Compacted: \(Formatting.bytes(outcome.before.diskBytes)) → \(Formatting.bytes(outcome.after.diskBytes)) "
+            + "on disk (gave back \(Formatting.bytes(outcome.freedBytes)))."
+    }
+
     /// What a run did: `Removed 2,500 entries (1.2 MB).`, `Changed the expiry of 3 entries (420 B).`,
     /// and on a full disk `Disk full: cleared 880 entries (1.8 MB) without keeping them for undo.`
     /// with what it could not do.

@@ -37,6 +37,9 @@ package protocol ConsoleDataSource: Sendable {
     func undo(auditID: Int64) throws -> UndoOutcome
     /// Writes the entries `request` selects as JSON Lines to its file; returns how many.
     func export(_ request: ExportRequest) throws -> Int
+    /// Gives the file's free pages and WAL back to the filesystem (see
+    /// `CacheStore.compact(progress:)`); `progress` stops it by returning `false`.
+    func compact(progress: @escaping (CompactionProgress) -> Bool) throws -> CompactionOutcome
     /// Whether the source is a Redis keyspace (browsed read-only) rather than a cache file.
     var isKeyspace: Bool { get }
     /// Whether ``keyspace(_:)`` and ``redisKey(_:)`` answer (a keyspace, or a Redis store's
@@ -50,6 +53,10 @@ package protocol ConsoleDataSource: Sendable {
 
 extension ConsoleDataSource {
     package var isKeyspace: Bool { false }
+
+    package func compact(progress: @escaping (CompactionProgress) -> Bool) throws -> CompactionOutcome {
+        throw ConsoleError("Compacting is for cache files: Redis gives memory back itself.")
+    }
 
     package var hasKeyspace: Bool { isKeyspace }
 

@@ -138,6 +138,11 @@ package struct StoreDataSource: ConsoleDataSource {
         try EntryExporter.export(request, from: store.inspector)
     }
 
+    /// Compacts the file (see `CacheStore.compact(progress:)`).
+    package func compact(progress: @escaping (CompactionProgress) -> Bool) throws -> CompactionOutcome {
+        try store.compact(progress: progress)
+    }
+
     /// The admin audit log.
     package func auditLog(limit: Int) throws -> [AuditEntry] {
         try actions.auditLog(limit: limit, of: store.admin)

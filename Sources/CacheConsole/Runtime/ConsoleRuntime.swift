@@ -91,7 +91,7 @@ package final class ConsoleRuntime {
             case .redrawAll: terminal.redrawAll()
             case .load, .refresh:
                 reads.submit(effect)
-            case .prepare, .run, .undo, .export:
+            case .prepare, .run, .undo, .export, .compact:
                 inbox.started()
                 actions.async { [source, inbox] in
                     inbox.finished(EffectPerformer.perform(effect, on: source) { inbox.post($0) })

@@ -49,11 +49,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     @inlinable
     public func get(_ key: Key, maxAge: Duration? = nil) throws -> Value? {
         guard record.policy.isEnabled else { return nil }
-        let canonical = try canonicalKey(key)
-        if let value = memory?.hit(canonical, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
+        let text = try keyText(key)
+        if let value = memory?.hit(text, as: Value.self, maxAge: maxAge?.milliseconds, clock: clock) {
             return value
         }
-        return try getBeyondMemory(canonical, now: clock.nowMilliseconds(), maxAge: maxAge)
+        return try getBeyondMemory(CanonicalKey.normalized(text), now: clock.nowMilliseconds(), maxAge: maxAge)
     }
 
     /// ``get(_:maxAge:)`` past a memory hit: the write-behind queue and the file.
@@ -118,12 +118,14 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
         let remember = {
             guard let memory = runtime.memory else { return }
+            let times = policy.memoryCopyTimes(
+                expiresAt: attributes.expiresAt, staleUntil: attributes.staleUntil, now: now)
             for (write, item) in zip(writes, items) {
                 let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
                 memory.set(
                     TypedMemoryEntry(
-                        item.value, key: write.key, writtenAt: now, expiresAt: attributes.expiresAt,
-                        staleUntil: attributes.staleUntil, size: size, tags: attributes.tags))
+                        item.value, key: write.key, writtenAt: now, expiresAt: times.expiresAt,
+                        staleUntil: times.staleUntil, size: size, tags: attributes.tags))
             }
         }
         if !policy.tiers.usesDisk {
@@ -161,10 +163,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
             [.keys(namespace: namespace, keys: try keys.map(canonicalKey))], countedAs: .invalidations)
     }
 
-    /// Removes every key starting with `prefix` (canonical key text).
+    /// Removes every key starting with `prefix` (canonical key text, normalized as keys are).
     @discardableResult
     public func invalidate(prefix: String) throws -> InvalidationResult {
-        try backend.invalidate([.prefix(namespace: namespace, prefix: prefix)], countedAs: .invalidations)
+        try backend.invalidate(
+            [.prefix(namespace: namespace, prefix: CanonicalKey.normalized(prefix))], countedAs: .invalidations)
     }
 
     /// Removes every entry of this namespace tagged `tag`.
@@ -234,10 +237,11 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard !entry.isPurgeable(at: now), allowStale || !entry.isExpired(at: now),
             let value = decoded(entry.value, key: key)
         else { return allowStale ? stale : nil }
+        let times = record.policy.memoryCopyTimes(expiresAt: entry.expiresAt, staleUntil: entry.staleUntil, now: now)
         runtime.memory?.promote(
             TypedMemoryEntry(
-                value, key: key, writtenAt: entry.createdAt, expiresAt: entry.expiresAt,
-                staleUntil: entry.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
+                value, key: key, writtenAt: entry.createdAt, expiresAt: times.expiresAt,
+                staleUntil: times.staleUntil, size: entry.value.count + key.utf8.count, tags: entry.tags),
             ifUnchangedSince: epoch)
         return Found(value: value, writtenAt: entry.createdAt, expiresAt: entry.expiresAt, fromFile: true)
     }
@@ -247,8 +251,17 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// Whether this handle's sets wait in the write-behind queue (only then is it worth a look).
     private var writesBehind: Bool { record.policy.tiers == .memoryAndDisk && record.policy.writeBehind != nil }
 
-    /// The key's canonical text; strings and integers skip the generic conversion.
+    /// The key's canonical text (see ``CanonicalKey/normalized(_:)``); strings and integers
+    /// skip the generic conversion.
     @inlinable func canonicalKey(_ key: Key) throws -> String {
+        if let string = key as? String { return CanonicalKey.normalized(string) }
+        return try keyText(key)
+    }
+
+    /// The key's canonical text, except that a string is not normalized yet: enough for a
+    /// memory lookup, whose dictionary hashes and compares strings by canonical equivalence
+    /// (a hit never pays for the normalization).
+    @inlinable func keyText(_ key: Key) throws -> String {
         if let string = key as? String { return string }
         if let integer = key as? Int { return String(integer) }
         return try CanonicalKey.make(key, namespace: namespace)

@@ -61,7 +61,7 @@ extension CompiledInvalidationRules {
         _ selectors: [InvalidationSelector], countedAs counter: RemovalCounter, in statistics: StatisticsRegistry,
         by remove: (InvalidationSelector) throws -> Int
     ) throws -> InvalidationResult {
-        let removals = try expand(selectors).map { selector, cause in
+        let removals = try expand(selectors.map(\.normalized)).map { selector, cause in
             let removal = InvalidationResult.Removal(selector: selector, removed: try remove(selector), cause: cause)
             if let name = selector.namespace {
                 let counters = statistics.counters(for: NamespaceRecord(id: nil, name: name, policy: .default))

@@ -91,7 +91,7 @@ extension CacheStore {
     }
 
     /// Empties whole namespaces at once (they move out of sight in one transaction, journaled),
-    /// then deletes what they held in batches.
+    /// then deletes what they held in batches and gives the space back (see ``giveSpaceBack()``).
     private func removeNamespaces(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let target: AdminTarget = .invalidate(selector)
         let (removed, retired) = try database.write(usingReserve: true) { connection in
@@ -109,11 +109,13 @@ extension CacheStore {
         for partition in retired {
             _ = try deleter.runUntilShort { try $0.deletePartitionBatch(partition, limit: $1) }
         }
+        if removed > 0 { giveSpaceBack() }
         return removed
     }
 
-    /// Deletes what a prefix or tag selects in batches (see ``deleter``), then journals it. On
-    /// a full disk a batch that does not fit is tried again smaller, down to one entry.
+    /// Deletes what a prefix or tag selects in batches (see ``deleter``), journals it, and gives
+    /// the space back (see ``giveSpaceBack()``). On a full disk a batch that does not fit is
+    /// tried again smaller, down to one entry.
     private func removeSelected(_ selector: InvalidationSelector, now: Int64) throws -> Int {
         let ids = try database.read { connection in
             try EntryScope.of(.invalidate(selector), now: now, in: connection).flatMap {
@@ -135,6 +137,7 @@ extension CacheStore {
         try database.write(usingReserve: true) {
             try $0.appendInvalidation(selector, removed: removed, origin: origin, now: now)
         }
+        if removed > 0 { giveSpaceBack() }
         return removed
     }
 }

@@ -102,18 +102,31 @@ public final class CacheStore: CacheBackend {
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
-        let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
+        let resolved = policy ?? options.policy(for: namespace, typeDefault: nil)
         let record = try register(namespace, policy: resolved)
         return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
     }
 
     // MARK: Maintenance
 
-    /// Deletes entries past their expiry (and stale window), in batches sized to take about
-    /// 25 ms each so other readers and writers interleave. Returns how many it removed.
+    /// Deletes every expired entry of `namespace` (of every namespace when `nil`), in batches
+    /// sized to take about 25 ms each so other readers and writers interleave, and drops them
+    /// from this process's memory tier. Returns how many it removed from the file.
+    ///
+    /// An expired entry inside its stale window (see ``NamespacePolicy/staleWindow``) goes too,
+    /// so ``Cache/getStale(_:)`` no longer finds it, unless `keepingStaleWindow` is `true`.
+    /// Background maintenance (``MaintenanceOptions``) always keeps the stale window. The space
+    /// the removed entries took goes back to the filesystem (see ``compact(progress:)``).
     @discardableResult
-    public func sweepExpired(namespace: String? = nil) throws -> Int {
-        try services.maintenance.sweepExpired(namespace: namespace)
+    public func sweepExpired(namespace: String? = nil, keepingStaleWindow: Bool = false) throws -> Int {
+        let now = now()
+        for runtime in allRuntimes where namespace == nil || runtime.name == namespace {
+            runtime.dropExpired(at: now, keepingStaleWindow: keepingStaleWindow)
+        }
+        let removed = try services.maintenance.sweepExpired(
+            namespace: namespace, keepingStaleWindow: keepingStaleWindow)
+        if removed > 0 { giveSpaceBack() }
+        return removed
     }
 
     /// Writes the sets waiting in write-behind namespaces and the reads recorded in memory
@@ -292,7 +305,7 @@ public final class CacheStore: CacheBackend {
             }
         }
         if let retired {
-            options.logger.info(
+            options.logger.debug(
                 "namespace version changed; old entries retired (maintenance deletes them)",
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "retired": "\(retired)"])
         }

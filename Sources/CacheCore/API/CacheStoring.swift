@@ -19,6 +19,11 @@ public protocol CacheStoring: AnyObject, Sendable {
         _ namespace: String, key: Key.Type, policy: NamespacePolicy?, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable
 
+    /// The policy a handle on `namespace` gets when its caller names none: the store's
+    /// configuration for the name (``StoreOptions/policies``) first, then `typeDefault` (an
+    /// entity's ``CacheEntity/cachePolicy``), then ``StoreOptions/defaultPolicy``.
+    func policy(for namespace: String, typeDefault: NamespacePolicy?) -> NamespacePolicy
+
     /// Removes what `selector` selects, and what the dependency rules add.
     @discardableResult
     func invalidate(_ selector: InvalidationSelector) throws -> InvalidationResult
@@ -65,13 +70,15 @@ extension CacheStoring {
         try cache(namespace, key: key, policy: policy, coder: RawDataCoder())
     }
 
-    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys, and its
-    /// ``CacheEntity/cachePolicy`` unless `policy` is given.
+    /// The handle for an entity type: its ``CacheEntity/cacheNamespace`` and keys. Its policy
+    /// is the first of: `policy`, the store's configuration for the namespace
+    /// (``StoreOptions/policies``), the type's ``CacheEntity/cachePolicy``, the store's
+    /// ``StoreOptions/defaultPolicy`` (configuration beats a type's default).
     public func entities<Entity: CacheEntity>(_ type: Entity.Type, policy: NamespacePolicy? = nil) throws -> Cache<
         Entity.CacheKey, Entity
     > {
-        try cache(
-            Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: policy ?? Entity.cachePolicy)
+        let resolved = policy ?? self.policy(for: Entity.cacheNamespace, typeDefault: Entity.cachePolicy)
+        return try cache(Entity.cacheNamespace, key: Entity.CacheKey.self, value: Entity.self, policy: resolved)
     }
 
     /// Runs the domain event `name`, which takes no parameters.
@@ -81,4 +88,8 @@ extension CacheStoring {
     }
 }
 
-extension CacheStore: CacheStoring {}
+extension CacheStore: CacheStoring {
+    public func policy(for namespace: String, typeDefault: NamespacePolicy?) -> NamespacePolicy {
+        options.policy(for: namespace, typeDefault: typeDefault)
+    }
+}

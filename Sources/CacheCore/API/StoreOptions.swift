@@ -21,9 +21,11 @@ public struct StoreOptions: Sendable {
     /// Whom the store trusts to have written the file: ``FileTrust/owner`` for apps (the
     /// default), ``FileTrust/inspector`` for ``inspection(writable:)``.
     public var fileTrust: FileTrust = .owner
-    /// The policy of namespaces that have no override and are opened without one.
+    /// The policy of namespaces that have no override and are opened without one (and whose
+    /// entity type has no ``CacheEntity/cachePolicy``).
     public var defaultPolicy: NamespacePolicy
-    /// Per-namespace policy overrides, by namespace name.
+    /// Per-namespace policy overrides, by namespace name. They beat an entity type's
+    /// ``CacheEntity/cachePolicy``; a policy passed when opening a handle beats both.
     public var policies: [String: NamespacePolicy]
     /// Store-wide entry limit across all namespaces.
     public var maxEntries: Int?
@@ -93,5 +95,13 @@ public struct StoreOptions: Sendable {
         options.statistics.telemetryInterval = nil
         options.statistics.metrics = .off
         return options
+    }
+}
+
+extension StoreOptions {
+    /// The policy of `namespace` opened without one: ``policies`` first, then `typeDefault`
+    /// (an entity's ``CacheEntity/cachePolicy``), then ``defaultPolicy``.
+    public func policy(for namespace: String, typeDefault: NamespacePolicy?) -> NamespacePolicy {
+        policies[namespace] ?? typeDefault ?? defaultPolicy
     }
 }

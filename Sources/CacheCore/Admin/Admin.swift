@@ -100,13 +100,13 @@ public struct Admin: Sendable {
     /// its own; see ``MaintenanceTask/purgeTrashAndAudit``.)
     ///
     /// When the trash is what fills the disk, this is what frees it: on a full disk it uses
-    /// the room kept for removals, in batches that shrink until they fit, and then gives the
-    /// `-wal`'s space back to the filesystem.
+    /// the room kept for removals, in batches that shrink until they fit. The space it frees
+    /// and the `-wal`'s go back to the filesystem (see ``CacheStore/compact(progress:)``).
     @discardableResult
     public func purgeTrash(olderThan age: Duration = Admin.trashRetention) throws -> Int {
-        let isFull = try store.makeRoomForRemovals()
+        _ = try store.makeRoomForRemovals()
         let purged = try store.deleter.purgePartitions(before: store.now() - age.milliseconds)
-        if isFull { store.giveBackLog() }
+        if purged > 0 { store.giveSpaceBack() }
         return purged
     }
 }

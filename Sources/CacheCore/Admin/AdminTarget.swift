@@ -1,6 +1,7 @@
 /// What an admin action removes.
 public enum AdminTarget: Sendable, Hashable, Codable {
-    /// Entries past their expiry and stale window, in one namespace or all.
+    /// Every expired entry, in one namespace or all, stale window or not (an operator's sweep
+    /// removes what the timeline counts as expired).
     case sweep(namespace: String?)
     /// Every entry of a namespace.
     case clear(namespace: String)
@@ -14,7 +15,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
     case expiry(selector: InvalidationSelector, change: ExpiryChange)
 
     /// Whether the removed rows are kept in the trash for ``Admin/restore(_:)``. A sweep
-    /// removes only entries that no read may return any more, so it keeps nothing.
+    /// removes only entries no ordinary read returns any more, so it keeps nothing.
     public var isUndoable: Bool {
         if case .sweep = self { false } else { true }
     }
@@ -26,6 +27,15 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         case .clear(let namespace): namespace
         case .clearAll: nil
         case .invalidate(let selector), .expiry(let selector, _): selector.namespace
+        }
+    }
+
+    /// The target with its selector's keys normalized (see ``InvalidationSelector/normalized``).
+    package var normalized: AdminTarget {
+        switch self {
+        case .invalidate(let selector): .invalidate(selector.normalized)
+        case .expiry(let selector, let change): .expiry(selector: selector.normalized, change: change)
+        case .sweep, .clear, .clearAll: self
         }
     }
 

@@ -14,6 +14,7 @@ struct EntryScope: Sendable {
     /// list, one otherwise); none when it names a namespace the file lacks. Whole namespaces
     /// (`clear`, `clear all`) have no scope: they move as partitions.
     static func of(_ target: AdminTarget, now: Int64, in connection: SQLiteConnection) throws -> [EntryScope] {
+        let target = target.normalized
         switch target {
         case .sweep, .invalidate(.prefix), .invalidate(.tag), .invalidate(.key), .invalidate(.keys): break
         case .clear(let name), .invalidate(.namespace(let name)):
@@ -35,14 +36,14 @@ struct EntryScope: Sendable {
             return [
                 EntryScope(
                     condition:
-                        "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND e.stale_until <= ?1",
+                        "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1",
                     parameters: [.integer(now)])
             ]
         case .sweep(let name?):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
-                    condition: "e.namespace_id = ?2 AND e.expires_at <= ?1 AND e.stale_until <= ?1",
+                    condition: "e.namespace_id = ?2 AND e.expires_at <= ?1",
                     parameters: [.integer(now), .integer(id)])
             ]
         case .invalidate(.key(let name, let key)):

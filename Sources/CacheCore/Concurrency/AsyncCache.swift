@@ -152,7 +152,7 @@ extension Cache {
     @inlinable
     func memoryHit(_ key: Key, maxAge: Duration?) throws -> Value? {
         guard record.policy.isEnabled, let memory,
-            let value = memory.hit(try canonicalKey(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
+            let value = memory.hit(try keyText(key), as: Value.self, maxAge: maxAge?.milliseconds, clock: clock)
         else { return nil }
         return value
     }
@@ -192,11 +192,11 @@ public struct AsyncCacheStore: Sendable {
         return try await pool.run { try store.clear() }
     }
 
-    /// ``CacheStore/sweepExpired(namespace:)``.
+    /// ``CacheStore/sweepExpired(namespace:keepingStaleWindow:)``.
     @discardableResult
-    public func sweepExpired(namespace: String? = nil) async throws -> Int {
+    public func sweepExpired(namespace: String? = nil, keepingStaleWindow: Bool = false) async throws -> Int {
         let store = store
-        return try await pool.run { try store.sweepExpired(namespace: namespace) }
+        return try await pool.run { try store.sweepExpired(namespace: namespace, keepingStaleWindow: keepingStaleWindow) }
     }
 
     /// ``CacheStore/runMaintenance(_:)``.

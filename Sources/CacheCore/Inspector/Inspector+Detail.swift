@@ -15,12 +15,13 @@ extension Inspector {
     }
 
     /// The entry stored under the canonical `key` in `namespace`, or `nil` when there is none.
-    /// A key that is not valid UTF-8 is found by the escaped text ``EntryRow/key`` shows for it.
+    /// A key that is not valid UTF-8 is found by the escaped text ``EntryRow/key`` shows for it;
+    /// any other key in either Unicode normalization form (see ``CanonicalKey/normalized(_:)``).
     public func entry(namespace: String, key: String, options: EntryDetailOptions = EntryDetailOptions()) throws
         -> EntryDetail?
     {
         let id = try store.database.read { connection in
-            try connection.entryID(namespace: namespace, key: key)
+            try connection.entryID(namespace: namespace, key: CanonicalKey.normalized(key))
                 ?? PrintableKey.bytes(key).flatMap { try connection.entryID(namespace: namespace, keyBytes: $0) }
         }
         return try id.flatMap { try entry(id: $0, options: options) }

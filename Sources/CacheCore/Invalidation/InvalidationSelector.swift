@@ -26,6 +26,17 @@ public enum InvalidationSelector: Sendable, Hashable, Codable {
         }
     }
 
+    /// The selector with its keys and prefix in Normalization Form C, as keys are stored
+    /// (see ``CanonicalKey/normalized(_:)``).
+    package var normalized: InvalidationSelector {
+        switch self {
+        case .key(let namespace, let key): .key(namespace: namespace, key: CanonicalKey.normalized(key))
+        case .keys(let namespace, let keys): .keys(namespace: namespace, keys: keys.map(CanonicalKey.normalized))
+        case .prefix(let namespace, let prefix): .prefix(namespace: namespace, prefix: CanonicalKey.normalized(prefix))
+        case .tag, .namespace, .all: self
+        }
+    }
+
     /// Whether a memory entry with `key` and `tags` in `namespace` is selected.
     func selects(namespace candidate: String, key: String, tags: [String]) -> Bool {
         switch self {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Deletes entries past their stale window, one namespace at a time, in batches that each
-/// commit on their own (so the app's writes interleave) and are sized by a ``BatchSizer``
-/// (run by a ``BatchRunner``; on a full disk a batch that does not fit is tried smaller).
+/// Deletes expired entries (only those past their stale window when asked to keep it), one
+/// namespace at a time, in batches that each commit on their own (so the app's writes
+/// interleave) and are sized by a ``BatchSizer`` (run by a ``BatchRunner``; on a full disk a
+/// batch that does not fit is tried smaller).
 /// Counts what it removes as expirations.
 ///
 /// Its batches leave the WAL to maintenance's own connection, which checkpoints passively
@@ -21,10 +22,12 @@ struct ExpirySweeper: Sendable {
     let clock: any CacheClock
     let sizer: BatchSizer
 
-    /// Sweeps the namespaces until nothing expired is left or `deadline` passes.
-    func sweep(namespaceIDs: [Int64], batchBudget: Duration, deadline: ContinuousClock.Instant? = nil) throws
-        -> Outcome
-    {
+    /// Sweeps the namespaces until nothing expired is left or `deadline` passes. With
+    /// `keepingStaleWindow`, entries still inside their stale window stay (for stale reads).
+    func sweep(
+        namespaceIDs: [Int64], keepingStaleWindow: Bool, batchBudget: Duration,
+        deadline: ContinuousClock.Instant? = nil
+    ) throws -> Outcome {
         var outcome = Outcome()
         let batches = BatchRunner(database: database, sizer: sizer, budget: batchBudget)
         for namespaceID in namespaceIDs {
@@ -32,8 +35,9 @@ struct ExpirySweeper: Sendable {
                 try database.read { try $0.namespaceName(id: id) }
             }
             let ending = try batches.run(deadline: deadline) { connection, limit in
-                let removed = try connection.deletePurgeable(
-                    namespaceID: namespaceID, now: clock.nowMilliseconds(), limit: limit)
+                let removed = try connection.deleteExpired(
+                    namespaceID: namespaceID, now: clock.nowMilliseconds(),
+                    keepingStaleWindow: keepingStaleWindow, limit: limit)
                 return (removed, removed, removed < limit)
             } committed: { removed in
                 if removed > 0 { counters?.expired(count: removed) }

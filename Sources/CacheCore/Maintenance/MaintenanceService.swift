@@ -128,11 +128,14 @@ final class MaintenanceService: Sendable {
     }
 
     /// Sweeps `namespace` (every namespace when `nil`) to the end; returns how many it removed.
-    func sweepExpired(namespace: String?, batchBudget: Duration = MaintenanceOptions().batchBudget) throws -> Int {
+    func sweepExpired(
+        namespace: String?, keepingStaleWindow: Bool, batchBudget: Duration = MaintenanceOptions().batchBudget
+    ) throws -> Int {
         let ids = try database.read { connection in
             guard let namespace else { return try connection.namespaceIDs() }
             return try connection.namespaceRow(name: namespace).map { [$0.id] } ?? []
         }
-        return try sweeper.sweep(namespaceIDs: ids, batchBudget: batchBudget).removed
+        return try sweeper.sweep(namespaceIDs: ids, keepingStaleWindow: keepingStaleWindow, batchBudget: batchBudget)
+            .removed
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Sweeps expired entries within the pass's sweep budget. When the budget runs out it
+/// Sweeps entries past their stale window (expired ones inside it stay for stale reads)
+/// within the pass's sweep budget. When the budget runs out it
 /// samples the file: if much of the sample is expired, the next pass comes soon.
 struct SweepJob: MaintenanceJob {
     var task: MaintenanceTask { .sweepExpired }
@@ -9,7 +10,7 @@ struct SweepJob: MaintenanceJob {
         let deadline = ContinuousClock.now + context.options.sweepBudget
         let namespaceIDs = try context.database.read { try $0.namespaceIDs() }
         let outcome = try context.sweeper.sweep(
-            namespaceIDs: namespaceIDs, batchBudget: context.options.batchBudget, deadline: deadline)
+            namespaceIDs: namespaceIDs, keepingStaleWindow: true, batchBudget: context.options.batchBudget, deadline: deadline)
         report.expiredRemoved += outcome.removed
         report.sweepBatchSize = context.sweeper.sizer.size
         guard !outcome.finished else { return }

@@ -91,6 +91,13 @@ import Synchronization
         guard let memory else { return 0 }
         return memory.removeAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
     }
+
+    /// Drops the expired entries (those past their stale window when `keepingStaleWindow`)
+    /// from memory and from the sets waiting for the file, as a sweep does in the file.
+    func dropExpired(at now: Int64, keepingStaleWindow: Bool) {
+        pending.discardAll { keepingStaleWindow ? $0.attributes.isPurgeable(at: now) : $0.attributes.isExpired(at: now) }
+        memory?.removeAll { keepingStaleWindow ? $0.isPurgeable(at: now) : $0.isExpired(at: now) }
+    }
 }
 
 /// One set of one key, on its way to the file (now, or later with write-behind).

@@ -38,6 +38,11 @@ public struct NamespacePolicy: Sendable, Hashable {
     public var memoryMaxEntries: Int
     /// The memory tier's byte limit (encoded value plus key bytes), if any.
     public var memoryMaxBytes: Int?
+    /// How long a copy stays in the memory tier (from when it was stored or read from the
+    /// file), if less than the entry's own expiry: after it, reads go to the file again and
+    /// copy the entry back. `nil`: until the entry expires. (Caffeine's `expireAfterWrite` on
+    /// the memory tier of a longer-lived file entry.)
+    public var memoryTimeToLive: Duration?
     /// `nil` writes every set to the file before it returns (write-through). A duration
     /// batches file writes and flushes them at that interval (write-behind): sets are
     /// faster, and a crash loses at most the last interval's sets. ``CacheStore/flush()``
@@ -56,7 +61,8 @@ public struct NamespacePolicy: Sendable, Hashable {
         isEnabled: Bool = true,
         memoryMaxEntries: Int = 10_000,
         memoryMaxBytes: Int? = nil,
-        writeBehind: Duration? = nil
+        writeBehind: Duration? = nil,
+        memoryTimeToLive: Duration? = nil
     ) {
         self.tiers = tiers
         self.expiration = expiration
@@ -69,6 +75,7 @@ public struct NamespacePolicy: Sendable, Hashable {
         self.memoryMaxEntries = memoryMaxEntries
         self.memoryMaxBytes = memoryMaxBytes
         self.writeBehind = writeBehind
+        self.memoryTimeToLive = memoryTimeToLive
     }
 
     /// The stale window of every preset: one hour.
@@ -105,6 +112,23 @@ public struct NamespacePolicy: Sendable, Hashable {
         return copy
     }
 
+    /// A copy whose expired entries stay readable as stale for `window` (see ``staleWindow``).
+    public func staleWindow(_ window: Duration) -> NamespacePolicy {
+        var copy = self
+        copy.staleWindow = max(window, .zero)
+        return copy
+    }
+
+    /// A copy whose memory copies last at most `timeToLive` (see ``memoryTimeToLive``), and
+    /// at most `maxEntries` of them when given: `.hybrid.memory(timeToLive: .seconds(300),
+    /// maxEntries: 100)` over 24 hours in the file.
+    public func memory(timeToLive: Duration, maxEntries: Int? = nil) -> NamespacePolicy {
+        var copy = self
+        copy.memoryTimeToLive = timeToLive
+        if let maxEntries { copy.memoryMaxEntries = maxEntries }
+        return copy
+    }
+
     /// A copy without a stale window: expired entries are never read again and can be swept
     /// at once.
     public func withoutStaleWindow() -> NamespacePolicy {
@@ -125,7 +149,7 @@ public struct NamespacePolicy: Sendable, Hashable {
 extension NamespacePolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case tiers, expiration, version, maxEntries, maxBytes, eviction, staleWindowMilliseconds, isEnabled
-        case memoryMaxEntries, memoryMaxBytes, writeBehindMilliseconds
+        case memoryMaxEntries, memoryMaxBytes, writeBehindMilliseconds, memoryTimeToLiveMilliseconds
     }
 
     /// Decodes the recorded JSON; missing fields take the ``default`` preset's values.
@@ -148,6 +172,9 @@ extension NamespacePolicy: Codable {
             memoryMaxBytes: try container.decodeIfPresent(Int.self, forKey: .memoryMaxBytes),
             writeBehind: try container.decodeIfPresent(Int64.self, forKey: .writeBehindMilliseconds).map {
                 .milliseconds($0)
+            },
+            memoryTimeToLive: try container.decodeIfPresent(Int64.self, forKey: .memoryTimeToLiveMilliseconds).map {
+                .milliseconds($0)
             })
     }
 
@@ -165,6 +192,7 @@ extension NamespacePolicy: Codable {
         try container.encode(memoryMaxEntries, forKey: .memoryMaxEntries)
         try container.encodeIfPresent(memoryMaxBytes, forKey: .memoryMaxBytes)
         try container.encodeIfPresent(writeBehind?.milliseconds, forKey: .writeBehindMilliseconds)
+        try container.encodeIfPresent(memoryTimeToLive?.milliseconds, forKey: .memoryTimeToLiveMilliseconds)
     }
 }
 
@@ -182,4 +210,14 @@ public enum CacheTiers: String, Sendable, Hashable, Codable {
     public var usesMemory: Bool { self != .disk }
     /// Whether entries are kept in the file.
     public var usesDisk: Bool { self != .memory }
+}
+
+extension NamespacePolicy {
+    /// The expiry and end of stale window of a memory copy made at `now` of an entry with
+    /// these: the entry's own, both cut at ``memoryTimeToLive`` (after which the copy is gone).
+    func memoryCopyTimes(expiresAt: Int64?, staleUntil: Int64?, now: Int64) -> (expiresAt: Int64?, staleUntil: Int64?) {
+        guard let timeToLive = memoryTimeToLive else { return (expiresAt, staleUntil) }
+        let end = now.addingClamped(timeToLive.milliseconds)
+        return (min(expiresAt ?? .max, end), min(staleUntil ?? .max, end))
+    }
 }

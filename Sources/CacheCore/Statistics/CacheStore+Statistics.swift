@@ -62,12 +62,13 @@ extension CacheStore {
         }
     }
 
-    /// The file's size, its WAL's, and the bytes of the stored keys and values. Reads only.
+    /// The file's size, its WAL's, the bytes of the stored keys and values, and the free
+    /// pages a compaction would give back (see ``CacheSize/compactableBytes``). Reads only.
     public func size() throws -> CacheSize {
-        let payload = try database.read { try $0.payloadBytes() }
+        let (payload, free) = try database.read { (try $0.payloadBytes(), try $0.freePageBytes()) }
         return CacheSize(
             fileBytes: CacheSize.bytes(ofFileAt: path), walBytes: CacheSize.bytes(ofFileAt: path + "-wal"),
-            payloadBytes: payload)
+            payloadBytes: payload, freeBytes: free)
     }
 }
 

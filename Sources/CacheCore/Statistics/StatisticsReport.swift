@@ -1,18 +1,19 @@
 import Foundation
 
 extension CacheStatistics {
-    /// A few lines a person reads: requests and hit rate with its health, hits by tier,
+    /// A few lines a person reads: requests and hit rate with its health, hits by tier (memory,
+    /// and the store behind it: the file or the Redis server),
     /// writes and removals, loads.
     ///
     /// ```
-    /// requests 120: hit rate 90.0% (excellent), 100 memory + 8 file hits, 2 stale, 10 misses
+    /// requests 120: hit rate 90.0% (excellent), 100 memory + 8 store hits, 2 stale, 10 misses
     /// writes 40 sets, 3 removes, 5 invalidations, 2 evictions (1.2 KB), 7 expirations
     /// loads 12 ok, 1 failed, 4.2 ms on average
     /// ```
     public var report: String {
         var lines = [
             "requests \(requests): hit rate \(Self.percent(hitRate)) (\(health.rawValue)), "
-                + "\(memoryHits) memory + \(diskHits) file hits, \(staleHits) stale, \(misses) misses",
+                + "\(memoryHits) memory + \(diskHits) store hits, \(staleHits) stale, \(misses) misses",
             "writes \(sets) sets, \(removes) removes, \(invalidations) invalidations, "
                 + "\(evictions) evictions (\(Self.bytes(evictedBytes))), \(expirations) expirations",
         ]

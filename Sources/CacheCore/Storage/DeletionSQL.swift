@@ -7,7 +7,7 @@ import Foundation
 /// third of a sweep's time.) Run it in the caller's write transaction. Removing keys by name
 /// (`remove`, an invalidation of keys) deletes each by a point delete of its own
 /// (``deleteEntry(namespace:key:)``), which adjusts the counters the same way; a sweep's batch
-/// (``deletePurgeable(namespaceID:now:limit:)``) sums its bytes from the expiry index.
+/// (``deleteExpired(namespaceID:now:keepingStaleWindow:limit:)``) sums its bytes from the expiry index.
 extension SQLiteConnection {
     /// Empties `temp.doomed` (creating it on first use).
     func clearDoomed() throws {

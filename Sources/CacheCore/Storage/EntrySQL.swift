@@ -152,11 +152,14 @@ extension SQLiteConnection {
         return true
     }
 
-    /// Deletes up to `limit` entries past their stale window; returns how many.
-    func deletePurgeable(namespaceID: Int64, now: Int64, limit: Int) throws -> Int {
+    /// Deletes up to `limit` expired entries, only those past their stale window when
+    /// `keepingStaleWindow`; returns how many.
+    func deleteExpired(namespaceID: Int64, now: Int64, keepingStaleWindow: Bool, limit: Int) throws -> Int {
+        // `?4` bounds `stale_until`: `now` keeps the stale window, the largest time ignores it.
+        let staleBound = keepingStaleWindow ? now : Int64.max
         let doomed = try fillDoomed(
-            "SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 LIMIT ?3",
-            namespaceID, now, limit)
+            "SELECT id FROM entries WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?4 LIMIT ?3",
+            namespaceID, now, limit, staleBound)
         guard doomed > 0 else { return 0 }
         // The doomed rows' bytes, summed from the expiry index (which holds `size`) over the
         // range just read, rather than by looking each row up again as ``deleteDoomed()``
@@ -167,10 +170,10 @@ extension SQLiteConnection {
             """
             SELECT count(*), coalesce(sum(size), 0) FROM (
                 SELECT size FROM entries
-                WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?2 AND id IN temp.doomed LIMIT ?3)
+                WHERE namespace_id = ?1 AND expires_at <= ?2 AND stale_until <= ?4 AND id IN temp.doomed LIMIT ?3)
             """
         ) { statement in
-            statement.bind(namespaceID, now, doomed)
+            statement.bind(namespaceID, now, doomed, staleBound)
             return try statement.firstRow { (entries: $0.int(0), bytes: $0.int(1)) }
         }
         guard let bytes, bytes.entries == doomed else { return try deleteDoomed().entries }
@@ -419,5 +422,45 @@ extension SQLiteConnection {
             SELECT j.value, e.id FROM entries e, json_each(e.tags) j
             WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
             """)
+    }
+}
+
+/// The SQL of ``NormalizedKeys``, the format-6 step that brings keys to Normalization Form C.
+extension SQLiteConnection {
+    /// The entries (live or in a partition) whose key is not ASCII: their id, namespace or
+    /// partition id, key bytes, write time and size. Characters and bytes differ only in such keys.
+    func nonASCIIKeys() throws -> [(id: Int64, namespaceID: Int64, key: [UInt8], createdAt: Int64, size: Int)] {
+        try withStatement(
+            """
+            SELECT id, namespace_id, CAST(key AS BLOB), created_at, size FROM entries
+            WHERE length(key) != length(CAST(key AS BLOB))
+            """
+        ) { statement in
+            try statement.rows { ($0.int64(0), $0.int64(1), [UInt8]($0.blob(2)), $0.int64(3), $0.int(4)) }
+        }
+    }
+
+    /// The entry of namespace or partition `namespaceID` stored under exactly `key`: its id,
+    /// write time and size.
+    func entryStored(namespaceID: Int64, key: String) throws -> (id: Int64, createdAt: Int64, size: Int)? {
+        try withStatement("SELECT id, created_at, size FROM entries WHERE namespace_id = ?1 AND key = ?2") {
+            statement in
+            statement.bind(namespaceID, key)
+            return try statement.firstRow { ($0.int64(0), $0.int64(1), $0.int(2)) }
+        }
+    }
+
+    /// Deletes entry `id` of namespace or partition `namespaceID`, `size` bytes, with its counters.
+    func deleteEntry(id: Int64, namespaceID: Int64, size: Int) throws {
+        try run("DELETE FROM entries WHERE id = ?1", id)
+        try addToCounters(of: namespaceID, entries: -1, bytes: -size)
+    }
+
+    /// Stores entry `id` of namespace or partition `namespaceID` under `key`, whose UTF-8 is
+    /// `byteChange` bytes longer than the old key's (a trigger updates a live namespace's
+    /// bytes; a partition's are updated here).
+    func rekeyEntry(id: Int64, namespaceID: Int64, key: String, byteChange: Int) throws {
+        try run("UPDATE entries SET key = ?2, size = size + ?3 WHERE id = ?1", id, key, byteChange)
+        try run("UPDATE partitions SET total_bytes = total_bytes + ?2 WHERE id = ?1", namespaceID, byteChange)
     }
 }

@@ -65,6 +65,37 @@ extension SQLiteConnection {
         return Int(pages * size)
     }
 
+    /// The file's free pages.
+    func freePages() throws -> Int {
+        Int(try scalar("PRAGMA freelist_count") ?? 0)
+    }
+
+    /// Whether the file can give free pages back in steps (`auto_vacuum = INCREMENTAL`, which
+    /// files created since format 6 have), rather than only by a whole ``rebuildIncrementallyVacuumed()``.
+    func isIncrementallyVacuumed() throws -> Bool {
+        try scalar("PRAGMA auto_vacuum") == 2
+    }
+
+    /// Makes a new file's free pages returnable in steps: run before its first table exists.
+    func useIncrementalVacuum() throws {
+        try execute("PRAGMA auto_vacuum = INCREMENTAL")
+    }
+
+    /// Moves up to ``vacuumStepPages`` pages from the end of the file into free pages and cuts
+    /// them off (from the file itself at the next checkpoint). A write: run it on the writer.
+    func vacuumStep() throws {
+        try withStatement("PRAGMA incremental_vacuum(2048)") { _ = try $0.run() }
+    }
+
+    /// The pages one ``vacuumStep()`` frees at most (8 MB of 4 kB pages).
+    static let vacuumStepPages = 2048
+
+    /// Rewrites the whole file without its free pages, as an incrementally vacuumed file
+    /// (see ``isIncrementallyVacuumed()``). Needs no transaction open; blocks other writers.
+    func rebuildIncrementallyVacuumed() throws {
+        try execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM")
+    }
+
     /// A number that changes when another connection commits to the file.
     func dataVersion() throws -> Int64 {
         try scalar("PRAGMA data_version") ?? 0

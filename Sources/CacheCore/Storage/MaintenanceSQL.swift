@@ -1,4 +1,4 @@
-/// The SQL of maintenance and size reports (sweeps themselves use ``deletePurgeable(namespaceID:now:limit:)``).
+/// The SQL of maintenance and size reports (sweeps themselves use ``deleteExpired(namespaceID:now:keepingStaleWindow:limit:)``).
 extension SQLiteConnection {
     /// How a WAL checkpoint ends.
     enum CheckpointMode {

@@ -11,7 +11,9 @@ enum Schema {
     static var currentVersion: Int { migrations.count }
 
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
-    static let migrations: [String] = [version1, version2, memoryTierRegistry, partitions, rankingColumns]
+    static let migrations: [String] = [
+        version1, version2, memoryTierRegistry, partitions, rankingColumns, NormalizedKeys.schema,
+    ]
 
     /// Format v2: the invalidation journal, telemetry and attached clients, the audit log and
     /// the trash.

@@ -159,6 +159,7 @@ enum StoreFile {
         }
         try mapped(path) {
             try connection.configureWriter()
+            if header.isEmpty { try connection.useIncrementalVacuum() }
             if header.version < Schema.currentVersion { try migrate(connection, path: path) }
             try enableWAL(connection, busyTimeout: options.busyTimeout)
             try moveFormat3Trash(connection, options: options)
@@ -227,6 +228,7 @@ enum StoreFile {
             }
             for migration in Schema.migrations.dropFirst(version) { try connection.execute(migration) }
             if version < Schema.currentVersion { try Format3Trash.dropIfEmpty(connection) }
+            if version > 0 && version < NormalizedKeys.version { try NormalizedKeys.normalize(connection) }
             try connection.markCurrentFormat()
         }
     }

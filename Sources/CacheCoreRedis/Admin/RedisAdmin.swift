@@ -91,7 +91,7 @@ public struct RedisAdmin: StoreAdministering {
                 reason: "Redis removes expired entries itself, at the end of their stale window")
         case .clear(let name): selector = .namespace(name)
         case .clearAll: selector = .all
-        case .invalidate(let chosen), .expiry(let chosen, _): selector = chosen
+        case .invalidate(let chosen), .expiry(let chosen, _): selector = chosen.normalized
         }
         if let name = target.namespace, try generation(of: name) == nil { throw InspectorError.noSuchNamespace(name) }
         return selector

@@ -87,7 +87,7 @@ extension RedisStoreInspector {
         return try read { connection in
             guard let record = try currentNamespace(namespace, on: connection) else { return nil }
             let base = Data((keys.entries(namespace) + "\(record.generation):").utf8)
-            for bytes in [Data(key.utf8), PrintableKey.bytes(key)].compactMap({ $0 }) {
+            for bytes in [Data(CanonicalKey.normalized(key).utf8), PrintableKey.bytes(key)].compactMap({ $0 }) {
                 let found = try RedisEntryReader.rows(
                     [base + bytes], keyStart: base.count, namespace: namespace, version: record.version, value: true,
                     on: connection)

@@ -108,7 +108,7 @@ public final class RedisStore: CacheBackend {
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
-        let resolved = policy ?? options.policies[namespace] ?? options.defaultPolicy
+        let resolved = policy ?? options.policy(for: namespace, typeDefault: nil)
         try Self.refuseUnsupported(resolved, namespace: namespace)
         let record = try register(namespace, policy: resolved)
         return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
@@ -227,7 +227,7 @@ public final class RedisStore: CacheBackend {
         let generation = values.first?.integer ?? 1
         if let retired = values.dropFirst().first?.integer, retired > 0 {
             let removed = try unlinkGeneration(retired, of: name)
-            options.logger.info(
+            options.logger.debug(
                 "namespace version changed; old entries unlinked",
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
         }

@@ -6,7 +6,7 @@ import CacheCore
 /// `cachedeck sweep FILE [NAMESPACE]` (files only: Redis expires entries itself)
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sweep", abstract: "Remove entries past their expiry and stale window.")
+        commandName: "sweep", abstract: "Remove every expired entry (stale window or not).")
 
     @OptionGroup var store: StoreArguments
     @OptionGroup var scope: NamespaceArgument

@@ -28,6 +28,7 @@ struct InfoCommand: ParsableCommand {
         let owner = opened.fileOwner
         if output.json { return try JSONOutput.print(summary) }
         let minute = summary.lastMinute
+        let compactable = summary.freelistCount * summary.pageSize + Int(summary.walBytes)
         print(
             Fields(
                 items: [
@@ -43,6 +44,7 @@ struct InfoCommand: ParsableCommand {
                         "\(Formatting.count(summary.pageCount)) of \(Formatting.count(summary.pageSize)) B, "
                             + "\(Formatting.count(summary.freelistCount)) free"
                     ),
+                    ("Compactable", "\(Formatting.bytes(compactable)) (free pages and WAL; `cachedeck compact` gives them back)"),
                     (
                         "Contents",
                         "\(Formatting.count(summary.entryCount)) entries, \(Formatting.bytes(Int(summary.payloadBytes))) "

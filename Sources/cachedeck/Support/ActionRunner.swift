@@ -57,6 +57,10 @@ struct ActionRunner {
         if confirmation.yes {
             result = try run(pending, with: controller)
         } else {
+            guard pending.impact.entries > 0 else {
+                print("\(ActionText.title(target)): nothing to do (it selects no entries). Nothing was changed.")
+                return
+            }
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Failure(
                     "refusing to \(target) without --yes (stdin is not a terminal); --dry-run shows the impact")

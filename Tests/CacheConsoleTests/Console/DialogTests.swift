@@ -48,6 +48,24 @@ import TerminalUI
         #expect(harness.screen().contains("products · 240 entries"))
     }
 
+    /// An action whose preview selects nothing says so instead of asking y/N (issue #25).
+    @Test func anActionThatSelectsNothingAsksNothing() throws {
+        var harness = ConsoleHarness()
+        harness.press(.character(":"))
+        harness.type("sweep hostile")
+        harness.press(.enter)
+        #expect(harness.model.overlay == nil && harness.model.busy == nil)
+        #expect(harness.screen().contains("Sweep expired entries of hostile: nothing to do (it selects no entries)."))
+        harness.press(.character(":"))
+        harness.type("sweep sessions")
+        harness.press(.enter)
+        guard case .confirm(let dialog) = harness.model.overlay else {
+            Issue.record("a sweep that selects entries asks first")
+            return
+        }
+        #expect(dialog.pending.impact.entries == 4)
+    }
+
     @Test func clearingAsksForTheNamespacesName() {
         var harness = ConsoleHarness(columns: 120, rows: 40)
         harness.press(.down, .character("D"))

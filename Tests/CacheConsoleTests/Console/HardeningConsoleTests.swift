@@ -30,6 +30,28 @@ import TerminalUI
         #expect(process.terminationStatus == 0)
     }
 
+    /// `:compact` gives the free pages key removals left back, with progress, and says how much.
+    @Test func compactGivesSpaceBackAndSaysHowMuch() throws {
+        let (source, folder) = try source()
+        let path = folder.url.appendingPathComponent("cache.sqlite").path
+        let app = try CacheStore(path: path)
+        let tiles = try app.cache("tiles", key: Int.self, value: String.self)
+        try tiles.set((0..<2000).map { (key: $0, value: String(repeating: "t", count: 300)) })
+        try tiles.invalidate(Array(0..<1900))
+        let before = try app.size()
+        try app.close()
+        #expect(before.freeBytes > 0)
+        var harness = ConsoleHarness(source: source, now: Int64(Date().timeIntervalSince1970 * 1000))
+        harness.press(.character(":"))
+        harness.type("compact")
+        harness.press(.enter)
+        #expect(harness.model.busy == nil && harness.model.overlay == nil)
+        let screen = harness.screen()
+        #expect(screen.contains(" Compacted: ") && screen.contains("on disk (gave back"), "\(screen)")
+        let after = try CacheStore(path: path, options: .inspection()).size()
+        #expect(after.freeBytes == 0 && after.diskBytes < before.diskBytes, "\(before) → \(after)")
+    }
+
     @Test(arguments: ["clear nosuch", "sweep nosuch", "invalidate tag=t ns=nosuch"])
     func anActionOnAnUnknownNamespaceSaysSoAndAsksNothing(_ command: String) throws {
         let (source, folder) = try source()

@@ -38,6 +38,23 @@ public struct PolicyBundle: Sendable, Hashable {
     public static let shortTerm = PolicyBundle(default: .shortTerm)
     /// Everything lives 24 hours in the file with a memory tier in front (``NamespacePolicy/hybrid``).
     public static let hybrid = PolicyBundle(default: .hybrid)
+    /// Nothing is stored or read (``NamespacePolicy/disabled``): caching turned off by
+    /// configuration, every handle still usable.
+    public static let disabled = PolicyBundle(default: .disabled)
+
+    /// A copy in which the default and every override keep their entries in `tiers`
+    /// (`PolicyBundle.longTerm.stored(in: .memoryAndDisk)`: every namespace hybrid).
+    public func stored(in tiers: CacheTiers) -> PolicyBundle {
+        modified { $0.tiers = tiers }
+    }
+
+    /// A copy in which the default and every override get `change`.
+    public func modified(_ change: (inout NamespacePolicy) -> Void) -> PolicyBundle {
+        var copy = self
+        change(&copy.defaultPolicy)
+        for name in copy.overrides.keys { change(&copy.overrides[name, default: copy.defaultPolicy]) }
+        return copy
+    }
 }
 
 extension StoreOptions {
