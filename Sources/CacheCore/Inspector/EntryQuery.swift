@@ -18,8 +18,8 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     /// the others rank a scan of the table that ``EntryQuery/scanLimit`` bounds.
     public var hasIndex: Bool {
         switch self {
-        case .key, .expires, .lastAccess: true
-        case .size, .created, .hits: false
+        case .key, .expires: true
+        case .size, .created, .lastAccess, .hits: false
         }
     }
 }

@@ -192,8 +192,8 @@ extension SQLiteConnection {
 
 /// The reads of size-limit eviction: entries as ``Eviction`` picks them, in the order it removes them.
 extension SQLiteConnection {
-    /// Least recently used first (the order of `entries_by_access`), with the access time the
-    /// store-wide merge compares.
+    /// Least recently used first, with the access time the store-wide merge compares (a sort
+    /// of the namespace's rows: only small namespaces are evicted in this exact order).
     private static let entriesByRecency: StaticString =
         "SELECT id, size, accessed_at FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
 
@@ -240,6 +240,27 @@ extension SQLiteConnection {
             statements.map { statement in
                 RowCursor(statement: statement) { (victim: Self.victim($0), accessedAt: $0.int64(2)) }
             })
+    }
+
+    /// The largest entry id (0 when there are none): the range sampled eviction draws from.
+    func lastEntryID() throws -> Int64 {
+        try scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
+    }
+
+    /// The first entry whose id is at least `id`, of namespace `namespaceID` or of any when it
+    /// is `nil`: one draw of sampled eviction, a seek in the table's own b-tree (`+` keeps
+    /// SQLite from ranging over the namespace's key index instead).
+    func entry(atOrAfter id: Int64, namespaceID: Int64?) throws -> SampledEviction.Candidate? {
+        let sql: StaticString =
+            namespaceID == nil
+            ? "SELECT id, size, accessed_at, namespace_id FROM entries WHERE id >= ?1 ORDER BY id LIMIT 1"
+            : "SELECT id, size, accessed_at, namespace_id FROM entries WHERE id >= ?1 AND +namespace_id = ?2 ORDER BY id LIMIT 1"
+        return try withStatement(sql) { statement in
+            statement.bind(id, namespaceID ?? 0)
+            return try statement.firstRow {
+                SampledEviction.Candidate(id: $0.int64(0), namespaceID: $0.int64(3), size: $0.int(1), accessedAt: $0.int64(2))
+            }
+        }
     }
 
     /// The id and size of the row a statement is on (columns 0 and 1).

@@ -1,5 +1,6 @@
 /// Size-limit enforcement: expired entries go first, then the namespace's policy order
-/// (least recently used, or oldest written). It removes only what brings the totals back
+/// (least recently used, sampled in namespaces larger than ``SampledEviction/exactUpTo``; or
+/// oldest written). It removes only what brings the totals back
 /// within the limits — never everything.
 ///
 /// Runs inside the caller's write transaction, after the access log was flushed so that
@@ -44,8 +45,18 @@ enum Eviction {
         let expired = try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now, limit: limit)
         tally.add(expired: expired, in: namespaceID)
         guard excess.isOver, expired < limit else { return tally }
-        let live = try connection.withEntries(namespaceID: namespaceID, inOrderOf: policy.eviction) { entries in
-            try pick(from: entries, until: &excess, limit: limit - expired)
+        var sampler = SampledEviction(fresh: now)
+        var live: [Victim] = []
+        if policy.eviction == .leastRecentlyUsed && totals.entries > SampledEviction.exactUpTo {
+            live = try sample(
+                namespaceID: namespaceID, with: &sampler, until: &excess, limit: limit - expired, on: connection
+            ).map(Victim.init)
+        }
+        if excess.isOver && live.count < limit - expired {
+            let remaining = limit - expired - live.count
+            live += try connection.withEntries(namespaceID: namespaceID, inOrderOf: policy.eviction) { entries in
+                try pick(from: entries, skipping: sampler, until: &excess, limit: remaining)
+            }
         }
         try delete(live, on: connection)
         tally.add(evicted: live, in: namespaceID)
@@ -53,8 +64,9 @@ enum Eviction {
     }
 
     /// Brings the whole store within store-wide limits: expired entries of every namespace
-    /// first, then least recently used across namespaces (a merge of each namespace's
-    /// recency index, so no full sort). Returns what it removed.
+    /// first, then least recently used across namespaces (sampled over the whole table, or in
+    /// a small store a merge of each namespace's entries by access time). Returns what it
+    /// removed.
     @discardableResult
     static func enforceStore(
         maxEntries: Int?, maxBytes: Int?, on connection: SQLiteConnection, now: Int64, limit: Int = .max
@@ -73,11 +85,64 @@ enum Eviction {
             budget -= expired
         }
         guard excess.isOver, budget > 0 else { return tally }
-        let victims = try connection.withEntriesByRecency(namespaceIDs: namespaces) { cursors in
-            var heads = try cursors.map { try $0.next() }
-            var victims: [Int: [Victim]] = [:]
+        var sampler = SampledEviction(fresh: now)
+        var victims = [Int64: [Victim]]()
+        if totals.entries > SampledEviction.exactUpTo {
+            for candidate in try sample(namespaceID: nil, with: &sampler, until: &excess, limit: budget, on: connection) {
+                victims[candidate.namespaceID, default: []].append(Victim(candidate))
+            }
+        }
+        let picked = victims.values.reduce(0) { $0 + $1.count }
+        if excess.isOver && picked < budget {
+            let exact = try mergeByRecency(
+                namespaces, skipping: sampler, until: &excess, limit: budget - picked, on: connection)
+            victims.merge(exact) { $0 + $1 }
+        }
+        for (namespaceID, chosen) in victims {
+            try delete(chosen, on: connection)
+            tally.add(evicted: chosen, in: namespaceID)
+        }
+        return tally
+    }
+
+    /// Picks least-recently-used victims by sampling (see ``SampledEviction``) among the
+    /// entries of `namespaceID`, or of every namespace when it is `nil`, until `excess` is
+    /// gone, `limit` were picked or a round of draws finds no candidate.
+    private static func sample(
+        namespaceID: Int64?, with sampler: inout SampledEviction, until excess: inout Excess, limit: Int,
+        on connection: SQLiteConnection
+    ) throws -> [SampledEviction.Candidate] {
+        let lastID = try connection.lastEntryID()
+        guard lastID > 0 else { return [] }
+        let draw = {
+            try connection.entry(atOrAfter: Int64.random(in: 1...lastID), namespaceID: namespaceID)
+                ?? connection.entry(atOrAfter: 0, namespaceID: namespaceID)
+        }
+        var victims: [SampledEviction.Candidate] = []
+        while excess.isOver, victims.count < limit, let victim = try sampler.next(draw: draw) {
+            victims.append(victim)
+            excess.remove(size: victim.size)
+        }
+        return victims
+    }
+
+    /// Least recently used first across `namespaces` in exact order: a merge of each
+    /// namespace's entries by access time, skipping what `sampler` already took.
+    private static func mergeByRecency(
+        _ namespaces: [Int64], skipping sampler: SampledEviction, until excess: inout Excess, limit: Int,
+        on connection: SQLiteConnection
+    ) throws -> [Int64: [Victim]] {
+        try connection.withEntriesByRecency(namespaceIDs: namespaces) { cursors in
+            let next = { (index: Int) throws -> (victim: Victim, accessedAt: Int64)? in
+                while let head = try cursors[index].next() {
+                    if !sampler.took(head.victim.id) { return head }
+                }
+                return nil
+            }
+            var heads = try cursors.indices.map(next)
+            var victims: [Int64: [Victim]] = [:]
             var picked = 0
-            while excess.isOver && picked < budget {
+            while excess.isOver && picked < limit {
                 var best: (index: Int, victim: Victim, accessedAt: Int64)?
                 for (index, head) in heads.enumerated() {
                     guard let head else { continue }
@@ -86,18 +151,13 @@ enum Eviction {
                     }
                 }
                 guard let best else { break }
-                victims[best.index, default: []].append(best.victim)
+                victims[namespaces[best.index], default: []].append(best.victim)
                 excess.remove(size: best.victim.size)
                 picked += 1
-                heads[best.index] = try cursors[best.index].next()
+                heads[best.index] = try next(best.index)
             }
             return victims
         }
-        for (index, chosen) in victims {
-            try delete(chosen, on: connection)
-            tally.add(evicted: chosen, in: namespaces[index])
-        }
-        return tally
     }
 
     /// Deletes the namespace's expired entries, soonest expired first, until `excess` is
@@ -112,12 +172,15 @@ enum Eviction {
         return victims.count
     }
 
-    /// Takes entries from `entries` until `excess` is gone or `limit` were taken.
-    private static func pick(from entries: RowCursor<Victim>, until excess: inout Excess, limit: Int) throws
-        -> [Victim]
-    {
+    /// Takes entries from `entries`, but those `sampler` took, until `excess` is gone or
+    /// `limit` were taken.
+    private static func pick(
+        from entries: RowCursor<Victim>, skipping sampler: SampledEviction = SampledEviction(fresh: 0),
+        until excess: inout Excess, limit: Int
+    ) throws -> [Victim] {
         var victims: [Victim] = []
         while excess.isOver, victims.count < limit, let victim = try entries.next() {
+            guard !sampler.took(victim.id) else { continue }
             victims.append(victim)
             excess.remove(size: victim.size)
         }
@@ -129,6 +192,10 @@ enum Eviction {
         try connection.fillDoomed(ids: victims.map(\.id))
         try connection.deleteDoomed()
     }
+}
+
+extension Eviction.Victim {
+    init(_ candidate: SampledEviction.Candidate) { self.init(id: candidate.id, size: candidate.size) }
 }
 
 extension EvictionTally {

@@ -11,8 +11,8 @@ struct ListCommand: ParsableCommand {
         discussion: """
             Orders: key and expires ascending (soonest expiry first); size, created, access and hits \
             descending (largest, newest, most recent, hottest first); --reverse flips them. Every \
-            order is exact: key, expires and access walk an index; size, created and hits rank the \
-            whole namespace through the index that holds the column.
+            order is exact: key and expires walk an index; size ranks the whole namespace through \
+            the expiry index, created, access and hits rank a scan of the namespace's rows.
 
             Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
             ttl<60s, age>1d, size>=4KiB, hits=0, expired, never. Example: --filter "size>1KB hits=0".

@@ -1,0 +1,22 @@
+extension Schema {
+    /// Format v5 widened `entries_by_access` to `(namespace_id, accessed_at, created_at, hits)`
+    /// so the console could rank by creation or hits from the index alone. Format 7 drops that
+    /// index, so migrating through this step builds nothing: it is kept as a step so that
+    /// version numbers stay what they were.
+    static let rankingColumns = "-- format 5: widened entries_by_access, which format 7 drops"
+
+    /// Format 7: no access index. `entries_by_access` was one more b-tree every set rewrote
+    /// (a set moves `accessed_at`), for least-recently-used eviction and for rankings by last
+    /// access, creation or hits. Eviction now samples entries (``SampledEviction``) and those
+    /// rankings scan the namespace; access times and hits stay per entry, written by the
+    /// batched read flush. Dropping an index is one statement inside the migration's
+    /// transaction, so a process killed during it leaves the file at format 6, which the next
+    /// open migrates again.
+    static let withoutAccessIndex = "DROP INDEX IF EXISTS entries_by_access;"
+
+    /// The oldest format a read-only store reads without migrating it: format 4 has every table
+    /// and column of format 7, whose changes from 4 are an index and the spelling of keys. Format
+    /// 3 keeps removed entries in a table the current code does not read, so it must be opened
+    /// read-write once.
+    static let oldestReadableVersion = 4
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import CacheCore
+
+/// Least-recently-used eviction in namespaces larger than ``SampledEviction/exactUpTo``, where
+/// it samples instead of reading an access index (format 7 has none).
+@Suite struct SampledEvictionTests {
+    /// More entries than the exact order is used for.
+    static let size = SampledEviction.exactUpTo + 904
+
+    /// A namespace of `size` entries capped at `size`; keys `0..<size/2` read once after all
+    /// were written, so the other half is the least recently used.
+    private static func fullNamespace(_ fixture: TestStore, policy: NamespacePolicy? = nil) throws
+        -> Cache<Int, Int>
+    {
+        let cache = try fixture.store.cache(
+            "big", key: Int.self, value: Int.self, policy: policy ?? NamespacePolicy(maxEntries: size))
+        try cache.set((0..<size).map { (key: $0, value: $0) })
+        fixture.clock.advance(by: .seconds(1))
+        for key in 0..<size / 2 { _ = try cache.get(key) }
+        try fixture.store.flush()
+        fixture.clock.advance(by: .seconds(1))
+        return cache
+    }
+
+    private static func present(_ cache: Cache<Int, Int>, _ keys: Range<Int>) throws -> Int {
+        try keys.reduce(0) { $0 + (try cache.get($1) == nil ? 0 : 1) }
+    }
+
+    @Test func itEvictsTheUnreadAndKeepsWhatWasJustWritten() throws {
+        let fixture = try TestStore()
+        let cache = try Self.fullNamespace(fixture)
+        let added = 600
+        try cache.set((Self.size..<Self.size + added).map { (key: $0, value: $0) })
+        #expect(try cache.count() == Self.size)
+        #expect(try Self.present(cache, Self.size..<Self.size + added) == added, "a just-written entry stays")
+        let readKept = try Self.present(cache, 0..<Self.size / 2)
+        #expect(readKept >= Self.size / 2 - 5, "victims come from the unread half: \(Self.size / 2 - readKept) read ones went")
+        for key in Self.size..<Self.size + 50 {
+            try cache.set(key, for: key + 10 * Self.size)
+            fixture.clock.advance(by: .milliseconds(1))
+        }
+        #expect(try cache.count() == Self.size, "one by one, each set evicts one")
+    }
+
+    @Test func itRespectsAByteLimit() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.dataCache(
+            "bytes", key: Int.self, policy: NamespacePolicy(maxBytes: 100 * Self.size))
+        try cache.set((0..<Self.size).map { (key: $0, value: Data(count: 90)) })
+        let limit = try #require(try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'bytes'"))
+        #expect(limit <= 100 * Int64(Self.size))
+        fixture.clock.advance(by: .seconds(1))
+        try cache.set((Self.size..<Self.size + 500).map { (key: $0, value: Data(count: 300)) })
+        let bytes = try #require(try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'bytes'"))
+        #expect(bytes <= 100 * Int64(Self.size) && bytes > 100 * Int64(Self.size) - 400)
+        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE size > 300") == 500)
+    }
+
+    @Test func keepNewestStillDropsTheOldestWritten() throws {
+        let fixture = try TestStore()
+        let cache = try Self.fullNamespace(fixture, policy: .default.keepingNewest(Self.size))
+        try cache.set((Self.size..<Self.size + 100).map { (key: $0, value: $0) })
+        #expect(try Self.present(cache, 0..<100) == 0, "reads do not protect the oldest written")
+        #expect(try Self.present(cache, 100..<Self.size + 100) == Self.size)
+    }
+
+    @Test func aStoreWideLimitSamplesAcrossNamespaces() throws {
+        let fixture = try TestStore { $0.maxEntries = Self.size }
+        let read = try fixture.store.cache("read", key: Int.self, value: Int.self)
+        let unread = try fixture.store.cache("unread", key: Int.self, value: Int.self)
+        try read.set((0..<Self.size / 2).map { (key: $0, value: $0) })
+        try unread.set((0..<Self.size / 2).map { (key: $0, value: $0) })
+        fixture.clock.advance(by: .seconds(1))
+        for key in 0..<Self.size / 2 { _ = try read.get(key) }
+        try fixture.store.flush()
+        fixture.clock.advance(by: .seconds(1))
+        let fresh = try fixture.store.cache("fresh", key: Int.self, value: Int.self)
+        try fresh.set((0..<300).map { (key: $0, value: $0) })
+        #expect(try read.count() + unread.count() + fresh.count() == Self.size)
+        #expect(try fresh.count() == 300)
+        #expect(try read.count() >= Self.size / 2 - 5, "the unread namespace pays")
+    }
+}
+
+/// Format 7: the access index is dropped by the migration, inside its transaction, so an app
+/// killed while it migrates leaves a format-6 file with the index or a format-7 file without.
+@Suite struct AccessIndexMigrationTests {
+    static let entries = 30_000
+
+    private static func format6File(at path: String) throws {
+        try olderFormatFile(
+            at: path, version: 6,
+            """
+            INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'n', 1, 1);
+            WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < \(entries - 1))
+            INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits)
+                SELECT 1, 'k' || n, zeroblob(200), 200 + length('k' || n), n, n, n % 7 FROM i;
+            """)
+    }
+
+    private static func hasAccessIndex(_ path: String) throws -> Bool {
+        try rawScalar(path: path, "SELECT count(*) FROM sqlite_schema WHERE name = 'entries_by_access'") == 1
+    }
+
+    @Test func anOpenDropsTheAccessIndexAndKeepsEveryEntry() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        try Self.format6File(at: path)
+        #expect(try Self.hasAccessIndex(path))
+        let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
+        defer { try? store.close() }
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == 7)
+        #expect(try !Self.hasAccessIndex(path))
+        let cache = try store.dataCache("n", key: String.self)
+        #expect(try cache.count() == Self.entries)
+        let byHits = try store.inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
+        #expect(byHits.rows.first?.hits == 6)
+    }
+
+    @Test func anAppKilledWhileItMigratesLeavesAFileTheNextOpenFinishes() throws {
+        let folder = TemporaryFolder()
+        let original = folder.file("v6.sqlite")
+        try Self.format6File(at: original)
+        let timed = folder.file("timed.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: timed)
+        let probe = try HelperProcess(["open", timed, "timed", "--barrier"])
+        try probe.waitForLine("ready")
+        let started = ContinuousClock.now
+        probe.release()
+        #expect(try probe.waitForExit().succeeded)
+        let whole = ContinuousClock.now - started
+        for round in 0..<TestScale.count(ci: 6, full: 30) {
+            let path = folder.file("round\(round).sqlite")
+            try FileManager.default.copyItem(atPath: original, toPath: path)
+            let helper = try HelperProcess(["open", path, "\(round)", "--barrier"])
+            try helper.waitForLine("ready")
+            helper.release()
+            usleep(UInt32.random(in: 0...UInt32(max(1, whole.milliseconds * 1000))))
+            helper.kill()
+            _ = try helper.waitForExit()
+            try expectIntegrity(path)
+            let version = try rawScalar(path: path, "PRAGMA user_version")
+            #expect(version == 6 || version == 7, "round \(round)")
+            #expect(try Self.hasAccessIndex(path) == (version == 6), "round \(round): the index goes with format 6")
+            #expect(try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'k%'") == Int64(Self.entries))
+            let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
+            #expect(try rawScalar(path: path, "PRAGMA user_version") == 7)
+            #expect(try store.dataCache("n", key: String.self).count() == Self.entries)
+            try store.close()
+        }
+    }
+}
