@@ -93,6 +93,7 @@ import Testing
         try olderFormatFile(
             at: path, version: 6,
             """
+            PRAGMA journal_mode = WAL;
             INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'n', 1, 1);
             WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < \(entries - 1))
             INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits)

@@ -397,7 +397,8 @@ extension SQLiteConnection {
     /// The entry ids that can be read from the table or through `index`, up to the first
     /// damaged page.
     func readableEntryIDs(indexedBy index: String?) -> [Int64] {
-        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? "")) {
+        // `NOT INDEXED` for the table itself: SQLite would read ids from the smallest index.
+        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? " NOT INDEXED")) {
             $0.int64(0)
         }
     }
