@@ -131,7 +131,7 @@ private struct Console {
         _ = frame()
         let elapsed = clock.now - started
         perform(effects)
-        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        return elapsed.nanoseconds
     }
 
     mutating func press(_ key: Key) {

@@ -9,44 +9,7 @@ enum HelperBinary {
     /// The path of the executable `name`; for the helper, `CACHEDECK_TESTHELPER` overrides
     /// the search.
     static func path(of name: String = name) throws -> String {
-        let manager = FileManager.default
-        if name == Self.name, let explicit = ProcessInfo.processInfo.environment["CACHEDECK_TESTHELPER"],
-            !explicit.isEmpty
-        {
-            guard manager.isExecutableFile(atPath: explicit) else {
-                throw HelperMissing(name: name, searched: [explicit])
-            }
-            return explicit
-        }
-        let searched = candidateFolders().map { ($0 as NSString).appendingPathComponent(name) }
-        guard let found = searched.first(where: manager.isExecutableFile(atPath:)) else {
-            throw HelperMissing(name: name, searched: searched)
-        }
-        return found
-    }
-
-    /// The folder of the running test executable (Linux) and of any `.xctest` bundle (macOS).
-    private static func candidateFolders() -> [String] {
-        var folders: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((executable as NSString).deletingLastPathComponent)
-        }
-        folders.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append((bundle.bundlePath as NSString).deletingLastPathComponent)
-        }
-        folders.append((Bundle.main.bundlePath as NSString).deletingLastPathComponent)
-        var seen = Set<String>()
-        return folders.filter { !$0.isEmpty && seen.insert($0).inserted }
-    }
-}
-
-struct HelperMissing: Error, CustomStringConvertible {
-    let name: String
-    let searched: [String]
-    var description: String {
-        "the executable '\(name)' was not found (looked at \(searched.joined(separator: ", "))); "
-            + "build every target first (`swift build --build-tests`) or set CACHEDECK_TESTHELPER"
+        try builtExecutable(name, override: name == Self.name ? "CACHEDECK_TESTHELPER" : nil)
     }
 }
 

@@ -228,7 +228,7 @@ import Testing
 
         try fixture.store.startMaintenance(hourly)
         #expect(fixture.store.maintenanceStatus.isRunning)
-        #expect(try eventually { fixture.store.maintenanceStatus.passes == 1 } != nil, "the first pass runs at once")
+        #expect(eventually { fixture.store.maintenanceStatus.passes == 1 } != nil, "the first pass runs at once")
         #expect(try cache.count() == 0 && fixture.scalar("SELECT count(*) FROM entries") == 0)
         try fixture.store.startMaintenance(hourly)
         fixture.store.stopMaintenance()
@@ -237,13 +237,13 @@ import Testing
         fixture.store.stopMaintenance()
 
         try fixture.store.startMaintenance(hourly)
-        #expect(try eventually { fixture.store.maintenanceStatus.passes == 2 } != nil, "a stopped service starts again")
+        #expect(eventually { fixture.store.maintenanceStatus.passes == 2 } != nil, "a stopped service starts again")
         var often = hourly
         often.interval = .milliseconds(10)
         try fixture.store.startMaintenance(often)
         #expect(fixture.store.maintenanceStatus.options == often)
         #expect(
-            try eventually { fixture.store.maintenanceStatus.passes >= 5 } != nil,
+            eventually { fixture.store.maintenanceStatus.passes >= 5 } != nil,
             "the restart runs at the new interval")
         try fixture.store.close()
         #expect(!fixture.store.maintenanceStatus.isRunning, "closing stops it")

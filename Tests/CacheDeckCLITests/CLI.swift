@@ -6,30 +6,7 @@ enum CacheDeckBinary {
     static let name = "cachedeck"
 
     /// The binary's path; set `CACHEDECK_BINARY` to override the search.
-    static func path() throws -> String {
-        let manager = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["CACHEDECK_BINARY"], !explicit.isEmpty {
-            guard manager.isExecutableFile(atPath: explicit) else {
-                throw CLIFailure("CACHEDECK_BINARY=\(explicit) is not executable")
-            }
-            return explicit
-        }
-        var folders: [String] = []
-        if let executable = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((executable as NSString).deletingLastPathComponent)
-        }
-        folders.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append((bundle.bundlePath as NSString).deletingLastPathComponent)
-        }
-        let searched = folders.filter { !$0.isEmpty }.map { ($0 as NSString).appendingPathComponent(name) }
-        guard let found = searched.first(where: manager.isExecutableFile(atPath:)) else {
-            throw CLIFailure(
-                "'\(name)' was not found (looked at \(searched.joined(separator: ", "))); build every product "
-                    + "first (`swift build --build-tests`) or set CACHEDECK_BINARY")
-        }
-        return found
-    }
+    static func path() throws -> String { try builtExecutable(name, override: "CACHEDECK_BINARY") }
 }
 
 /// The test helper (`cachedeck-testhelper`), built next to `cachedeck`: CacheCore in a

@@ -140,11 +140,8 @@ struct ConsoleEndToEndTests {
 
     /// Waits until the console reports idle with a frame drawn after `frame`.
     static func waitForIdle(_ path: String, after frame: Int) throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(15)
-        while try idleFrame(path) <= frame {
-            guard clock.now < deadline else { throw SupportFailure("the console never became idle") }
-            Thread.sleep(forTimeInterval: 0.02)
+        guard try eventually(within: .seconds(15), { try idleFrame(path) > frame }) != nil else {
+            throw SupportFailure("the console never became idle")
         }
     }
 

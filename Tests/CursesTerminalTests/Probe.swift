@@ -84,24 +84,6 @@ final class Probe {
 
     /// The fixture's path; `CACHEDECK_TERMINALPROBE` overrides the search beside the tests.
     static func path() throws -> String {
-        let name = "cachedeck-terminalprobe"
-        if let explicit = ProcessInfo.processInfo.environment["CACHEDECK_TERMINALPROBE"], !explicit.isEmpty {
-            return explicit
-        }
-        var folders: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((executable as NSString).deletingLastPathComponent)
-        }
-        folders.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append((bundle.bundlePath as NSString).deletingLastPathComponent)
-        }
-        let candidates = folders.map { ($0 as NSString).appendingPathComponent(name) }
-        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw SupportFailure(
-                "\(name) was not found (looked at \(candidates.joined(separator: ", "))); build every target first "
-                    + "(`swift build --build-tests`) or set CACHEDECK_TERMINALPROBE")
-        }
-        return found
+        try builtExecutable("cachedeck-terminalprobe", override: "CACHEDECK_TERMINALPROBE")
     }
 }

@@ -15,6 +15,8 @@ public func eventually(within limit: Duration = .seconds(30), _ condition: () th
 
 /// ``eventually(within:_:)`` for async tests: it waits with `Task.sleep`, so it holds no
 /// thread of the cooperative pool (which a service group's own task may need) meanwhile.
+/// Pass an `async` closure (`{ () async in … }`): a synchronous one may pick the blocking
+/// overload.
 @discardableResult
 public func eventually(within limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows
     -> Duration?

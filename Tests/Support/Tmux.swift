@@ -150,12 +150,6 @@ public final class Tmux {
 
     /// Waits (up to 2 s) for `server` to end; whether it did.
     private static func ends(_ server: pid_t) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(2)
-        while ProcessState.isRunning(server) {
-            guard clock.now < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
+        eventually(within: .seconds(2)) { !ProcessState.isRunning(server) } != nil
     }
 }

@@ -52,6 +52,13 @@ extension Duration {
         return seconds.multipliedClamped(by: 1000).addingClamped(attoseconds / 1_000_000_000_000_000)
     }
 
+    /// The duration in whole nanoseconds (saturating far beyond any load time).
+    package var nanosecondCount: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
+    }
+
     /// The duration in milliseconds with their fraction.
     package var fractionalMilliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15

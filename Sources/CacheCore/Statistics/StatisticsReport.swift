@@ -37,8 +37,7 @@ extension CacheStatistics {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        String(format: "%.1f ms", duration.fractionalMilliseconds)
     }
 }
 

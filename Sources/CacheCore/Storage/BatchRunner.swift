@@ -20,7 +20,8 @@ struct BatchRunner: Sendable {
 
     /// What a run does after a batch did not fit on a full disk (the batch was rolled back).
     enum FullDiskStep {
-        /// Try the same batch again at the same size (the caller changed how it works).
+        /// Try the same batch again at the same size: the caller changed how it works (an
+        /// action stops keeping an undo copy), so answer it once, not every time.
         case retry
         /// Try it with a quarter of the rows, down to one row; one row that does not fit
         /// throws ``CacheError/diskFull(path:)``.

@@ -163,12 +163,3 @@ extension SQLiteConnection {
         try run("DELETE FROM stats WHERE resolution = ?1 AND bucket < ?2", resolution, cutoff)
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating far beyond any load time).
-    var nanosecondCount: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
-    }
-}

@@ -157,18 +157,13 @@ final class RedisTelemetry: Sendable {
 
     /// The hash fields of `statistics` (`CacheStatistics` field names; load time in nanoseconds).
     static func fields(_ statistics: CacheStatistics) -> [(String, Int)] {
-        let nanoseconds = statistics.totalLoadTime.components
         return [
             ("memoryHits", statistics.memoryHits), ("diskHits", statistics.diskHits), ("misses", statistics.misses),
             ("staleHits", statistics.staleHits), ("sets", statistics.sets), ("removes", statistics.removes),
             ("evictions", statistics.evictions), ("evictedBytes", statistics.evictedBytes),
             ("expirations", statistics.expirations), ("invalidations", statistics.invalidations),
             ("loadSuccesses", statistics.loadSuccesses), ("loadFailures", statistics.loadFailures),
-            (
-                "loadNanoseconds",
-                Int(nanoseconds.seconds.multipliedClamped(by: 1_000_000_000))
-                    .addingClamped(Int(nanoseconds.attoseconds / 1_000_000_000))
-            ),
+            ("loadNanoseconds", Int(statistics.totalLoadTime.nanosecondCount)),
         ]
     }
 
