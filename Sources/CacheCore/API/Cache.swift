@@ -109,23 +109,41 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let now = clock.nowMilliseconds()
         let attributes = WriteAttributes(
             expiration: expiration ?? policy.expiration, policy: policy, tags: tags, now: now)
+        try write(items.map { ($0.key, $0.value, attributes) }, now: now)
+    }
+
+    /// Stores many values, each with tags of its own, in one transaction (an email app's
+    /// `saveAll`, each message tagged with its folder).
+    public func set(_ items: [(key: Key, value: Value, tags: [String])], expiration: Expiration? = nil) throws {
+        let policy = record.policy
+        guard policy.isEnabled, !items.isEmpty else { return }
+        let now = clock.nowMilliseconds()
+        let expiration = expiration ?? policy.expiration
+        try write(
+            items.map { ($0.key, $0.value, WriteAttributes(expiration: expiration, policy: policy, tags: $0.tags, now: now)) },
+            now: now)
+    }
+
+    /// Writes `items` set at `now` through the tiers: memory, the write-behind queue or the file.
+    private func write(_ items: [(key: Key, value: Value, attributes: WriteAttributes)], now: Int64) throws {
+        let policy = record.policy
         let measured = policy.tiers.usesDisk || policy.memoryMaxBytes != nil
         let writes = try items.map { item in
             let canonical = try canonicalKey(item.key)
             return EntryWrite(
                 key: canonical, value: measured ? try encoded(item.value, key: canonical) : Data(),
-                attributes: attributes, writtenAt: now)
+                attributes: item.attributes, writtenAt: now)
         }
         let remember = {
             guard let memory = runtime.memory else { return }
-            let times = policy.memoryCopyTimes(
-                expiresAt: attributes.expiresAt, staleUntil: attributes.staleUntil, now: now)
             for (write, item) in zip(writes, items) {
+                let times = policy.memoryCopyTimes(
+                    expiresAt: write.attributes.expiresAt, staleUntil: write.attributes.staleUntil, now: now)
                 let size = write.key.utf8.count + (measured ? write.value.count : MemoryLayout<Value>.size)
                 memory.set(
                     TypedMemoryEntry(
                         item.value, key: write.key, writtenAt: now, expiresAt: times.expiresAt,
-                        staleUntil: times.staleUntil, size: size, tags: attributes.tags))
+                        staleUntil: times.staleUntil, size: size, tags: write.attributes.tags))
             }
         }
         if !policy.tiers.usesDisk {
@@ -275,7 +293,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private func decoded(_ data: Data, key: String) -> Value? {
+    func decoded(_ data: Data, key: String) -> Value? {
         do {
             return try coder.decode(data)
         } catch {

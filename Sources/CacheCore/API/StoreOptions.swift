@@ -18,6 +18,15 @@ public struct StoreOptions: Sendable {
     public var createIfMissing: Bool
     /// What happens to a damaged file. Inspection tools use ``DamagedFilePolicy/fail``.
     public var onDamagedFile: DamagedFilePolicy
+    /// `true` moves a file at the path that is not a cache (another program's database, an
+    /// older cache of the app's own) aside as a damaged one is (`<file>.corrupt-<ms>`) and
+    /// starts a fresh cache; `false` (the default) refuses it with
+    /// ``CacheError/notACacheFile(path:reason:)`` and leaves it alone. A symbolic link is
+    /// never replaced, nor written through to a file that is not a cache.
+    public var replacesForeignFile = false
+    /// How many files moved aside (`<file>.corrupt-<ms>`) are kept: moving one more deletes
+    /// the oldest beyond this count (with their `-wal` and `-shm`).
+    public var keptQuarantinedFiles = 3
     /// Whom the store trusts to have written the file: ``FileTrust/owner`` for apps (the
     /// default), ``FileTrust/inspector`` for ``inspection(writable:)``.
     public var fileTrust: FileTrust = .owner

@@ -158,6 +158,20 @@ extension Cache {
     }
 }
 
+extension AsyncCache where Key: Decodable {
+    /// ``Cache/entries(_:)``, on the pool.
+    public func entries(_ query: CacheQuery = CacheQuery()) async throws -> CachePage<Key, Value> {
+        let cache = cache
+        return try await pool.run { try cache.entries(query) }
+    }
+
+    /// ``Cache/count(matching:)``, on the pool.
+    public func count(matching query: CacheQuery) async throws -> Int {
+        let cache = cache
+        return try await pool.run { try cache.count(matching: query) }
+    }
+}
+
 /// The `async` face of a ``CacheStore``'s calls that touch the file.
 public struct AsyncCacheStore: Sendable {
     /// The store these calls run.

@@ -486,3 +486,15 @@ extension SQLiteConnection {
         try run("UPDATE partitions SET total_bytes = total_bytes + ?2 WHERE id = ?1", namespaceID, byteChange)
     }
 }
+
+extension SQLiteConnection {
+    /// The values of entries `ids`, by id (for a query page the inspector listed).
+    func values(ofEntries ids: [Int64]) throws -> [Int64: Data] {
+        guard !ids.isEmpty else { return [:] }
+        return try withStatement("SELECT id, value FROM entries WHERE id IN (SELECT value FROM json_each(?1))") {
+            statement in
+            statement.bind(Self.jsonArray(ids))
+            return Dictionary(try statement.rows { ($0.int64(0), $0.blob(1)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+}

@@ -36,13 +36,28 @@ enum StoreFile {
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
                 throw CacheError.notACacheFile(path: path, reason: damage.reason)
             }
-            let report = try quarantine(path: path, reason: damage.reason, clock: options.clock)
+            let report = try quarantine(
+                path: path, reason: damage.reason, clock: options.clock, keeping: options.keptQuarantinedFiles)
             options.logger.error(
                 "cache file was damaged and has been moved aside",
                 metadata: ["path": "\(path)", "movedTo": "\(report.movedTo)", "reason": "\(damage.reason)"])
             try checkPath(path, options: options)
             return Opened(database: try openValidated(path: path, options: options), quarantined: report)
+        } catch CacheError.notACacheFile(_, let reason) where options.replacesForeignFile && !options.readOnly {
+            guard !isSymbolicLink(path) else { throw CacheError.notACacheFile(path: path, reason: reason) }
+            let report = try quarantine(
+                path: path, reason: reason, clock: options.clock, keeping: options.keptQuarantinedFiles)
+            options.logger.warning(
+                "a file that is not a cache was at the cache's path; it was moved aside for a fresh cache",
+                metadata: ["path": "\(path)", "movedTo": "\(report.movedTo)", "reason": "\(reason)"])
+            try checkPath(path, options: options)
+            return Opened(database: try openValidated(path: path, options: options), quarantined: report)
         }
+    }
+
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        var link = stat()
+        return lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
     }
 
     /// The file is not a readable database (as opposed to someone else's valid database).
@@ -61,7 +76,12 @@ enum StoreFile {
             return
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG:
+            // SQLite would write a new cache into the link's target: someone's empty file.
+            if info.st_size == 0 && isSymbolicLink(path) {
+                throw CacheError.notACacheFile(
+                    path: path, reason: "it is a symbolic link to an empty file (not written through)")
+            }
         case S_IFDIR: throw CacheError.cannotOpen(path: path, reason: "it is a directory")
         default: throw CacheError.cannotOpen(path: path, reason: "it is not a regular file")
         }
@@ -294,7 +314,8 @@ enum StoreFile {
             try? FileManager.default.removeItem(atPath: fresh)
             throw error
         }
-        var report = try quarantine(path: path, reason: reason, clock: options.clock)
+        var report = try quarantine(
+            path: path, reason: reason, clock: options.clock, keeping: options.keptQuarantinedFiles)
         report.salvagedEntries = salvaged
         DamageMarker.clear(path)
         guard rename(fresh, path) == 0 else {
@@ -303,10 +324,15 @@ enum StoreFile {
         return report
     }
 
-    private static func quarantine(path: String, reason: String, clock: any CacheClock) throws -> QuarantinedFile {
+    /// Moves the file at `path` aside as `<path>.corrupt-<ms>`, keeping the newest `keeping`
+    /// such files (the older ones are deleted).
+    private static func quarantine(path: String, reason: String, clock: any CacheClock, keeping: Int) throws
+        -> QuarantinedFile
+    {
         let stamp = clock.nowMilliseconds()
         let target = "\(path).corrupt-\(stamp)"
         let manager = FileManager.default
+        defer { removeOldQuarantined(of: path, keeping: max(keeping, 1)) }
         do {
             try manager.moveItem(atPath: path, toPath: target)
         } catch {
@@ -316,5 +342,21 @@ enum StoreFile {
             try? manager.moveItem(atPath: path + suffix, toPath: target + suffix)
         }
         return QuarantinedFile(originalPath: path, movedTo: target, reason: reason)
+    }
+
+    /// Deletes the `<path>.corrupt-<ms>` files (and their `-wal` and `-shm`) beyond the
+    /// newest `keeping`, by the time in their names.
+    private static func removeOldQuarantined(of path: String, keeping: Int) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".corrupt-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        let stamped = names.compactMap { name -> (name: String, stamp: Int64)? in
+            guard name.hasPrefix(prefix), let stamp = Int64(name.dropFirst(prefix.count)) else { return nil }
+            return (name, stamp)
+        }
+        for old in stamped.sorted(by: { $0.stamp > $1.stamp }).dropFirst(keeping) {
+            let file = (folder as NSString).appendingPathComponent(old.name)
+            for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
+        }
     }
 }
