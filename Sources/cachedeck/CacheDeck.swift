@@ -34,6 +34,7 @@ struct CacheDeck: AsyncParsableCommand {
 @main
 enum Main {
     static func main() async {
+        CommandLineSecrets.hideFromProcessList()
         do {
             var command = try CacheDeck.parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -48,7 +49,8 @@ enum Main {
             }
             if code == .validationFailure {
                 let lines = CacheDeck.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
-                let message = lines.map { TerminalText.sanitize(String($0)) }.joined(separator: "\n")
+                let message = lines.map { TerminalText.sanitize(CommandLineSecrets.redacted(String($0))) }
+                    .joined(separator: "\n")
                 FileHandle.standardError.write(Data((message + "\n").utf8))
                 Foundation.exit(2)
             }
@@ -61,7 +63,8 @@ enum Main {
                 line += "; `cachedeck check \(path) --fix` salvages the readable entries"
             default: break
             }
-            FileHandle.standardError.write(Data("cachedeck: \(TerminalText.sanitize(line))\n".utf8))
+            let shown = TerminalText.sanitize(CommandLineSecrets.redacted(line))
+            FileHandle.standardError.write(Data("cachedeck: \(shown)\n".utf8))
             Foundation.exit(1)
         }
     }

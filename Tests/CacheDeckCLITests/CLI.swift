@@ -88,6 +88,12 @@ final class CLIProcess {
 
     func signal(_ number: Int32) { _ = kill(process.processIdentifier, number) }
 
+    /// The process's command line as `ps` shows it (`/proc/PID/cmdline`).
+    var commandLine: String {
+        let raw = FileManager.default.contents(atPath: "/proc/\(process.processIdentifier)/cmdline") ?? Data()
+        return String(decoding: raw.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
     /// Waits for the process to end.
     func wait() throws -> CLIResult {
         guard exited.wait(timeout: .now() + Self.timeout) == .success else {

@@ -1,3 +1,4 @@
+import CacheCore
 import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
@@ -5,6 +6,13 @@ import Testing
 
 /// Runs where `redis-server` is installed, and always in CI (where a missing one fails).
 let redisAvailable = RedisServer.isInstalled || RedisServer.isRequired
+
+/// A RedisStore on `server` without statistics, as an app beside the commands under test.
+func openStore(on server: RedisServer) throws -> RedisStore {
+    var options = StoreOptions()
+    options.statistics = .disabled
+    return try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+}
 
 /// `keys`, `key` and `info` on a real redis-server, and Redis URLs where only files go.
 @Suite("Redis keyspace commands", .enabled(if: redisAvailable))

@@ -41,6 +41,13 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, Int32(clamping: timeout.milliseconds))
     }
 
+    /// Whether closing this connection (the last on the file) checkpoints the `-wal` into the
+    /// file: off while a file is not yet known to be a cache, so a foreign `-wal` is never
+    /// written into it.
+    func checkpointsOnClose(_ enabled: Bool) {
+        _ = cachedeck_checkpoint_on_close(handle, enabled ? 1 : 0)
+    }
+
     /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
     static func immutableURI(_ path: String) -> String {
         var escaped = ""

@@ -9,6 +9,8 @@ import Foundation
 struct FileHeader: Equatable {
     /// The file's size in bytes.
     let fileSize: Int64
+    /// The header's bytes as read (at most 100).
+    let bytes: [UInt8]
     /// Whether the file starts with SQLite's magic string (as far as it goes).
     let hasMagic: Bool
     /// The page size, when the header is complete and valid.
@@ -35,6 +37,7 @@ struct FileHeader: Equatable {
 
     init(fileSize: Int64, bytes: [UInt8]) {
         self.fileSize = fileSize
+        self.bytes = bytes
         hasMagic = !bytes.isEmpty && bytes.prefix(Self.magic.count).elementsEqual(Self.magic.prefix(bytes.count))
         guard hasMagic, bytes.count == Self.length else {
             pageSize = nil

@@ -13,7 +13,8 @@ enum StoreFile {
         try checkPath(path, options: options)
         try options.fileTrust.verify(path)
         do {
-            let database = try openValidated(path: path, options: options)
+            let (database, repaired) = try openRecognizingDamagedHeader(path: path, options: options)
+            if repaired != nil { return Opened(database: database, quarantined: repaired) }
             guard options.onDamagedFile == .quarantine, !options.readOnly else {
                 return Opened(database: database, quarantined: nil)
             }
@@ -63,6 +64,30 @@ enum StoreFile {
     /// The file is not a readable database (as opposed to someone else's valid database).
     private struct DamagedFile: Error {
         let reason: String
+    }
+
+    /// ``openValidated(path:options:)``, except that a file whose header (page 1) is damaged,
+    /// or whose `-wal` is another database's, while its tables read is a damaged cache, not
+    /// someone else's file: salvaged when the options allow, else ``CacheError/damaged(path:reason:)``.
+    private static func openRecognizingDamagedHeader(path: String, options: StoreOptions) throws -> (
+        Database, QuarantinedFile?
+    ) {
+        do {
+            return (try openValidated(path: path, options: options), nil)
+        } catch {
+            guard let (copy, reason) = HeaderRepair.readableCopy(of: path) else { throw error }
+            try? FileManager.default.removeItem(atPath: copy)
+            guard options.onDamagedFile == .quarantine, !options.readOnly else {
+                throw CacheError.damaged(path: path, reason: reason)
+            }
+            let report = try salvage(path: path, reason: reason, options: options)
+            options.logger.error(
+                "cache file had a damaged header; its readable entries were salvaged into a fresh file",
+                metadata: [
+                    "path": "\(path)", "movedTo": "\(report.movedTo)", "salvaged": "\(report.salvagedEntries ?? 0)",
+                ])
+            return (try openValidated(path: path, options: options), report)
+        }
     }
 
     // MARK: Path checks, with reasons a person understands
@@ -132,6 +157,9 @@ enum StoreFile {
         let before = FileHeader.read(path)
         var immutable = false
         var connection = try connect(path, options: options, immutable: false)
+        // Until the file is known to be a cache, closing must not checkpoint its `-wal` into
+        // it (a foreign `-wal` would overwrite the cache's pages).
+        connection.checkpointsOnClose(false)
         var header: SchemaHeader
         do {
             header = try readHeader(connection, path: path)
@@ -157,6 +185,7 @@ enum StoreFile {
         if header.version > Schema.currentVersion {
             throw CacheError.newerFormat(path: path, found: header.version, supported: Schema.currentVersion)
         }
+        if header.version < 0 { throw DamagedFile(reason: "its format version (\(header.version)) is damaged") }
         // SQLite reads a file cut inside its last page as if the tail were zeros: refuse it.
         if header.applicationID == Schema.applicationID, let before, let truncation = before.partialPage,
             FileHeader.read(path) == before
@@ -167,6 +196,7 @@ enum StoreFile {
             throw CacheError.notACacheFile(
                 path: path, reason: before?.fileSize == 0 ? "the file is empty" : "it is an empty SQLite database")
         }
+        connection.checkpointsOnClose(true)
         if options.readOnly {
             guard header.version >= Schema.oldestReadableVersion else {
                 throw CacheError.cannotOpen(
@@ -243,6 +273,9 @@ enum StoreFile {
     static func migrate(_ connection: SQLiteConnection, path: String) throws {
         try connection.writeTransaction {
             let version = try connection.formatVersion()
+            if version < 0 {
+                throw CacheError.damaged(path: path, reason: "its format version (\(version)) is damaged")
+            }
             if version > Schema.currentVersion {
                 throw CacheError.newerFormat(path: path, found: version, supported: Schema.currentVersion)
             }
@@ -298,6 +331,8 @@ enum StoreFile {
                 path: path, reason: "cannot create \(fresh) to salvage into: \(describe(errno))")
         }
         Foundation.close(descriptor)
+        let repaired = HeaderRepair.readableCopy(of: path)?.path
+        defer { if let repaired { try? FileManager.default.removeItem(atPath: repaired) } }
         let salvaged: Int
         do {
             salvaged = try mapped(path) {
@@ -305,8 +340,9 @@ enum StoreFile {
                     path: fresh, readOnly: false, create: true, busyTimeout: options.busyTimeout)
                 try target.useRollbackJournal()
                 try migrate(target, path: fresh)
+                // A damaged header or a foreign `-wal`: read the main file through a sound copy.
                 let source = try SQLiteConnection(
-                    path: path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
+                    path: repaired ?? path, readOnly: true, create: false, busyTimeout: options.busyTimeout)
                 return try Salvage.copy(from: source, into: target)
             }
         } catch {

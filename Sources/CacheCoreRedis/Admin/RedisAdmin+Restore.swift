@@ -10,7 +10,9 @@ extension RedisAdmin {
     /// entries written since into it (the newer wins); it is refused when the namespace was
     /// cleared again or changed version since (undo the later action first). An action still
     /// running in another process cannot be undone until it ends; one whose process was
-    /// killed can (what it had moved comes back).
+    /// killed can (what it had moved comes back). An undo marks the action `undone` only once
+    /// it has finished: an undo that was killed or lost the server leaves the action
+    /// restorable, and the next undo finishes it.
     @discardableResult
     public func restore(_ auditID: Int64, origin: ActionOrigin = .current) throws -> Int {
         guard !store.isReadOnly else { throw CacheError.readOnly(path: store.endpoint) }
@@ -27,10 +29,15 @@ extension RedisAdmin {
             throw CacheError.nothingToRestore(
                 reason: "action #\(auditID) is still running (pid \(record.origin.pid)); undo it once it has ended")
         }
-        guard try log.claim(auditID, "undone", now: now) else {
-            throw CacheError.nothingToRestore(reason: "action #\(auditID) was already undone")
-        }
+        try claimUndo(auditID)
         let back: (entries: Int, bytes: Int)
+        let undoID: Int64
+        do {
+            undoID = try log.begin(nil, restores: auditID, origin: origin, now: now)
+        } catch {
+            try? log.clear(auditID, "restoring")
+            throw error
+        }
         do {
             if case .expiry(let selector, _) = record.target {
                 back = (try restoreExpiry(auditID, selector: selector), 0)
@@ -40,13 +47,54 @@ extension RedisAdmin {
                     ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
             }
         } catch {
-            try? log.clear(auditID, "undone")
-            throw error
+            try? log.clear(auditID, "restoring")
+            throw unfinished(auditID, by: error)
         }
-        let undoID = try log.begin(nil, restores: auditID, origin: origin, now: now)
-        try log.add(undoID, entries: back.entries, bytes: back.bytes)
-        try log.set(undoID, [("finished", RedisArgument(store.now()))])
+        try log.update(auditID, [("set", "undone", RedisArgument(store.now())), ("del", "restoring", "")])
+        try log.update(
+            undoID,
+            [
+                ("set", "entries", RedisArgument(back.entries)), ("set", "bytes", RedisArgument(back.bytes)),
+                ("set", "finished", RedisArgument(store.now())),
+            ])
         return back.entries
+    }
+
+    /// `error` of an undo that may have brought part of action `auditID` back, saying it stays
+    /// restorable (a refusal at `maxmemory` must not read as if nothing had happened).
+    private func unfinished(_ auditID: Int64, by error: any Error) -> any Error {
+        guard let error = error as? CacheError else { return error }
+        let reason: String
+        switch error {
+        case .nothingToRestore: return error
+        case .serverOutOfMemory(_, let message): reason = "out of memory (maxmemory): \(message)"
+        default: reason = "\(error)"
+        }
+        return CacheError.serverError(
+            endpoint: store.endpoint,
+            message: "the undo of action #\(auditID) did not finish and stays restorable (restore it again to "
+                + "finish): \(reason)")
+    }
+
+    /// Marks action `auditID` as being undone by this process; throws when it was undone
+    /// already or another live process is undoing it. A claim left by a process that ended
+    /// (killed mid-undo) or by this one (an undo that lost the server) is taken over.
+    private func claimUndo(_ auditID: Int64) throws {
+        let me = ActionOrigin.current
+        let claimant = "\(me.pid)@\(me.host)"
+        var answer = try log.claimUndo(auditID, by: claimant)
+        if let holder = UndoClaim(answer), holder.text == claimant || !holder.origin.isRunning {
+            answer = try log.claimUndo(auditID, by: claimant, takingOver: holder.text)
+        }
+        switch answer {
+        case "ok": return
+        case "undone": throw CacheError.nothingToRestore(reason: "action #\(auditID) was already undone")
+        case "gone": throw CacheError.nothingToRestore(reason: "there is no action #\(auditID) in the audit log")
+        default:
+            let pid = UndoClaim(answer).map { "pid \($0.origin.pid)" } ?? "another process"
+            throw CacheError.nothingToRestore(
+                reason: "action #\(auditID) is being undone by \(pid); try again once it has ended")
+        }
     }
 
     /// Renames action `auditID`'s trash keys back, batch by batch (a `SCAN` of the keyspace).
@@ -73,9 +121,10 @@ extension RedisAdmin {
         return (restored, bytes)
     }
 
-    /// Sets each cleared namespace back to the generation it kept.
+    /// Sets each cleared namespace back to the generation it kept (or finishes what an
+    /// interrupted undo began: a namespace already set back is only tidied and counted).
     private func restoreCleared(_ cleared: [ClearedGeneration], auditID: Int64) throws -> (entries: Int, bytes: Int) {
-        for generation in cleared where try self.generation(of: generation.namespace) != generation.current {
+        for generation in cleared where try !isRestorable(generation) {
             throw CacheError.nothingToRestore(
                 reason: "namespace \(generation.namespace) was cleared again or changed version after action "
                     + "#\(auditID); undo the later action first")
@@ -107,14 +156,19 @@ extension RedisAdmin {
                 return true
             }
         }
-        try merge(copying: true)
-        let switched = try store.run(
-            .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired],
-            arguments: [
-                RedisArgument(generation.kept), RedisArgument(generation.current),
-                RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
-            ]
-        ).integer
+        // An undo interrupted after the switch resumes with the move (step 3).
+        var switched: Int64 = 1
+        if try self.generation(of: name) != generation.kept {
+            try merge(copying: true)
+            switched =
+                try store.run(
+                    .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired],
+                    arguments: [
+                        RedisArgument(generation.kept), RedisArgument(generation.current),
+                        RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
+                    ]
+                ).integer ?? 0
+        }
         switch switched {
         case 1: break
         case -1:
@@ -126,14 +180,50 @@ extension RedisAdmin {
         }
         try merge(copying: false)
         _ = try store.unlinkGeneration(generation.current, of: name)
+        return try held([generation])
+    }
+
+    /// The entries and bytes the kept generations of `cleared` hold now.
+    func held(_ cleared: [ClearedGeneration]) throws -> (entries: Int, bytes: Int) {
         var entries = 0
         var bytes = 0
-        try forEachBatch(namespace: name, generation: generation.kept, prefix: "") { batch in
-            let measured = try measure(batch, generation: generation.kept)
-            entries += measured.keys.count
-            bytes += measured.bytes
-            return true
+        for generation in cleared {
+            try forEachBatch(namespace: generation.namespace, generation: generation.kept, prefix: "") { batch in
+                let measured = try measure(batch, generation: generation.kept)
+                entries += measured.keys.count
+                bytes += measured.bytes
+                return true
+            }
         }
         return (entries, bytes)
+    }
+}
+
+extension RedisAdmin {
+    /// Whether the namespace of `generation` is still at the generation its clear started,
+    /// or was set back to the kept one by an undo that did not finish (the kept generation
+    /// is no longer listed as kept then).
+    fileprivate func isRestorable(_ generation: ClearedGeneration) throws -> Bool {
+        switch try self.generation(of: generation.namespace) {
+        case generation.current: return true
+        case generation.kept:
+            let member = RedisKeys.escape(generation.namespace) + ":\(generation.kept)"
+            return try store.redis { connection in
+                try connection.command(["ZSCORE", RedisArgument(store.keys.keptGenerations), RedisArgument(member)])
+            } == .null
+        default: return false
+        }
+    }
+}
+
+/// Who holds an undo claim (`pid@host`, as ``RedisAuditLog/claimUndo(_:by:takingOver:)`` writes it).
+private struct UndoClaim {
+    let text: String
+    let origin: ActionOrigin
+
+    init?(_ text: String) {
+        guard let at = text.firstIndex(of: "@"), let pid = Int32(text[..<at]) else { return nil }
+        self.text = text
+        origin = ActionOrigin(user: "", host: String(text[text.index(after: at)...]), pid: pid, program: "")
     }
 }

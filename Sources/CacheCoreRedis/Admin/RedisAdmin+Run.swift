@@ -32,28 +32,44 @@ extension RedisAdmin {
             }
         } catch {
             try? finish(state, selector: selector)
-            throw error
+            throw stopped(by: error, after: state, target: target)
         }
         try finish(state, selector: selector)
         return ActionOutcome(
             auditID: id, removed: state.done, bytes: state.bytes, isUndoable: true, isCancelled: state.isCancelled)
     }
 
+    /// `error` of an action that had already removed or changed entries, saying how many (a
+    /// refusal at `maxmemory` part way must not read as if nothing had happened).
+    private func stopped(by error: any Error, after state: RunState, target: AdminTarget) -> any Error {
+        guard state.done > 0 else { return error }
+        let reason =
+            if case CacheError.serverOutOfMemory(_, let message) = error {
+                "out of memory (maxmemory): \(message)"
+            } else {
+                "\(error)"
+            }
+        let verb = if case .expiry = target { "changing" } else { "removing" }
+        return CacheError.serverError(
+            endpoint: store.endpoint,
+            message: "stopped after \(verb) \(state.done) of \(max(state.total, state.done)) entries "
+                + "(action #\(state.id); `restore \(state.id)` undoes them): \(reason)")
+    }
+
     /// Moves each namespace to a new generation, keeping the old one until the retention ends.
     private func clear(_ namespaces: [String], state: inout RunState) throws {
         let keys = store.keys
-        var cleared: [ClearedGeneration] = []
         for name in namespaces {
             if state.isCancelled { break }
+            // The record names the kept generation in the same step as the switch, so an
+            // undo is recorded before the clear takes effect (at `maxmemory` too).
             let reply = try store.run(
-                .clear, keys: [keys.namespace(name), keys.keptGenerations],
+                .clear, keys: [keys.namespace(name), keys.keptGenerations, keys.audit(state.id)],
                 arguments: [
                     RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
-                    RedisArgument(store.now() + retention),
+                    RedisArgument(store.now() + retention), RedisArgument(name),
                 ])
             guard let kept = reply.integer, kept > 0 else { continue }
-            cleared.append(ClearedGeneration(namespace: name, kept: kept, current: kept + 1))
-            try log.set(state.id, [("cleared", RedisArgument(try RedisAuditLog.json(cleared)))])
             // Counted after the switch: the kept generation no longer changes (but for expiry).
             try forEachBatch(namespace: name, generation: kept, prefix: "") { batch in
                 let measured = try measure(batch, generation: kept)

@@ -142,6 +142,31 @@ extension RedisScript {
             redis.call('SADD', KEYS[3], ARGV[3] .. ':' .. ARGV[2])
             return 1
             """
+        case .auditUpdate:
+            """
+            #!lua flags=allow-oom
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            for i = 1, #ARGV, 3 do
+              if ARGV[i] == 'set' then
+                redis.call('HSET', KEYS[1], ARGV[i + 1], ARGV[i + 2])
+              elseif ARGV[i] == 'add' then
+                redis.call('HINCRBY', KEYS[1], ARGV[i + 1], ARGV[i + 2])
+              else
+                redis.call('HDEL', KEYS[1], ARGV[i + 1])
+              end
+            end
+            return 1
+            """
+        case .claimUndo:
+            """
+            #!lua flags=allow-oom
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+            if redis.call('HEXISTS', KEYS[1], 'undone') == 1 then return 'undone' end
+            local holder = redis.call('HGET', KEYS[1], 'restoring')
+            if holder and holder ~= ARGV[2] then return holder end
+            redis.call('HSET', KEYS[1], 'restoring', ARGV[1])
+            return 'ok'
+            """
         default:
             expirySource
         }

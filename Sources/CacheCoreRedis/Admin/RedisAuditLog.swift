@@ -20,6 +20,9 @@ struct RedisAuditLog {
         var restores: Int64? { values["restores"].flatMap { Int64($0) } }
         var finished: Int64? { values["finished"].flatMap { Int64($0) } }
         var undone: Int64? { values["undone"].flatMap { Int64($0) } }
+        /// `pid@host` of the process undoing the action (absent when no undo is under way or
+        /// finished; left behind by an undo that was killed or lost the server).
+        var restoring: String? { values["restoring"] }
         var origin: ActionOrigin {
             ActionOrigin(
                 user: values["user"] ?? "", host: values["host"] ?? "", pid: Int32(values["pid"] ?? "") ?? 0,
@@ -52,30 +55,35 @@ struct RedisAuditLog {
         return id
     }
 
-    /// Sets fields of record `id`.
+    /// Sets fields of record `id` (even at `maxmemory`: see ``RedisScript/auditUpdate``).
     func set(_ id: Int64, _ fields: [(String, RedisArgument)]) throws {
-        guard !fields.isEmpty else { return }
-        try pipeline([["HSET", RedisArgument(keys.audit(id))] + fields.flatMap { [RedisArgument($0.0), $0.1] }])
+        try update(id, fields.map { ("set", $0.0, $0.1) })
     }
 
     /// Adds to record `id`'s counts.
     func add(_ id: Int64, entries: Int, bytes: Int) throws {
-        try pipeline([
-            ["HINCRBY", RedisArgument(keys.audit(id)), "entries", RedisArgument(entries)],
-            ["HINCRBY", RedisArgument(keys.audit(id)), "bytes", RedisArgument(bytes)],
-        ])
-    }
-
-    /// Sets `field` of record `id` unless it is set; returns whether it set it.
-    func claim(_ id: Int64, _ field: String, now: Int64) throws -> Bool {
-        try store.redis {
-            try $0.command(["HSETNX", RedisArgument(keys.audit(id)), RedisArgument(field), RedisArgument(now)])
-        }.integer == 1
+        try update(id, [("add", "entries", RedisArgument(entries)), ("add", "bytes", RedisArgument(bytes))])
     }
 
     /// Removes `field` of record `id`.
     func clear(_ id: Int64, _ field: String) throws {
-        try pipeline([["HDEL", RedisArgument(keys.audit(id)), RedisArgument(field)]])
+        try update(id, [("del", field, "")])
+    }
+
+    /// Applies `changes` (`set`, `add` or `del`, field, value) to record `id` in one step.
+    func update(_ id: Int64, _ changes: [(String, String, RedisArgument)]) throws {
+        guard !changes.isEmpty else { return }
+        _ = try store.run(
+            .auditUpdate, keys: [keys.audit(id)],
+            arguments: changes.flatMap { [RedisArgument($0.0), RedisArgument($0.1), $0.2] })
+    }
+
+    /// Marks record `id` as being undone by `claimant` (`pid@host`), taking it over from
+    /// `previous` when given; returns `ok`, `gone`, `undone` or the claimant holding it.
+    func claimUndo(_ id: Int64, by claimant: String, takingOver previous: String = "") throws -> String {
+        try store.run(
+            .claimUndo, keys: [keys.audit(id)], arguments: [RedisArgument(claimant), RedisArgument(previous)]
+        ).string ?? ""
     }
 
     /// Record `id`'s fields, or `nil` when there is none (never, or past the retention).
@@ -93,14 +101,14 @@ struct RedisAuditLog {
             ])
         }
         let ids = (reply.array ?? []).compactMap(\.integer)
-        return zip(ids, try fields(ids, now: now)).compactMap { id, fields in
-            fields.map { record(id, $0, now: now) }
+        return try zip(ids, try fields(ids, now: now)).compactMap { id, fields in
+            try fields.map { try record(id, $0, now: now) }
         }
     }
 
     /// Record `id`, or `nil` when it is gone or past the retention.
     func record(_ id: Int64, now: Int64) throws -> AuditRecord? {
-        try fields([id], now: now).first.flatMap { $0.map { record(id, $0, now: now) } }
+        try fields([id], now: now).first.flatMap { try $0.map { try record(id, $0, now: now) } }
     }
 
     /// The fields of each record of `ids` (`nil` where gone or past the retention).
@@ -119,11 +127,17 @@ struct RedisAuditLog {
         }
     }
 
-    private func record(_ id: Int64, _ fields: Fields, now: Int64) -> AuditRecord {
+    /// The record as listed. A clear whose process ended before it finished counting says
+    /// what its trash holds: its kept generations are counted now.
+    private func record(_ id: Int64, _ fields: Fields, now: Int64) throws -> AuditRecord {
         let target = fields.target
+        var counts = (entries: Int(fields.values["entries"] ?? "") ?? 0, bytes: Int(fields.values["bytes"] ?? "") ?? 0)
+        if !fields.cleared.isEmpty && fields.finished == nil && fields.undone == nil && !fields.origin.isRunning {
+            counts = try RedisAdmin(store: store).held(fields.cleared)
+        }
         return AuditRecord(
             id: id, at: fields.at, origin: fields.origin, target: target, restoredAuditID: fields.restores,
-            entries: Int(fields.values["entries"] ?? "") ?? 0, bytes: Int(fields.values["bytes"] ?? "") ?? 0,
+            entries: counts.entries, bytes: counts.bytes,
             undoneAt: fields.undone, canUndo: target?.isUndoable == true && fields.undone == nil,
             sampleKeys: fields.samples, finishedAt: fields.finished)
     }

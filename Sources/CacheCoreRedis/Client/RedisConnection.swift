@@ -11,11 +11,21 @@ import Foundation
 package final class RedisConnection: @unchecked Sendable {
     let endpoint: RedisEndpoint
     private let context: UnsafeMutablePointer<redisContext>
+    private let timeout: Duration
+    private let limits: RedisReplyLimits
+    private let budget = UnsafeMutablePointer<ReplyItemBudget>.allocate(capacity: 1)
+    /// Set when a reply was abandoned half read (too large, or past its deadline).
+    private var isAbandoned = false
 
     /// Connects, logs in (`AUTH`) and selects the database; `timeout` bounds the connect and
-    /// every later read and write.
-    package init(endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) {
+    /// each command's whole reply, which may hold at most `limits`.
+    package init(
+        endpoint: RedisEndpoint, timeout: Duration, limits: RedisReplyLimits = .standard
+    ) throws(RedisError) {
         self.endpoint = endpoint
+        self.timeout = timeout
+        self.limits = limits
+        budget.initialize(to: ReplyItemBudget(left: limits.items))
         let interval = Self.timeval(timeout)
         guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
             throw .cannotConnect(endpoint: endpoint.description, reason: "out of memory")
@@ -29,32 +39,38 @@ package final class RedisConnection: @unchecked Sendable {
         }
         redisSetTimeout(context, interval)
         redisEnableKeepAlive(context)
+        context.pointee.reader.pointee.fn = BudgetedReplyFunctions.table
+        context.pointee.reader.pointee.privdata = UnsafeMutableRawPointer(budget)
         try login()
     }
 
-    deinit { redisFree(context) }
+    deinit {
+        redisFree(context)
+        budget.deallocate()
+    }
 
-    /// Whether the connection can no longer be used.
-    var isBroken: Bool { context.pointee.err != 0 }
+    /// Whether the connection can no longer be used: broken, or abandoned mid-reply.
+    var isBroken: Bool { context.pointee.err != 0 || isAbandoned }
 
     /// Sends one command and reads its reply; an error reply throws.
     @discardableResult
     package func command(_ arguments: [RedisArgument]) throws(RedisError) -> RedisReply {
         try append(arguments)
-        let reply = try readReply()
+        let reply = try readReply(by: ContinuousClock.now + timeout)
         if case .error(let message) = reply {
             throw RedisError(serverMessage: message, endpoint: endpoint.description)
         }
         return reply
     }
 
-    /// Sends `commands` at once and reads their replies in order (one round trip); error
-    /// replies are returned in place, not thrown.
+    /// Sends `commands` at once and reads their replies in order (one round trip, all within
+    /// the timeout); error replies are returned in place, not thrown.
     package func pipeline(_ commands: [[RedisArgument]]) throws(RedisError) -> [RedisReply] {
         for arguments in commands { try append(arguments) }
+        let deadline = ContinuousClock.now + timeout
         var replies: [RedisReply] = []
         replies.reserveCapacity(commands.count)
-        for _ in commands { replies.append(try readReply()) }
+        for _ in commands { replies.append(try readReply(by: deadline)) }
         return replies
     }
 
@@ -75,18 +91,26 @@ package final class RedisConnection: @unchecked Sendable {
 
     // MARK: Private
 
+    /// Logs in and selects the database. Only a refusal of `AUTH` is a refused login; what
+    /// the server says otherwise (`LOADING`, `NOPERM`, …) is reported as it said it.
     private func login() throws(RedisError) {
-        do {
-            if let password = endpoint.password {
+        if let password = endpoint.password {
+            do {
                 try command(["AUTH"] + (endpoint.user.map { [RedisArgument($0)] } ?? []) + [RedisArgument(password)])
+            } catch .server(let message) where !message.hasPrefix("LOADING") {
+                throw .authenticationFailed(endpoint: endpoint.description, reason: message)
             }
-            if endpoint.database != 0 { try command(["SELECT", RedisArgument(endpoint.database)]) }
-            try command(["PING"])
-        } catch .server(let message) {
-            throw message.contains("invalid DB index") || message.contains("DB index is out of range")
-                ? .badURL("database \(endpoint.database) does not exist on \(endpoint)")
-                : .authenticationFailed(endpoint: endpoint.description, reason: message)
         }
+        if endpoint.database != 0 {
+            do {
+                try command(["SELECT", RedisArgument(endpoint.database)])
+            } catch .server(let message)
+                where message.contains("invalid DB index") || message.contains("DB index is out of range")
+            {
+                throw .badURL("database \(endpoint.database) does not exist on \(endpoint)")
+            }
+        }
+        try command(["PING"])
     }
 
     /// Queues one command in hiredis' output buffer (sent by the next read).
@@ -112,21 +136,63 @@ package final class RedisConnection: @unchecked Sendable {
         guard code == REDIS_OK else { throw lost() }
     }
 
-    /// Reads one reply, sending what is queued first.
-    private func readReply() throws(RedisError) -> RedisReply {
+    /// Reads one reply, sending what is queued first; the whole reply must arrive by
+    /// `deadline` and stay within the limits, or the connection is abandoned.
+    private func readReply(by deadline: ContinuousClock.Instant) throws(RedisError) -> RedisReply {
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { throw lost() }
+        }
+        var received = 0
+        while true {
+            if let reply = try bufferedReply() { return reply }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw abandon(.timeout(endpoint: endpoint.description)) }
+            var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: max(1, left.milliseconds)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw lost() }
+            guard ready > 0 else { throw abandon(.timeout(endpoint: endpoint.description)) }
+            let before = context.pointee.reader.pointee.len
+            guard redisBufferRead(context) == REDIS_OK else { throw lost() }
+            received += context.pointee.reader.pointee.len - before
+            if received > limits.bytes { throw abandon(tooLarge("\(limits.bytes >> 20) MiB")) }
+        }
+    }
+
+    /// A reply hiredis has already read off the socket, if any (each reply starts with a
+    /// fresh item budget).
+    private func bufferedReply() throws(RedisError) -> RedisReply? {
         var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw lost() }
-        defer { freeReplyObject(raw) }
+        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else {
+            if budget.pointee.isExceeded { throw abandon(tooLarge("\(limits.items) items")) }
+            throw lost()
+        }
+        guard let raw else { return nil }
+        defer {
+            freeReplyObject(raw)
+            budget.pointee = ReplyItemBudget(left: limits.items)
+        }
         return Self.reply(raw.assumingMemoryBound(to: redisReply.self))
     }
 
-    /// A reply hiredis has already read off the socket, if any.
-    private func bufferedReply() throws(RedisError) -> RedisReply? {
-        var raw: UnsafeMutableRawPointer?
-        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw lost() }
-        guard let raw else { return nil }
-        defer { freeReplyObject(raw) }
-        return Self.reply(raw.assumingMemoryBound(to: redisReply.self))
+    /// Marks the connection unusable (a reply was left half read) and returns `error`.
+    private func abandon(_ error: RedisError) -> RedisError {
+        isAbandoned = true
+        return error
+    }
+
+    private func tooLarge(_ limit: String) -> RedisError {
+        .replyTooLarge(endpoint: endpoint.description, limit: limit)
+    }
+
+    /// Whether the server closed the connection while it was idle (it restarted, or dropped
+    /// idle clients): a read would find the end.
+    var isClosedByServer: Bool {
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(context.pointee.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0
     }
 
     /// The error for a failed call, read off the context.

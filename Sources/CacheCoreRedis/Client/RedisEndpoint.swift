@@ -68,10 +68,23 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         "redis://" + (user.map { "\($0)@" } ?? "") + description
     }
 
+    /// `text` quoted for an error line: without its login (see ``redacted(_:)``), at most 200
+    /// characters, control characters replaced.
     private static func quoted(_ text: String) -> String {
         "\""
             + String(
-                text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+                redacted(text).unicodeScalars.prefix(200).map {
+                    $0.properties.generalCategory == .control ? "?" : Character($0)
+                })
             + "\""
+    }
+
+    /// `text` without what stands between `://` and the last `@` (user and password), whether
+    /// or not the rest parses as a URL: a password is never printed.
+    package static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else {
+            return text
+        }
+        return String(text[..<scheme.upperBound] + text[text.index(after: at)...])
     }
 }

@@ -17,13 +17,18 @@ package enum RedisError: Error, Equatable, CustomStringConvertible {
     case outOfMemory(String)
     /// The connection broke mid-way; whether the last command was applied is unknown.
     case connectionLost(endpoint: String, reason: String)
+    /// A reply was larger than ``RedisReplyLimits`` allow (`limit` says which); it was
+    /// abandoned with its connection.
+    case replyTooLarge(endpoint: String, limit: String)
 
     /// An error reply of the server, sorted into the cases above.
     init(serverMessage message: String, endpoint: String) {
         let line = Self.oneLine(message)
         if line.hasPrefix("OOM ") {
             self = .outOfMemory(line)
-        } else if line.hasPrefix("NOAUTH") || line.hasPrefix("WRONGPASS") || line.hasPrefix("NOPERM") {
+        } else if line.hasPrefix("NOAUTH") || line.hasPrefix("WRONGPASS") {
+            // NOPERM (an ACL user without the command) and LOADING are not about the login:
+            // they stay the server's own words.
             self = .authenticationFailed(endpoint: endpoint, reason: line)
         } else {
             self = .server(line)
@@ -36,10 +41,12 @@ package enum RedisError: Error, Equatable, CustomStringConvertible {
         case .cannotConnect(let endpoint, let reason): "cannot connect to Redis at \(endpoint): \(reason)"
         case .authenticationFailed(let endpoint, let reason):
             "Redis at \(endpoint) refused the login (\(reason)); check the password in the URL or REDISCLI_AUTH"
-        case .timeout(let endpoint): "Redis at \(endpoint) did not answer in time"
+        case .timeout(let endpoint): "Redis at \(endpoint) did not send a whole reply in time"
         case .server(let message): "Redis error: \(message)"
         case .outOfMemory(let message): "Redis is out of memory and refused the write (\(message))"
         case .connectionLost(let endpoint, let reason): "lost the connection to Redis at \(endpoint): \(reason)"
+        case .replyTooLarge(let endpoint, let limit):
+            "Redis at \(endpoint) sent a reply larger than one reply may hold (\(limit)); it was not read"
         }
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// Connections to one Redis server, lent to one caller at a time.
 ///
 /// A broken connection is dropped, with every idle one (they most likely broke too, as when the
-/// server restarted). After a failed connect, callers fail fast with that error until a
+/// server restarted); so is an idle one the server has closed, before it is lent. After a failed connect, callers fail fast with that error until a
 /// back-off has passed (50 ms, doubling up to 2 s), so a server that is down costs each call
 /// nothing rather than a timeout. Commands are never retried: after a lost connection nobody
 /// knows whether the server applied the command, and the caller decides.
@@ -45,7 +45,12 @@ final class RedisPool: Sendable {
 
     private func take() throws(RedisError) -> RedisConnection {
         let reused = state.withLock { state -> Result<RedisConnection?, RedisError> in
-            if let connection = state.idle.popLast() { return .success(connection) }
+            if let connection = state.idle.popLast() {
+                // One the server closed while idle (a restart) is not lent: the idle ones
+                // went with it, and a fresh connection is made instead of failing the call.
+                guard connection.isClosedByServer else { return .success(connection) }
+                state.idle.removeAll()
+            }
             if let failure = state.failure, ContinuousClock.now < failure.retryAt { return .failure(failure.error) }
             return .success(nil)
         }

@@ -23,6 +23,8 @@ public final class RedisEntryCensus: SteppedScan {
         var started = false
         var isComplete = false
         var batches = 0
+        /// `DBSIZE` when the census began, which bounds its calls (``ScanLimit``).
+        var keysInDatabase: Int64?
         var restarts = 0
         var startedAt: Int64 = 0
         var completedAt: Int64?
@@ -54,11 +56,15 @@ public final class RedisEntryCensus: SteppedScan {
     @discardableResult
     public func step() throws -> RedisCensusProgress {
         try gate.run(busy: { progress }) {
-            let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
+            let (cursor, started, isComplete, batches, known) = state.withLock {
+                ($0.cursor, $0.started, $0.isComplete, $0.batches, $0.keysInDatabase)
+            }
             guard !isComplete else { return progress }
             let keys = inspector.keys
             let entryPrefix = Data(keys.entryPrefix.utf8)
-            let (namespaces, next, rows) = try inspector.read { connection in
+            let (namespaces, next, rows, keysInDatabase) = try inspector.read { connection in
+                let keysInDatabase = try known ?? connection.command(["DBSIZE"]).integer ?? 0
+                try ScanLimit(keysInDatabase: keysInDatabase).check(batches, endpoint: connection.endpoint.description)
                 let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
                 let reply = try connection.command([
                     "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(keys.entryPrefix) + "*"),
@@ -84,9 +90,10 @@ public final class RedisEntryCensus: SteppedScan {
                         version: group[0].namespace.version, value: false, on: connection)
                     rows += found.compactMap { $0 }
                 }
-                return (current, next, rows)
+                return (current, next, rows, keysInDatabase)
             }
             return state.withLock { state in
+                state.keysInDatabase = keysInDatabase
                 let moved =
                     started
                     && namespaces.contains { name, record in

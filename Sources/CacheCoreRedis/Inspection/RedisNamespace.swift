@@ -20,7 +20,11 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
     static func readAll(keys: RedisKeys, on connection: RedisConnection) throws -> [RedisNamespace] {
         var names: Set<String> = []
         var cursor = "0"
+        let limit = try ScanLimit(on: connection, set: keys.namespaces)
+        var calls = 0
         repeat {
+            try limit.check(calls, endpoint: connection.endpoint.description)
+            calls += 1
             let reply = try connection.command([
                 "SSCAN", RedisArgument(keys.namespaces), RedisArgument(cursor), "COUNT", 1000,
             ])

@@ -35,10 +35,14 @@ extension RedisStoreInspector {
             var scanned = query.after != nil
             var rows: [EntryRow] = []
             var examined = 0
+            let calls = try ScanLimit(on: connection)
+            var made = 0
             while rows.count < limit {
                 if pending.isEmpty {
                     if scanned && cursor == "0" { break }
                     if examined >= query.scanLimit { break }
+                    try calls.check(made, endpoint: connection.endpoint.description)
+                    made += 1
                     let reply = try connection.command([
                         "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(pattern), "COUNT",
                         RedisArgument(query.batchSize),

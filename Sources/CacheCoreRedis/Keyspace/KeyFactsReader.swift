@@ -27,10 +27,11 @@ enum KeyFactsReader {
             guard let type = replies[base].string, type != "none", let bytes = replies[base + 2].integer else {
                 continue
             }
+            // Numbers from the server saturate: a hostile `PTTL` or `MEMORY USAGE` is not trusted.
             let ttl = replies[base + 1].integer ?? -1
             let facts = KeyspaceTree.KeyFacts(
-                type: RedisKeyType(rawValue: type), expiresAt: ttl >= 0 ? now + ttl : nil, bytes: Int(bytes),
-                isSampled: false)
+                type: RedisKeyType(rawValue: type), expiresAt: ttl >= 0 ? now.addingClamped(ttl) : nil,
+                bytes: Int(max(0, bytes)), isSampled: false)
             found.append((key, facts, replies[base + 3].string ?? ""))
         }
         let sampled = found.indices.filter { sampledEncodings.contains(found[$0].encoding) }

@@ -44,10 +44,14 @@ public final class KeyspaceScan: SteppedScan {
     @discardableResult
     public func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
-            let (cursor, started, isComplete) = state.withLock { ($0.cursor, $0.started, $0.isComplete) }
+            let (cursor, started, isComplete, batches, known) = state.withLock {
+                ($0.cursor, $0.started, $0.isComplete, $0.batches, $0.keysInDatabase)
+            }
             guard !isComplete else { return progress }
             let (next, found, keysInDatabase) = try pool.withConnection { connection in
                 let keysInDatabase = started ? nil : try connection.command(["DBSIZE"]).integer
+                try ScanLimit(keysInDatabase: keysInDatabase ?? Int64(known))
+                    .check(batches, endpoint: connection.endpoint.description)
                 var arguments: [RedisArgument] = ["SCAN", RedisArgument(cursor)]
                 if !prefix.isEmpty { arguments += ["MATCH", RedisArgument(Self.pattern(prefix))] }
                 arguments += ["COUNT", RedisArgument(batchSize)]

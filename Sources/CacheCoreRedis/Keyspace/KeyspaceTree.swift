@@ -50,7 +50,7 @@ struct KeyspaceTree: Sendable {
         for (index, prefix) in path.enumerated() {
             var node = prefixes[prefix] ?? Prefix()
             node.keys += 1
-            node.bytes += facts.bytes
+            node.bytes = node.bytes.addingClamped(facts.bytes)
             if facts.isSampled { node.sampledKeys += 1 }
             if index + 1 < path.count { node.childPrefixes.insert(path[index + 1]) } else { node.leaves[key] = facts }
             prefixes[prefix] = node

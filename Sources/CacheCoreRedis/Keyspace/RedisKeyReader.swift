@@ -21,8 +21,9 @@ enum RedisKeyReader {
         let sampled = KeyFactsReader.sampledEncodings.contains(encoding) && (length ?? .max) > KeyFactsReader.sampleSize
         return RedisKeyDetail(
             key: key, keyText: PrintableKey.text(key), type: type, encoding: encoding, ttlMilliseconds: ttl,
-            expiresAt: ttl.map { now + $0 }, bytes: KeyspaceAmount(Int(facts[3].integer ?? 0), isSampled: sampled),
-            length: length.map(Int.init), lengthUnit: unit,
+            expiresAt: ttl.map { now.addingClamped($0) },
+            bytes: KeyspaceAmount(Int(max(0, facts[3].integer ?? 0)), isSampled: sampled),
+            length: length.map { Int(max(0, $0)) }, lengthUnit: unit,
             preview: try preview(type, key, length: length ?? 0, on: connection))
     }
 

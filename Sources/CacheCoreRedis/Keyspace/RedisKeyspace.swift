@@ -33,10 +33,14 @@ public final class RedisKeyspace: Sendable {
         try pool.withConnection { _ in }
     }
 
-    /// Whether `text` is meant as a Redis URL (`redis://` or `rediss://`) rather than a file.
+    /// Whether `text` is meant as a URL rather than a file: it starts with a scheme and `://`
+    /// (`redis://`, but also `rediss://` or `redis+cluster://`, which the URL parser then
+    /// refuses in one line: a URL is never taken as a path).
     public static func isURL(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        return lowered.hasPrefix("redis://") || lowered.hasPrefix("rediss://")
+        guard let end = text.range(of: "://")?.lowerBound, end > text.startIndex else { return false }
+        let scheme = text[..<end]
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
+        return scheme.first?.isLetter == true && scheme.unicodeScalars.allSatisfy { $0.isASCII && allowed.contains($0) }
     }
 
     /// The bytes of a key or prefix typed as text: `PrintableKey` escapes (`\xff`, `\\`)

@@ -37,7 +37,11 @@ package final class RedisRawClient {
     package func unlinkMatching(_ pattern: String, batch: Int = 1000) throws -> Int {
         var cursor = "0"
         var removed = 0
+        let limit = try ScanLimit(on: connection)
+        var calls = 0
         repeat {
+            try limit.check(calls, endpoint: connection.endpoint.description)
+            calls += 1
             let reply = try connection.command([
                 "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(pattern), "COUNT", RedisArgument(batch),
             ])

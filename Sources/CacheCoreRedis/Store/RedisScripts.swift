@@ -25,10 +25,11 @@ enum RedisScript: CaseIterable, Sendable {
     /// KEYS: namespace hash, namespaces set, retired set. ARGV: version, policy JSON, now,
     /// escaped name, raw name. Returns `{generation, retired generation or 0}`.
     case register
-    /// KEYS: namespace hash, retired set (or kept sorted set). ARGV: escaped name, now, and
-    /// optionally when the old generation is purged. Moves the namespace to a new generation;
-    /// returns the old one (0 when the namespace does not exist), listed as retired (to be
-    /// unlinked now) or, with a purge time, kept as an action's trash until then.
+    /// KEYS: namespace hash, retired set (or kept sorted set, then the audit record). ARGV:
+    /// escaped name, now, and optionally when the old generation is purged and the raw name.
+    /// Moves the namespace to a new generation; returns the old one (0 when the namespace
+    /// does not exist), listed as retired (to be unlinked now) or, with a purge time, kept as
+    /// an action's trash until then and added to the record's `cleared` in the same step.
     case clear
     /// KEYS: namespace hash, audit record. ARGV: entries prefix, tags prefix, trash prefix,
     /// retention ms, tag (empty: any), keys…. Moves the entries (of the current generation,
@@ -56,6 +57,14 @@ enum RedisScript: CaseIterable, Sendable {
     /// KEYS: expiry trash hash. ARGV: entries prefix, tags prefix, now, trash field prefix,
     /// keys…. Puts back the kept times unless the entry was written since. Returns how many.
     case restoreExpiry
+    /// KEYS: audit record. ARGV: triples of `set`/`add`/`del`, field, value. Updates an
+    /// existing record even at `maxmemory` (what an action did is never left unrecorded);
+    /// returns 0 when the record is gone.
+    case auditUpdate
+    /// KEYS: audit record. ARGV: claimant (`pid@host`), the claimant it may take over (empty:
+    /// none). Marks the record `restoring` by the claimant; returns `ok`, `gone`, `undone` or
+    /// the current claimant.
+    case claimUndo
 
     /// The script's source. Every script has a shebang, so Redis checks `maxmemory` before it
     /// starts (a write is refused whole, never half done); reads (`no-writes`) and removals
@@ -179,12 +188,17 @@ enum RedisScript: CaseIterable, Sendable {
             redis.call('HSET', KEYS[1], 'updated', ARGV[2])
             if ARGV[3] then
               redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1] .. ':' .. gen)
+              local recorded = redis.call('HGET', KEYS[3], 'cleared')
+              local cleared = recorded and cjson.decode(recorded) or {}
+              table.insert(cleared, {namespace = ARGV[4], kept = tonumber(gen), current = tonumber(gen) + 1})
+              redis.call('HSET', KEYS[3], 'cleared', cjson.encode(cleared))
             else
               redis.call('SADD', KEYS[2], ARGV[1] .. ':' .. gen)
             end
             return tonumber(gen)
             """
-        case .trashEntries, .restoreEntries, .mergeEntries, .restoreGeneration, .changeExpiry, .restoreExpiry:
+        case .trashEntries, .restoreEntries, .mergeEntries, .restoreGeneration, .changeExpiry, .restoreExpiry,
+            .auditUpdate, .claimUndo:
             adminSource ?? ""
         }
     }
@@ -194,13 +208,19 @@ enum RedisScript: CaseIterable, Sendable {
 struct RedisScripts: Sendable {
     private let digests: [RedisScript: String]
 
-    /// Loads every script (`SCRIPT LOAD`) on `connection`.
-    init(loadingOn connection: RedisConnection) throws(RedisError) {
+    /// Loads every script (`SCRIPT LOAD`) on `connection`. A store that only reads
+    /// (`isReadOnly`) does without when the ACL user may not load scripts: reads need read
+    /// permissions only (scripts it runs then go by `EVAL`).
+    init(loadingOn connection: RedisConnection, isReadOnly: Bool) throws(RedisError) {
         var digests: [RedisScript: String] = [:]
-        for script in RedisScript.allCases {
-            let reply = try connection.command(["SCRIPT", "LOAD", RedisArgument(script.source)])
-            guard let digest = reply.string else { throw RedisError.server("SCRIPT LOAD answered \(reply)") }
-            digests[script] = digest
+        do throws(RedisError) {
+            for script in RedisScript.allCases {
+                let reply = try connection.command(["SCRIPT", "LOAD", RedisArgument(script.source)])
+                guard let digest = reply.string else { throw RedisError.server("SCRIPT LOAD answered \(reply)") }
+                digests[script] = digest
+            }
+        } catch .server(let message) where isReadOnly && message.hasPrefix("NOPERM") {
+            digests = [:]
         }
         self.digests = digests
     }

@@ -145,11 +145,15 @@ extension RedisStore {
     func scanRawBatches(_ command: [String], pattern: String? = nil, _ body: ([Data]) throws -> Bool) throws -> Bool {
         var cursor = "0"
         let match: [RedisArgument] = pattern.map { ["MATCH", RedisArgument($0)] } ?? []
+        let limit = ScanLimit(keysInDatabase: try redis { try $0.command(["DBSIZE"]) }.integer)
+        var calls = 0
         repeat {
             let reply = try redis { connection in
-                try connection.command(
+                try limit.check(calls, endpoint: endpoint)
+                return try connection.command(
                     command.map { RedisArgument($0) } + [RedisArgument(cursor)] + match + ["COUNT", 1000])
             }
+            calls += 1
             guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
                 throw CacheError.serverError(endpoint: endpoint, message: "\(command[0]) answered \(reply)")
             }

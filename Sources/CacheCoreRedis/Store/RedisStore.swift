@@ -79,7 +79,7 @@ public final class RedisStore: CacheBackend {
         self.scripts = try Self.mapping(endpoint) {
             try pool.withConnection { connection in
                 _ = try connection.command(["PING"])
-                return try RedisScripts(loadingOn: connection)
+                return try RedisScripts(loadingOn: connection, isReadOnly: options.readOnly)
             }
         }
         if options.statistics.isEnabled, !options.readOnly, let interval = options.statistics.telemetryInterval {
@@ -257,9 +257,11 @@ extension CacheError {
         case .cannotConnect(let endpoint, let reason): self = .unreachable(endpoint: endpoint, reason: reason)
         case .authenticationFailed(let endpoint, let reason):
             self = .authenticationFailed(endpoint: endpoint, reason: reason)
-        case .timeout(let endpoint): self = .unreachable(endpoint: endpoint, reason: "no answer within the timeout")
+        case .timeout(let endpoint):
+            self = .unreachable(endpoint: endpoint, reason: "no whole reply within the timeout")
         case .connectionLost(let endpoint, let reason): self = .unreachable(endpoint: endpoint, reason: reason)
         case .outOfMemory(let message): self = .serverOutOfMemory(endpoint: endpoint, reason: message)
+        case .replyTooLarge: self = .serverError(endpoint: endpoint, message: error.description)
         case .server(let message):
             // A script's error reply carries the command's own error after "ERR … script: …".
             if message.contains("OOM ") {

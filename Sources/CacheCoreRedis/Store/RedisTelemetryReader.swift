@@ -49,7 +49,11 @@ enum RedisTelemetryReader {
         let prefix = keys.statisticsPrefix(client: id)
         var namespaces: [String: CacheStatistics] = [:]
         var cursor = "0"
+        let limit = try ScanLimit(on: connection)
+        var calls = 0
         repeat {
+            try limit.check(calls, endpoint: connection.endpoint.description)
+            calls += 1
             let reply = try connection.command([
                 "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(prefix) + "*"), "COUNT", 1000,
             ])

@@ -31,7 +31,13 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try fix ? store.openForActions() : store.openForReading()
+        let store: CacheStore
+        do {
+            store = try fix ? self.store.openForActions() : self.store.openForReading()
+        } catch CacheError.damaged where fix {
+            // Too damaged to open (a damaged header whose tables read): salvage what reads.
+            return try salvage(nil, dryRun: confirmation.dryRun)
+        }
         let depth: IntegrityCheckDepth = quick ? .quick : .full
         let report = try store.admin.check(depth)
         var outcome = CheckOutcome(report: report, repair: nil, afterRepair: nil)
@@ -57,7 +63,7 @@ struct CheckCommand: ParsableCommand {
 
     /// `--fix` on a file SQLite finds damaged: copy what can be read into a fresh file and
     /// move the damaged one aside (recounting from damaged b-trees would make things worse).
-    private func salvage(_ opened: CacheStore, dryRun: Bool) throws {
+    private func salvage(_ opened: CacheStore?, dryRun: Bool) throws {
         let question = "Salvage the readable entries into a fresh file and move the damaged one aside?"
         if dryRun {
             if !output.json { print("Dry run: \(question.dropLast()). Nothing was changed.") }
@@ -67,7 +73,7 @@ struct CheckCommand: ParsableCommand {
             FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
             throw Failure("problems remain in \(store.file): SQLite structure (--fix salvages the readable entries)")
         }
-        try opened.close()
+        try opened?.close()
         let moved = try CacheStore.salvage(path: store.file)
         let salvaged = moved.salvagedEntries ?? 0
         if output.json {

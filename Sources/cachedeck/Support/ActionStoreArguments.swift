@@ -49,6 +49,6 @@ struct ActionStoreArguments: ParsableArguments {
     var commandLineName: String {
         guard isRedis else { return file }
         let defaultPrefix = RedisStoreOptions(environment: [:]).prefix
-        return RedisArguments.redacted(file) + (redisPrefix == defaultPrefix ? "" : " --redis-prefix \(redisPrefix)")
+        return RedisEndpoint.redacted(file) + (redisPrefix == defaultPrefix ? "" : " --redis-prefix \(redisPrefix)")
     }
 }

@@ -16,16 +16,11 @@ struct RedisArguments: ParsableArguments {
 
     /// The one line for a Redis URL given where only a cache file goes.
     static func fileOnly(_ text: String) -> Failure {
-        Failure(
-            "\(redacted(text)) is a Redis URL; this command reads cache files only (for Redis: cachedeck keys, key, "
+        let kind = text.lowercased().hasPrefix("redis") ? "Redis URL" : "URL"
+        return Failure(
+            "\(RedisEndpoint.redacted(text)) is a \(kind); this command reads cache files only (for Redis: cachedeck keys, key, "
                 + "info, namespaces, stats, clear, invalidate, ttl, expire, restore, audit, or cachedeck URL for the "
                 + "console)")
-    }
-
-    /// `text` without what comes before `@` (a password), keeping the scheme.
-    static func redacted(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://") else { return text }
-        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
     }
 }
 

@@ -5,13 +5,21 @@ import Testing
 
 @testable import CacheCore
 
+/// The kinds of server the hardening tests run on. A test that takes one as its argument
+/// runs on each; Redis Cluster (issue #28) joins as a case that starts a cluster.
+enum RedisDeployment: String, CaseIterable, Sendable {
+    case standalone
+}
+
 /// A private server and what tests open on it.
 struct RedisFixture {
     let server: RedisServer
     let clock = ManualClock()
 
-    init(password: String? = nil, maxMemory: String? = nil) throws {
-        server = try RedisServer(password: password, maxMemory: maxMemory)
+    init(_ deployment: RedisDeployment = .standalone, password: String? = nil, maxMemory: String? = nil) throws {
+        switch deployment {
+        case .standalone: server = try RedisServer(password: password, maxMemory: maxMemory)
+        }
     }
 
     /// Store options with the fixture's clock, quiet telemetry (written on demand) and no
