@@ -124,24 +124,9 @@ import Testing
         let folder = TemporaryFolder()
         let original = folder.file("v6.sqlite")
         try Self.format6File(at: original)
-        let timed = folder.file("timed.sqlite")
-        try FileManager.default.copyItem(atPath: original, toPath: timed)
-        let probe = try HelperProcess(["open", timed, "timed", "--barrier"])
-        try probe.waitForLine("ready")
-        let started = ContinuousClock.now
-        probe.release()
-        #expect(try probe.waitForExit().succeeded)
-        let whole = ContinuousClock.now - started
+        let whole = try timedOpen(of: original, in: folder).took
         for round in 0..<TestScale.count(ci: 6, full: 30) {
-            let path = folder.file("round\(round).sqlite")
-            try FileManager.default.copyItem(atPath: original, toPath: path)
-            let helper = try HelperProcess(["open", path, "\(round)", "--barrier"])
-            try helper.waitForLine("ready")
-            helper.release()
-            usleep(UInt32.random(in: 0...UInt32(max(1, whole.milliseconds * 1000))))
-            helper.kill()
-            _ = try helper.waitForExit()
-            try expectIntegrity(path)
+            let path = try killedOpen(of: original, in: folder, round: round, within: whole)
             let version = try rawScalar(path: path, "PRAGMA user_version")
             #expect(version == 6 || version == 7, "round \(round)")
             #expect(try Self.hasAccessIndex(path) == (version == 6), "round \(round): the index goes with format 6")
