@@ -36,6 +36,7 @@ struct InspectorBenchmark {
         defer { try? store.close() }
         let inspector = store.inspector
         var rows: [Row] = []
+        var queryRows: [(row: Int, sort: String)] = []
         func measure(_ operation: String, _ body: () throws -> String) throws {
             var detail = ""
             let first = try Timing.nanosecondsPerOperation(1) { detail = try body() }
@@ -89,6 +90,19 @@ struct InspectorBenchmark {
                     ))
             }
         }
+        // An app's typed query (Cache.entries: live entries, decoded) against the inspector's
+        // page of the same order in the same run, which reads no values.
+        let bench = try store.dataCache("bench", key: String.self)
+        for sort in [EntrySort(.key), EntrySort(.expires), EntrySort(.expires, descending: true)] {
+            let name = sort.field.rawValue + (sort.descending ? " desc" : "")
+            try measure("Cache.entries, 50 decoded, \(name)") {
+                "\(try bench.entries(CacheQuery(orderedBy: sort, limit: 50)).entries.count) entries"
+            }
+            queryRows.append((rows.count - 1, name))
+        }
+        try measure("Cache.entries, 50 decoded, prefix k0001 tag hot") {
+            "\(try bench.entries(CacheQuery(prefix: "k0001", tags: ["hot"], limit: 50)).entries.count) entries"
+        }
         let id = try inspector.entries(EntryQuery(namespace: "bench", limit: 1)).rows.first?.id ?? 0
         try measure("entry detail") { "\(try inspector.entry(id: id)?.entry.valueBytes ?? 0) value bytes" }
         try measure("expiry timeline, bench") { timeline(try inspector.expiryTimeline(namespace: "bench")) }
@@ -100,7 +114,28 @@ struct InspectorBenchmark {
                     + (list.rankedFromRowID.map { ", ranked ids ≥ \($0)" } ?? ", complete")
             }
         }
-        return render(rows)
+        return render(rows) + "\n" + queryVerdicts(rows, queryRows)
+    }
+
+    /// docs/library.md: a query page of 50 decoded entries on a 1M-entry namespace.
+    static let queryPageBudgetMilliseconds = 5.0
+
+    /// Each query page's median against the budget and the inspector's first page in its order.
+    private func queryVerdicts(_ rows: [Row], _ queries: [(row: Int, sort: String)]) -> String {
+        queries.map { query in
+            let page = rows[query.row].median / 1e6
+            let baseline = rows.first {
+                $0.operation
+                    == "next page, \(query.sort.replacingOccurrences(of: " desc", with: "")) \(query.sort.hasSuffix("desc") ? "desc" : "asc")"
+            }
+            let ratio =
+                baseline.map {
+                    String(format: " (%.2f× the inspector's next page, no values)", page / ($0.median / 1e6))
+                } ?? ""
+            let verdict = page <= Self.queryPageBudgetMilliseconds ? "PASS" : "FAIL"
+            return
+                "Query page, \(query.sort): \(String(format: "%.2f", page)) ms\(ratio), budget \(Int(Self.queryPageBudgetMilliseconds)) ms: \(verdict)"
+        }.joined(separator: "\n")
     }
 
     private func describe(_ page: EntryPage) -> String {

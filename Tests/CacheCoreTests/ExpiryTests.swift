@@ -76,7 +76,8 @@ import Testing
         try fixture.store.flush()
         let sweepOnly = MaintenanceOptions(tasks: [.sweepExpired], sweepBudget: .seconds(600), batchBudget: .seconds(5))
         #expect(try fixture.store.runMaintenance(sweepOnly).expiredRemoved == 0, "maintenance keeps the stale window")
-        #expect(try fixture.store.sweepExpired(keepingStaleWindow: true) == 0, "inside the stale window nothing is swept")
+        #expect(
+            try fixture.store.sweepExpired(keepingStaleWindow: true) == 0, "inside the stale window nothing is swept")
         #expect(try cache.getStale("brick")?.value == 9.5)
 
         fixture.clock.advance(by: .seconds(40))

@@ -41,7 +41,9 @@ import Testing
         try cache.set("x", for: Self.composed + "-1")
         try cache.set("y", for: Self.composed + "-2")
         #expect(try fixture.store.inspector.entry(namespace: "menu", key: Self.decomposed + "-1") != nil)
-        #expect(try fixture.store.admin.preview(.invalidate(.key(namespace: "menu", key: Self.decomposed + "-1"))).entries == 1)
+        #expect(
+            try fixture.store.admin.preview(.invalidate(.key(namespace: "menu", key: Self.decomposed + "-1"))).entries
+                == 1)
         #expect(try cache.invalidate(prefix: Self.decomposed).totalRemoved == 2)
     }
 
@@ -80,7 +82,9 @@ import Testing
         #expect(try cache.get("na\u{EF}ve\u{301}") == "x")
         #expect(try rawScalar(path: path, "SELECT count(*) FROM entries") == 2)
         #expect(try rawScalar(path: path, "SELECT entry_count FROM namespaces WHERE name = 'menu'") == 2)
-        #expect(try rawScalar(path: path, "SELECT total_bytes FROM namespaces WHERE name = 'menu'") == 10 + 11, "one byte less each")
+        #expect(
+            try rawScalar(path: path, "SELECT total_bytes FROM namespaces WHERE name = 'menu'") == 10 + 11,
+            "one byte less each")
         let summed = try rawScalar(path: path, "SELECT sum(size) FROM entries")
         #expect(try rawScalar(path: path, "SELECT total_bytes FROM namespaces") == summed)
         #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))

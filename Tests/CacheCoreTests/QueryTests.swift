@@ -18,7 +18,9 @@ private struct Message: Codable, Sendable, Equatable {
         let mail = try fixture.store.cache("mail", key: String.self, value: Message.self)
         for id in 0..<120 {
             let tags = [id % 2 == 0 ? "inbox" : "archive"] + (id % 3 == 0 ? ["unread"] : [])
-            try mail.set([(key: String(format: "acct-%d/%03d", id % 2, id), value: Message(id: id, subject: "s\(id)"), tags: tags)])
+            try mail.set([
+                (key: String(format: "acct-%d/%03d", id % 2, id), value: Message(id: id, subject: "s\(id)"), tags: tags)
+            ])
             fixture.clock.advance(by: .seconds(1))
         }
         return (fixture, mail)
@@ -36,7 +38,10 @@ private struct Message: Codable, Sendable, Equatable {
             let page = try mail.entries(query)
             #expect(page.entries.count <= 7)
             seen += page.entries.map(\.value.id)
-            #expect(page.entries.allSatisfy { $0.key == String(format: "acct-0/%03d", $0.value.id) && $0.tags.contains("unread") })
+            #expect(
+                page.entries.allSatisfy {
+                    $0.key == String(format: "acct-0/%03d", $0.value.id) && $0.tags.contains("unread")
+                })
             guard let next = page.next else { break }
             query.after = next
         }
@@ -58,6 +63,11 @@ private struct Message: Codable, Sendable, Equatable {
         #expect(try mail.count(matching: CacheQuery(prefix: "acct-9/")) == 0, "expired entries are not selected")
         #expect(try mail.count(matching: CacheQuery(prefix: "acct-9/", includesExpired: true)) == 1)
         #expect(try fixture.store.count() == 120)
+        let soonest = CacheQuery(orderedBy: EntrySort(.expires), limit: 2)
+        #expect(try mail.entries(soonest).entries.map(\.value.id) == [0, 1], "live entries, soonest first")
+        var withExpired = soonest
+        withExpired.includesExpired = true
+        #expect(try mail.entries(withExpired).entries.map(\.value.id) == [999, 0])
         let old = try mail.entries(CacheQuery(filter: EntryFilter(parsing: "age>=121s"), limit: 10))
         #expect(old.entries.map(\.value.id) == [0])
     }
@@ -65,7 +75,9 @@ private struct Message: Codable, Sendable, Equatable {
     @Test func theAsyncFaceAndOtherKeyTypes() async throws {
         let fixture = try TestStore()
         let tiles = try fixture.store.cache("tiles", key: Int.self, value: String.self)
-        try tiles.set([(key: 3, value: "c", tags: ["x"]), (key: 1, value: "a", tags: []), (key: 2, value: "b", tags: ["x"])])
+        try tiles.set([
+            (key: 3, value: "c", tags: ["x"]), (key: 1, value: "a", tags: []), (key: 2, value: "b", tags: ["x"]),
+        ])
         let page = try await tiles.async.entries(CacheQuery(tags: ["x"], orderedBy: EntrySort(.key, descending: true)))
         #expect(page.entries.map(\.key) == [3, 2] && page.entries.map(\.value) == ["c", "b"])
         #expect(try await tiles.async.count(matching: CacheQuery()) == 3)

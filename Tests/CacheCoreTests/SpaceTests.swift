@@ -58,7 +58,10 @@ import Testing
         #expect(before.freeBytes > 1500 * 200 / 2, "\(before)")
         #expect(before.compactableBytes == before.freeBytes + before.walBytes)
         var reports: [CompactionProgress] = []
-        let outcome = try store.compact { reports.append($0); return true }
+        let outcome = try store.compact {
+            reports.append($0)
+            return true
+        }
         #expect(!outcome.rebuilt && !outcome.isCancelled)
         #expect(reports.last.map { $0.pagesFreed == $0.pagesToFree } == true, "\(reports)")
         #expect(outcome.after.freeBytes == 0 && outcome.after.walBytes == 0)

@@ -56,6 +56,7 @@ sets["6021-1"] = ["3062b"]
 sets["6021-1"] = nil                              // removes
 try sets.set(["3001"], for: "6022-1", expiration: .minutes(30))   // .seconds .minutes .hours .days
 try sets.clear()                                  // this namespace; store.clear() empties the file
+                                                  // and gives its space back (see "Space")
 
 // Keep only the newest 1,000 messages; bump the version to drop every old entry.
 let mail = try store.cache("mail", key: Int.self, value: String.self,
@@ -64,7 +65,7 @@ let mail = try store.cache("mail", key: Int.self, value: String.self,
 // Stale-if-error: an expired value (within the policy's staleWindow, 1 h by default), flagged.
 if let stale = try sets.getStale("6020-1"), stale.isStale { print("serving stale until refreshed") }
 
-try store.sweepExpired()                          // in bounded batches; returns the count
+try store.sweepExpired()                          // every expired entry, in bounded batches; the count
 try store.close()                                 // a second close does nothing
 }
 
@@ -172,10 +173,36 @@ let console = try CacheStore(path: path, options: .inspection())
 let live = try console.telemetry(since: Date(timeIntervalSinceNow: -60))   // 1 s buckets
 for point in live.namespaces["colors"] ?? [] { print(point.start, point.statistics.hitRate) }
 for client in try console.clients() where client.isLive { print(client.pid, client.program) }
-print(try console.size())                         // file, WAL and payload bytes apart
+print(try console.size())                         // file, WAL, payload and free bytes apart
 
 try store.startMaintenance(MaintenanceOptions(interval: .seconds(60)))   // idempotent
 store.stopMaintenance()                           // also on close()
+}
+
+// MARK: Querying a cache
+
+struct Message: Codable, Sendable {
+    let account: Int
+    let id: Int
+    let folder: String
+    let isRead: Bool
+}
+
+func queryingACache(store: CacheStore, messages: [Message]) async throws {
+let mail = try store.cache("mail", key: String.self, value: Message.self)
+// saveAll: one transaction, each message with its own tags
+try mail.set(messages.map { (key: "\($0.account)/\($0.id)", value: $0, tags: [$0.folder] + ($0.isRead ? [] : ["unread"])) })
+
+let newest = CacheQuery(prefix: "acct-7/", tags: ["inbox", "unread"],
+                        orderedBy: EntrySort(.created, descending: true), limit: 50)
+let page = try mail.entries(newest)               // CachePage: [CachedEntry(key, value, createdAt, expiresAt, tags)]
+let next = try mail.entries(CacheQuery(prefix: "acct-7/", tags: ["inbox", "unread"],
+                                       orderedBy: EntrySort(.created, descending: true), after: page.next))
+let unread = try mail.count(matching: CacheQuery(prefix: "acct-7/", tags: ["unread"]))
+let large = try mail.entries(CacheQuery(filter: try EntryFilter(parsing: "size>10KB age<1d")))
+let all = try store.count()                       // live entries of every namespace
+let fromAnActor = try await mail.async.entries(newest)
+_ = (next, unread, large, all, fromAnActor)
 }
 
 // MARK: Inspecting a cache file

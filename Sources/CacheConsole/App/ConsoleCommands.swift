@@ -325,16 +325,10 @@ extension ConsoleController {
     /// those there were (Esc stops after the current 8 MB step). It removes no entry, so it
     /// asks nothing.
     fileprivate mutating func compactCommand() -> [ConsoleEffect] {
-        guard !model.isReadOnly else {
-            report("Read-only: compacting is disabled (the file was opened read-only).", isError: true)
-            return []
-        }
-        guard model.busy == nil else {
-            report("Another action is still running; wait for it to finish.", isError: true)
-            return []
-        }
+        guard mayStart("compacting is") else { return [] }
         let stop = ActionStop()
-        model.busy = BusyState(title: "Compacting (free pages given back)", since: model.now, isWriting: true, stop: stop)
+        model.busy = BusyState(
+            title: "Compacting (free pages given back)", since: model.now, isWriting: true, stop: stop)
         return [.compact(stop: stop)]
     }
 

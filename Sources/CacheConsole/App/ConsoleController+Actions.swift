@@ -4,30 +4,30 @@ import CacheCore
 extension ConsoleController {
     /// Measures an action (the confirmation dialog opens when the preview arrives).
     mutating func startAction(_ request: ActionRequest, title: String) -> [ConsoleEffect] {
-        guard !model.isReadOnly else {
-            report("Read-only: actions are disabled (the file was opened read-only).", isError: true)
-            return []
-        }
-        guard model.busy == nil else {
-            report("Another action is still running; wait for it to finish.", isError: true)
-            return []
-        }
+        guard mayStart("actions are") else { return [] }
         model.busy = BusyState(title: "Measuring \(title)", since: model.now)
         return [.prepare(request)]
     }
 
     /// Undoes the action with audit id `auditID`.
     mutating func startUndo(_ auditID: Int64) -> [ConsoleEffect] {
+        guard mayStart("undo is") else { return [] }
+        model.busy = BusyState(title: "Undoing action #\(auditID)", since: model.now, isWriting: true)
+        return [.undo(auditID: auditID)]
+    }
+
+    /// Whether a write may start now; when not, says why (`what` is disabled on a read-only
+    /// file, or another action still runs).
+    mutating func mayStart(_ what: String) -> Bool {
         guard !model.isReadOnly else {
-            report("Read-only: undo is disabled (the file was opened read-only).", isError: true)
-            return []
+            report("Read-only: \(what) disabled (the file was opened read-only).", isError: true)
+            return false
         }
         guard model.busy == nil else {
             report("Another action is still running; wait for it to finish.", isError: true)
-            return []
+            return false
         }
-        model.busy = BusyState(title: "Undoing action #\(auditID)", since: model.now, isWriting: true)
-        return [.undo(auditID: auditID)]
+        return true
     }
 
     /// A key while the confirmation dialog is open. A yes/no question takes `y` (anything

@@ -10,6 +10,9 @@ extension Cache where Key: Decodable {
         var request = EntryQuery(
             namespace: namespace, sort: query.order, filter: query.entryFilter, limit: 10_000, after: query.after,
             previewBytes: 0, scanLimit: nil)
+        if request.after == nil, !query.includesExpired, query.order == EntrySort(.expires) {
+            request.after = EntryCursor.pastExpired(of: namespace, now: store.now())
+        }
         var skip = max(query.offset, 0)
         while skip > 0 {
             request.limit = min(skip, 10_000)
@@ -62,6 +65,16 @@ extension CacheStore {
                 }
             }
         }
+    }
+}
+
+extension EntryCursor {
+    /// In expiry order, the position after every entry expired at `now`: a live-only query
+    /// starts there with one index seek instead of walking the expired entries not yet swept.
+    static func pastExpired(of namespace: String, now: Int64) -> EntryCursor {
+        EntryCursor(
+            namespace: namespace, sort: EntrySort(.expires), segment: 0,
+            values: [.integer(now), .integer(.max), .integer(.max)], id: .max)
     }
 }
 

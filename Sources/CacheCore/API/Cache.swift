@@ -120,7 +120,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         let now = clock.nowMilliseconds()
         let expiration = expiration ?? policy.expiration
         try write(
-            items.map { ($0.key, $0.value, WriteAttributes(expiration: expiration, policy: policy, tags: $0.tags, now: now)) },
+            items.map {
+                ($0.key, $0.value, WriteAttributes(expiration: expiration, policy: policy, tags: $0.tags, now: now))
+            },
             now: now)
     }
 

@@ -98,11 +98,19 @@ public final class CacheStore: CacheBackend {
     ///
     /// `policy` defaults to the override in ``StoreOptions/policies`` for this name, else
     /// ``StoreOptions/defaultPolicy``. Opening with a new ``NamespacePolicy/version`` removes
-    /// the entries of other versions in this namespace only.
+    /// the entries of other versions in this namespace only. Asking again for a namespace this
+    /// store opened with the same policy is a dictionary lookup, so an actor may open its
+    /// handle per call.
     public func cache<Key: Encodable & Sendable, Coder: CacheValueCoder>(
         _ namespace: String, key: Key.Type = Key.self, policy: NamespacePolicy? = nil, coder: Coder
     ) throws -> Cache<Key, Coder.Value> where Coder.Value: Sendable {
         let resolved = policy ?? options.policy(for: namespace, typeDefault: nil)
+        // Asked again with the same policy: a lookup (the namespace is registered already).
+        if !closed.load(ordering: .relaxed), let runtime = runtimes.withLock({ $0[namespace] }),
+            runtime.namespaceID != nil, runtime.record.policy == resolved
+        {
+            return Cache(backend: self, namespace: runtime.record, runtime: runtime, coder: coder)
+        }
         let record = try register(namespace, policy: resolved)
         return Cache(backend: self, namespace: record, runtime: try runtime(for: record), coder: coder)
     }

@@ -210,7 +210,9 @@ public struct AsyncCacheStore: Sendable {
     @discardableResult
     public func sweepExpired(namespace: String? = nil, keepingStaleWindow: Bool = false) async throws -> Int {
         let store = store
-        return try await pool.run { try store.sweepExpired(namespace: namespace, keepingStaleWindow: keepingStaleWindow) }
+        return try await pool.run {
+            try store.sweepExpired(namespace: namespace, keepingStaleWindow: keepingStaleWindow)
+        }
     }
 
     /// ``CacheStore/runMaintenance(_:)``.

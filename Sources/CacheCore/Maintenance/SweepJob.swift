@@ -10,7 +10,8 @@ struct SweepJob: MaintenanceJob {
         let deadline = ContinuousClock.now + context.options.sweepBudget
         let namespaceIDs = try context.database.read { try $0.namespaceIDs() }
         let outcome = try context.sweeper.sweep(
-            namespaceIDs: namespaceIDs, keepingStaleWindow: true, batchBudget: context.options.batchBudget, deadline: deadline)
+            namespaceIDs: namespaceIDs, keepingStaleWindow: true, batchBudget: context.options.batchBudget,
+            deadline: deadline)
         report.expiredRemoved += outcome.removed
         report.sweepBatchSize = context.sweeper.sizer.size
         guard !outcome.finished else { return }

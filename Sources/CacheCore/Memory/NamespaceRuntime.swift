@@ -95,7 +95,9 @@ import Synchronization
     /// Drops the expired entries (those past their stale window when `keepingStaleWindow`)
     /// from memory and from the sets waiting for the file, as a sweep does in the file.
     func dropExpired(at now: Int64, keepingStaleWindow: Bool) {
-        pending.discardAll { keepingStaleWindow ? $0.attributes.isPurgeable(at: now) : $0.attributes.isExpired(at: now) }
+        pending.discardAll {
+            keepingStaleWindow ? $0.attributes.isPurgeable(at: now) : $0.attributes.isExpired(at: now)
+        }
         memory?.removeAll { keepingStaleWindow ? $0.isPurgeable(at: now) : $0.isExpired(at: now) }
     }
 }

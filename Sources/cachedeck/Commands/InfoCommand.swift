@@ -44,7 +44,10 @@ struct InfoCommand: ParsableCommand {
                         "\(Formatting.count(summary.pageCount)) of \(Formatting.count(summary.pageSize)) B, "
                             + "\(Formatting.count(summary.freelistCount)) free"
                     ),
-                    ("Compactable", "\(Formatting.bytes(compactable)) (free pages and WAL; `cachedeck compact` gives them back)"),
+                    (
+                        "Compactable",
+                        "\(Formatting.bytes(compactable)) (free pages and WAL; `cachedeck compact` gives them back)"
+                    ),
                     (
                         "Contents",
                         "\(Formatting.count(summary.entryCount)) entries, \(Formatting.bytes(Int(summary.payloadBytes))) "
