@@ -47,6 +47,12 @@ let package = Package(
             name: "CacheCoreRedis",
             dependencies: ["CacheCore", "CHiredis"]
         ),
+        // Caches other libraries write (python-diskcache, requests-cache, Django, Solid Cache,
+        // Laravel, URLCache, entity_cache), read and purged through CacheCore's `package` SQLite layer.
+        .target(
+            name: "ForeignCaches",
+            dependencies: ["CacheCore"]
+        ),
         // A private redis-server on a free loopback port, for the tests and `cachedeck-bench redis`.
         .target(name: "LocalRedis"),
         // CacheCore's maintenance and telemetry as a swift-service-lifecycle `Service`.
@@ -63,6 +69,7 @@ let package = Package(
                 "CacheCore",
                 "CacheCoreRedis",
                 "CacheConsole",
+                "ForeignCaches",
                 "TerminalUI",
                 "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -74,6 +81,7 @@ let package = Package(
                 "CacheCore",
                 "CacheCoreRedis",
                 "CacheConsole",
+                "ForeignCaches",
                 "TerminalUI",
                 "CSQLite",
                 // `cachedeck-bench redis` starts a private redis-server.
@@ -133,7 +141,9 @@ let package = Package(
         ),
         .target(
             name: "CacheConsole",
-            dependencies: ["CacheCore", "CacheCoreRedis", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "CacheCore", "CacheCoreRedis", "ForeignCaches", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .target(
             name: "CursesTerminal",
@@ -160,6 +170,12 @@ let package = Package(
                 "CacheCore", "CacheCoreRedis", "CacheDeckTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // Foreign caches: files the real libraries write (PyPI, in a virtual environment) and
+        // files built from the published schemas.
+        .testTarget(
+            name: "ForeignCachesTests",
+            dependencies: ["ForeignCaches", "CacheCore", "CacheDeckTestSupport"]
         ),
         // Runs the built `cachedeck` binary under tmux (skipped without tmux).
         .testTarget(

@@ -19,21 +19,24 @@ public final class RedisServer: @unchecked Sendable {
     public static var isRequired: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Starts a server and waits (up to 10 s) until it accepts connections.
-    /// `maxMemory` (e.g. `"1mb"`) comes with the `noeviction` policy, so writes past it fail.
-    public init(password: String? = nil, maxMemory: String? = nil) throws {
+    /// `maxMemory` (e.g. `"1mb"`) comes with the `noeviction` policy, so writes past it fail;
+    /// `arguments` adds options (a cluster node's).
+    public init(password: String? = nil, maxMemory: String? = nil, arguments: [String] = []) throws {
         guard let executable = Self.executable("redis-server") else { throw Failure("redis-server is not installed") }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.password = password
+        let extra = arguments
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = try Self.freePort()
-            var arguments = [
+            var arguments: [String] = [
                 "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--daemonize", "no", "--dir", folder.path, "--logfile", folder.appendingPathComponent("log").path,
             ]
             if let password { arguments += ["--requirepass", password] }
             if let maxMemory { arguments += ["--maxmemory", maxMemory, "--maxmemory-policy", "noeviction"] }
+            arguments += extra
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
@@ -63,13 +66,21 @@ public final class RedisServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Whether the server process still runs.
+    public var isRunning: Bool { process.isRunning }
+
     /// Runs `redis-cli` against the server and returns what it printed.
     @discardableResult
     public func cli(_ arguments: String...) throws -> String {
+        try Self.redisCLI(["-h", "127.0.0.1", "-p", "\(port)"] + arguments, password: password)
+    }
+
+    /// Runs `redis-cli` with `arguments` and returns what it printed.
+    static func redisCLI(_ arguments: [String], password: String? = nil) throws -> String {
         guard let executable = Self.executable("redis-cli") else { throw Failure("redis-cli is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)"] + arguments
+        process.arguments = arguments
         if let password { process.environment = ["REDISCLI_AUTH": password] }
         let output = Pipe()
         process.standardOutput = output
@@ -82,7 +93,7 @@ public final class RedisServer: @unchecked Sendable {
 
     // MARK: Private
 
-    private struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
     }
@@ -95,7 +106,7 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure("socket() failed") }
         defer { close(socket) }

@@ -11,7 +11,7 @@ struct CacheDeckBench: ParsableCommand {
         subcommands: [
             CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
             ConsoleBenchCommand.self, FormatCommand.self, PeersCommand.self, PeersWorkerCommand.self,
-            AsyncCommand.self, RedisCommand.self, HitRatioCommand.self,
+            AsyncCommand.self, RedisCommand.self, ForeignBenchCommand.self, HitRatioCommand.self,
         ]
     )
 }

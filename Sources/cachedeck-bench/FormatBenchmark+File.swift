@@ -155,7 +155,7 @@ struct ReferenceRow {
         createdAt = row.createdAt
         expiresAt = row.expiresAt
         staleUntil = row.staleUntil
-        lastAccessAt = row.lastAccessAt
+        lastAccessAt = row.lastAccessAt ?? row.createdAt
         hits = row.hits
     }
 

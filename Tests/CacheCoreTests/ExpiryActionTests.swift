@@ -32,6 +32,19 @@ import Testing
         #expect(try fixture.scalar("SELECT count(*) FROM expiry_trash") == 0)
     }
 
+    @Test func expireNowKeepsEachEntrysStaleWindowLength() throws {
+        let fixture = try TestStore()
+        let tiles = try fixture.store.cache(
+            "tiles", key: String.self, value: Int.self,
+            policy: NamespacePolicy(expiration: .after(.seconds(3600)), staleWindow: .seconds(300)))
+        try tiles.set(1, for: "a")
+        let now = fixture.clock.nowMilliseconds()
+        _ = try fixture.store.admin.run(.expiry(selector: .key(namespace: "tiles", key: "a"), change: .expireNow))
+        #expect(try fixture.scalar("SELECT expires_at FROM entries WHERE key = 'a'") == now)
+        #expect(try fixture.scalar("SELECT stale_until - expires_at FROM entries WHERE key = 'a'") == 300_000)
+        #expect(try tiles.get("a") == nil && tiles.getStale("a")?.value == 1)
+    }
+
     @Test func settingAndExtendingATTLKeepsNeverAndIsExact() throws {
         let (fixture, tiles) = try fixture()
         let admin = fixture.store.admin

@@ -107,7 +107,7 @@ import Testing
         #expect(
             json
                 == """
-                {"createdAt":\(now),"expiresAt":\(now + 1500),"hits":0,"id":\(row.id),"key":"1","lastAccessAt":\(now),\
+                {"createdAt":\(now),"expiresAt":\(now + 1500),"hits":0,"id":\(row.id),"key":"1","lastAccessAt":null,\
                 "namespace":"n","preview":"Nw==","size":2,"staleUntil":\(now + 1500 + 3_600_000),"tags":["t"],"valueBytes":1,\
                 "version":""}
                 """)

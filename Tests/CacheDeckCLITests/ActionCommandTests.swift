@@ -107,6 +107,25 @@ import Testing
     }
 }
 
+/// `audit` after an action on many keys: each line stays short, the full target is in `--json`.
+@Suite struct AuditLineTests {
+    @Test func auditLinesAreBoundedAndJSONKeepsTheWholeTarget() throws {
+        let fixture = try CLIFixture()
+        let keys = (0..<500).map { "missing-key-with-a-long-name-\($0)" }
+        let invalidate = try fixture.run(["invalidate", fixture.path, "tiles"] + keys.flatMap { ["--key", $0] } + ["--yes"])
+        #expect(invalidate.status == 0, "\(invalidate.stderr)")
+        let audit = try fixture.run("audit", fixture.path)
+        let lines = audit.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.count <= 160 }, "\(lines.map(\.count))")
+        #expect(lines[1].contains("…"))
+        // Who ran it is the account's name, as `ls -l` shows it, even without $USER.
+        #expect(!lines[1].contains("uid "), "\(lines[1])")
+        let json = try fixture.run("audit", fixture.path, "--json").stdout
+        #expect(json.contains("missing-key-with-a-long-name-499"))
+    }
+}
+
 /// `ttl` and `expire` through the binary: a new TTL, never, an extension and expire now, each
 /// audited and undone.
 @Suite struct ExpiryCommandTests {

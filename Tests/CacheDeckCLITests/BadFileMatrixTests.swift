@@ -44,7 +44,10 @@ import Testing
             let label = "\(cell.bad) × \(cell.surface.name)"
             #expect(cell.status == 0 || cell.status == 1, "\(label)")
             #expect(cell.status == 0 || cell.errorLines == 1, "\(label): \(cell.line)")
-            #expect(!cell.file.hasPrefix("changed"), "\(label): \(cell.file)")
+            // A python-diskcache file is a foreign cache to the CLI: `sweep --yes` removes its
+            // expired rows into the CacheDeck trash (docs/foreign-caches.md). Nothing else changes a file.
+            let sweepsForeign = cell.bad == .pythonDiskcache && cell.surface.arguments.first == "sweep"
+            #expect(!cell.file.hasPrefix("changed") || sweepsForeign, "\(label): \(cell.file)")
         }
         if let target = ProcessInfo.processInfo.environment["CACHEDECK_BADFILE_MATRIX"], !target.isEmpty {
             try Data(Self.table(cells).utf8).write(to: URL(fileURLWithPath: target))

@@ -28,6 +28,28 @@ import Testing
         #expect(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count == 3)
     }
 
+    @Test func exportAsksBeforeReplacingAndKeepsTheCacheFilesPermissions() throws {
+        let fixture = try CLIFixture()
+        let mode = { (path: String) in
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(mode(fixture.path) == 0o600 || chmod(fixture.path, 0o600) == 0)
+        let file = NSTemporaryDirectory() + "cachedeck-export-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try fixture.run("export", fixture.path, "colors", "--output", file).status == 0)
+        #expect(mode(file) == 0o600, "no more readable than the cache file")
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: file))
+        let refused = try fixture.run("export", fixture.path, "colors", "--output", file)
+        #expect(refused.status == 1 && refused.errorLines == [
+            "cachedeck: refusing to replace \(file) without --yes (stdin is not a terminal)"
+        ])
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me\n")
+        let replaced = try fixture.run("export", fixture.path, "colors", "--output", file, "--yes")
+        #expect(replaced.status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count == 3)
+        #expect(mode(file) == 0o600)
+    }
+
     @Test func showRawWritesTheValuesBytes() throws {
         let fixture = try CLIFixture()
         let raw = try fixture.run("show", fixture.path, "tiles", "z1/3", "--raw")

@@ -136,6 +136,16 @@ import Testing
         #expect(lastAccess.dropFirst().allSatisfy { $0 == "never" }, "written, never read")
     }
 
+    @Test func showSaysNeverForAnEntryNeverReadAndJSONSaysNull() throws {
+        let fixture = try CLIFixture()
+        let text = try fixture.run("show", fixture.path, "colors", "2").stdout
+        #expect(text.contains("Last access  never\n"), "\(text)")
+        let read = try fixture.run("show", fixture.path, "colors", "1").stdout
+        #expect(!read.contains("Last access  never"))
+        let json = try fixture.run("show", fixture.path, "colors", "2", "--json").stdout
+        #expect(json.contains(#""lastAccessAt" : null"#), "\(json)")
+    }
+
     @Test func showPrettyPrintsJSONOrDumpsHex() throws {
         let fixture = try CLIFixture()
         let pretty = try fixture.run("show", fixture.path, "tiles", CLIFixture.hostileKey)

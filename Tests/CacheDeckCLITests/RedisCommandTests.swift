@@ -46,7 +46,9 @@ struct RedisCommandTests {
 
         let below = try run("keys", server.url, "user:", "--json").object()
         #expect(
-            Set(below.keys) == ["prefix", "prefixText", "separator", "children", "childCount", "keys", "bytes", "scan"])
+            Set(below.keys) == [
+                "prefix", "prefixText", "separator", "children", "childCount", "keys", "bytes", "unlistedKeys", "scan",
+            ])
         #expect(below["prefixText"] as? String == "user:" && below["childCount"] as? Int == 4)
         let children = try #require(below["children"] as? [[String: Any]])
         let one = try #require(children.first { $0["nameText"] as? String == "1" })

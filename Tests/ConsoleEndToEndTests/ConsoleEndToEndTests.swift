@@ -27,7 +27,7 @@ struct ConsoleEndToEndTests {
         let tmux = try Tmux(columns: 120, rows: 40, environment: ["CACHEDECK_IDLE_FILE": idle])
         try tmux.type("\(Self.binary) \(path); echo exit=$?", enter: true)
         try tmux.waitFor("Namespaces (26)")
-        try tmux.waitFor("● 0 live apps")
+        try tmux.waitFor("○ 0 live apps")
 
         try tmux.type(":ns parts", enter: true)
         try tmux.waitFor("parts · 600 entries · row 1 of 600")

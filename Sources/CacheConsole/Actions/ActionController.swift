@@ -81,11 +81,15 @@ package struct PendingAction: Sendable, Hashable {
     package let target: AdminTarget
     /// What it would remove when it was prepared.
     package let impact: ActionImpact
+    /// Whether what it removes is kept for undo (a CacheDeck file's sweep keeps nothing; a
+    /// foreign cache's trash keeps every action's rows).
+    package var isUndoable: Bool
 
     /// An action measured elsewhere (``ActionController/prepare(_:)`` measures its own).
     package init(target: AdminTarget, impact: ActionImpact) {
         self.target = target
         self.impact = impact
+        isUndoable = target.isUndoable
     }
 
     /// How the operator must confirm it.

@@ -106,7 +106,11 @@ enum ConsoleCommands {
                 .init(text: "export FILE", summary: "Marked, filtered or all entries as JSON Lines"),
                 .init(text: "export FILE ns=N [filter]", summary: "A namespace's (matching) entries"),
             ], completion: .export
-        ) { console, arguments in console.exportCommand(arguments) },
+        ) { console, arguments in console.exportCommand(arguments, replacing: false) },
+        ConsoleCommand(
+            name: "export!",
+            usage: [.init(text: "export! FILE …", summary: "Export, replacing FILE if it exists")], completion: .export
+        ) { console, arguments in console.exportCommand(arguments, replacing: true) },
         ConsoleCommand(
             name: "compact",
             usage: [.init(text: "compact", summary: "Give free pages back to disk")]
@@ -122,7 +126,7 @@ enum ConsoleCommands {
             name: "theme", usage: [.init(text: "theme NAME", summary: "Switch the colour theme")], completion: .themes
         ) { console, arguments in
             guard let name = arguments.first else { return console.usage("theme NAME") }
-            do throws(ThemeError) {
+            do throws(ConfigError) {
                 let theme = try console.settings.themes.theme(named: name)
                 console.model.themeName = name
                 console.report("Theme \(name).")
@@ -200,7 +204,8 @@ enum ConsoleCommands {
         var options: [String] = []
         var valuePrefix = ""
         if words.count <= 1 {
-            options = all.map(\.name)
+            // `export!` is `export` said firmly: typed, not offered.
+            options = all.map(\.name).filter { !$0.hasSuffix("!") }
         } else {
             switch named(words[0])?.completion ?? .none {
             case .none: break
@@ -335,15 +340,16 @@ extension ConsoleController {
     /// `:export FILE [ns=N] [filter]`: the marked entries of the Entries view in view, else
     /// those its filter matches (or all of its namespace), or those of `ns=N` matching the
     /// filter given.
-    fileprivate mutating func exportCommand(_ arguments: [String]) -> [ConsoleEffect] {
+    fileprivate mutating func exportCommand(_ arguments: [String], replacing: Bool) -> [ConsoleEffect] {
         guard let path = arguments.first else { return usage("export FILE [ns=NAME] [filter]") }
         var rest = Array(arguments.dropFirst())
         var request: ExportRequest
         if let index = rest.firstIndex(where: { $0.hasPrefix("ns=") }) {
             let namespace = String(rest.remove(at: index).dropFirst(3))
-            request = ExportRequest(namespace: namespace, filter: rest.joined(separator: " "), path: path)
+            request = ExportRequest(
+                namespace: namespace, filter: rest.joined(separator: " "), path: path, replacing: replacing)
         } else if let entries = model.current.entries {
-            request = ExportRequest(namespace: entries.namespace, filter: entries.filter, path: path)
+            request = ExportRequest(namespace: entries.namespace, filter: entries.filter, path: path, replacing: replacing)
             if !entries.marks.isEmpty && !entries.marksAllMatching {
                 request.keys = entries.marks.values.sorted()
             }
@@ -354,7 +360,7 @@ extension ConsoleController {
             report("Another action is still running; wait for it to finish.", isError: true)
             return []
         }
-        model.busy = BusyState(title: "Exporting to \(path)", since: model.now)
+        model.busy = BusyState(title: "Exporting to \(request.path)", since: model.now)
         return [.export(request)]
     }
 }

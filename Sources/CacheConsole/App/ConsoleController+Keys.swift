@@ -1,25 +1,51 @@
 import CacheCoreRedis
 import TerminalUI
+/// A key binding that means the same in every view, with what it does to the console.
+struct GlobalBinding: Sendable {
+    /// What the hint line and the help show.
+    let shown: KeyHint
+    /// What the key does.
+    let run: @Sendable (inout ConsoleController) -> [ConsoleEffect]
+
+    /// A binding of `action`.
+    init(
+        _ action: KeyAction, help: String, destructive: Bool = false,
+        run: @escaping @Sendable (inout ConsoleController) -> [ConsoleEffect]
+    ) {
+        shown = KeyHint(action: action, hint: nil, help: help, isDestructive: destructive)
+        self.run = run
+    }
+}
+
 extension ConsoleController {
     /// The bindings that mean the same in every view (a view that binds the same action
-    /// itself, like undo in the audit log, takes it first).
-    static let globalBindings: [KeyBinding] = [
-        KeyBinding(.help, help: "Help (again: close it)"),
-        KeyBinding(.command, help: "Command line"),
-        KeyBinding(.back, help: "Back / close"),
-        KeyBinding(.previousView, help: "Previous view"),
-        KeyBinding(.showOverview, help: "Overview"),
-        KeyBinding(.showTimeline, help: "Expiry timeline (of the namespace in view)"),
-        KeyBinding(.showStatistics, help: "Statistics (of the namespace in view)"),
-        KeyBinding(.showAudit, help: "Audit log"),
-        KeyBinding(.pause, help: "Pause / resume live updates"),
-        KeyBinding(.refreshFaster, help: "Refresh faster"),
-        KeyBinding(.refreshSlower, help: "Refresh slower"),
-        KeyBinding(.undo, help: "Undo the last action", destructive: true),
-        KeyBinding(.toggleMouse, help: "Mouse on / off"),
-        KeyBinding(.redraw, help: "Redraw the screen"),
-        KeyBinding(.quit, help: "Quit (closes the help first)"),
-    ]
+    /// itself, like undo in the audit log, takes it first); the tabs come from the views.
+    static let globalBindings: [GlobalBinding] =
+        tabBindings.filter { $0.shown.action == .help }
+        + [
+            GlobalBinding(.command, help: "Command line") { controller in
+                controller.model.overlay = .command(InputLine(), completions: [])
+                return []
+            },
+            GlobalBinding(.back, help: "Back / close") { $0.closeTop() },
+            GlobalBinding(.previousView, help: "Previous view") { $0.previousView() },
+        ]
+        + tabBindings.filter { $0.shown.action != .help }
+        + [
+            GlobalBinding(.pause, help: "Pause / resume live updates") { $0.togglePause() },
+            GlobalBinding(.refreshFaster, help: "Refresh faster") { $0.changeRefresh(faster: true) },
+            GlobalBinding(.refreshSlower, help: "Refresh slower") { $0.changeRefresh(faster: false) },
+            GlobalBinding(.undo, help: "Undo the last action", destructive: true) { $0.undoLast() },
+            GlobalBinding(.toggleMouse, help: "Mouse on / off") { $0.toggleMouse() },
+            GlobalBinding(.redraw, help: "Redraw the screen") { _ in [.redrawAll] },
+            // `q` closes the help before it quits, like Esc.
+            GlobalBinding(.quit, help: "Quit (closes the help first)") { $0.model.current.isHelp ? $0.closeTop() : $0.quit() },
+        ]
+
+    /// The keys of the tabs, from the views (the help's first in the help).
+    private static let tabBindings: [GlobalBinding] = ConsoleViews.all.compactMap { kind in
+        kind.tab.map { tab in GlobalBinding(tab.action, help: tab.help) { $0.openTab(kind) } }
+    }
 
     /// The global actions a Redis keyspace console has no use for.
     static let fileOnlyActions: Set<KeyAction> = [.showTimeline, .showStatistics, .showAudit, .undo]
@@ -44,6 +70,10 @@ extension ConsoleController {
 
     /// Does what `action` means in the current view.
     mutating func perform(_ action: KeyAction) -> [ConsoleEffect] {
+        if let reason = model.unsupported[action] {
+            report(reason)
+            return []
+        }
         if model.current.view.claims(action) {
             return withCurrentView { view, context in view.handle(action, in: &context) }
         }
@@ -69,70 +99,64 @@ extension ConsoleController {
         return withCurrentView { view, context in view.click(at: point, in: body, context: &context) }
     }
 
-    /// The actions that do what anywhere (`nil`: nothing).
+    /// The action of a global binding, or word that the key does nothing here.
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect] {
         if model.isKeyspace && Self.fileOnlyActions.contains(action) {
             report("\(label(action)) is for cache files; a Redis keyspace offers the tree, keys and help.")
             return []
         }
-        switch action {
-        case .quit:
-            // `q` closes the help before it quits, like Esc.
-            return model.current.isHelp ? closeTop() : quit()
-        case .help:
-            return model.current.isHelp ? closeTop() : show(HelpView())
-        case .command:
-            model.overlay = .command(InputLine(), completions: [])
-            return []
-        case .pause:
-            if model.live.pausedAt == nil {
-                model.live.pausedAt = model.now
-                report("Paused; \(label(.pause)) resumes.")
-                return []
-            }
-            model.live.pausedAt = nil
-            report("Live again.")
-            return reload()
-        case .refreshFaster, .refreshSlower:
-            let steps = LiveState.steps
-            let index = steps.lastIndex { $0 <= model.live.interval } ?? 0
-            let next = action == .refreshFaster ? max(0, index - 1) : min(steps.count - 1, index + 1)
-            model.live.interval = steps[next]
-            report("Refreshing every \(TimeText.interval(steps[next])).")
-            return []
-        case .previousView:
-            guard let previous = model.previousViews else {
-                report("No previous view yet.")
-                return []
-            }
-            model.previousViews = model.views
-            model.views = previous
-            return reload()
-        case .back: return closeTop()
-        case .showOverview:
-            guard model.views.count > 1 else { return [] }
-            navigate { $0.removeSubrange(1...) }
-            return reload()
-        case .showTimeline: return show(TimelineView(namespace: model.current.view.subjectNamespace))
-        case .showStatistics:
-            return show(StatisticsView(namespace: model.current.view.subjectNamespace, among: model.namespaceNames))
-        case .showAudit: return show(AuditView())
-        case .undo:
-            guard let undo = model.lastUndo else {
-                report("Nothing to undo in this session (the audit log, \(label(.showAudit)), undoes older actions).")
-                return []
-            }
-            return startUndo(undo.auditID)
-        case .toggleMouse: return toggleMouse()
-        case .redraw: return [.redrawAll]
-        default:
-            if (ConsoleViews.all + ConsoleViews.keyspace).contains(where: {
-                $0.bindings.contains { $0.action == action }
-            }) {
-                report("\(label(action)) does nothing here (\(label(.help)) lists what each view offers).")
-            }
+        if let binding = Self.globalBindings.first(where: { $0.shown.action == action }) { return binding.run(&self) }
+        report("\(label(action)) does nothing here (\(label(.help)) lists what each view offers).")
+        return []
+    }
+
+    /// Shows the view of `kind`'s tab: a new one when the kind opens one from here, else the
+    /// bottom of the stack (the Overview) or, when that kind is on top, the view below it.
+    private mutating func openTab(_ kind: any ConsoleView.Type) -> [ConsoleEffect] {
+        let opened = withCurrentView { _, context in kind.opened(from: context) as (any ConsoleView)? }
+        if let opened { return show(opened) }
+        if model.views.count > 1 && type(of: model.current.view) == kind { return closeTop() }
+        guard model.views.count > 1 else { return [] }
+        navigate { $0.removeSubrange(1...) }
+        return reload()
+    }
+
+    private mutating func previousView() -> [ConsoleEffect] {
+        guard let previous = model.previousViews else {
+            report("No previous view yet.")
             return []
         }
+        model.previousViews = model.views
+        model.views = previous
+        return reload()
+    }
+
+    private mutating func togglePause() -> [ConsoleEffect] {
+        if model.live.pausedAt == nil {
+            model.live.pausedAt = model.now
+            report("Paused; \(label(.pause)) resumes.")
+            return []
+        }
+        model.live.pausedAt = nil
+        report("Live again.")
+        return reload()
+    }
+
+    private mutating func changeRefresh(faster: Bool) -> [ConsoleEffect] {
+        let steps = LiveState.steps
+        let index = steps.lastIndex { $0 <= model.live.interval } ?? 0
+        let next = faster ? max(0, index - 1) : min(steps.count - 1, index + 1)
+        model.live.interval = steps[next]
+        report("Refreshing every \(TimeText.interval(steps[next])).")
+        return []
+    }
+
+    private mutating func undoLast() -> [ConsoleEffect] {
+        guard let undo = model.lastUndo else {
+            report("Nothing to undo in this session (the audit log, \(label(.showAudit)), undoes older actions).")
+            return []
+        }
+        return startUndo(undo.auditID)
     }
 
     /// Turns mouse reporting on or off.
@@ -183,6 +207,6 @@ extension ConsoleController {
 
     /// How the first key bound to `action` is shown (`?`), for hints.
     func label(_ action: KeyAction) -> String {
-        settings.keyMap.keys(for: action).first?.label ?? ":" + action.rawValue
+        settings.keyMap.keys(for: action).first?.label ?? ":" + action.name
     }
 }

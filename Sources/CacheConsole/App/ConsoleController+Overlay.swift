@@ -88,9 +88,10 @@ extension ConsoleController {
         return []
     }
 
-    /// What command completion offers: namespaces, themes, and the tags of the rows in view.
+    /// What command completion offers: namespaces, themes, and the tags of the store (and of
+    /// the rows in view, where the store cannot list its tags).
     var completionContext: ConsoleCommands.Context {
-        let tags = Set(model.current.entries?.window.heldRows.flatMap(\.tags) ?? [])
+        let tags = Set((model.overview?.tags ?? []) + (model.current.entries?.window.heldRows.flatMap(\.tags) ?? []))
         return ConsoleCommands.Context(
             namespaces: model.namespaceNames, themes: settings.themes.themeNames, tags: tags.sorted())
     }

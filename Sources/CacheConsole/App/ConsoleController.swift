@@ -150,7 +150,7 @@ package struct ConsoleController: Sendable {
     /// The reads that bring the Overview and the current view up to date.
     mutating func refreshLoads() -> [LoadRequest] {
         (model.isKeyspace ? [] : [.overview])
-            + withCurrentView { view, context in view.loads(in: context, refreshing: true) }
+            + withCurrentView { view, context in view.loadRequests(in: context, refreshing: true) }
     }
 
     /// Reloads now (after an action or undo, and on request).
@@ -185,6 +185,7 @@ package struct ConsoleController: Sendable {
             switch request {
             case .report(let text, let isError): report(text, isError: isError)
             case .show(let view): effects += show(view)
+            case .load(let requests): effects.append(.load(requests))
             case .action(let request, let title): effects += startAction(request, title: title)
             case .undo(let auditID): effects += startUndo(auditID)
             case .close: effects += closeTop()
@@ -198,7 +199,7 @@ package struct ConsoleController: Sendable {
 
     /// The current view's loads as an effect (more pages of a list, …).
     mutating func currentLoads() -> [ConsoleEffect] {
-        let requests = withCurrentView { view, context in view.loads(in: context, refreshing: false) }
+        let requests = withCurrentView { view, context in view.loadRequests(in: context, refreshing: false) }
         return requests.isEmpty ? [] : [.load(requests)]
     }
 
@@ -216,7 +217,7 @@ package struct ConsoleController: Sendable {
     package func stillWanted(_ effect: ConsoleEffect) -> ConsoleEffect? {
         func wanted(_ request: LoadRequest) -> Bool {
             guard let id = request.viewID else { return true }
-            return model.views.first { $0.id == id }?.view.wants(request) ?? false
+            return model.views.first { $0.id == id }?.view.wantsRequest(request) ?? false
         }
         switch effect {
         case .load(let requests):
@@ -245,17 +246,17 @@ package struct ConsoleController: Sendable {
                     ?? Array(model.views.indices)
                 for index in indices {
                     effects += withView(at: index) { view, context in
-                        view.apply(data, for: result.request, in: &context)
+                        view.receive(data, for: result.request, in: &context)
                     }
                 }
-                if case .overview(let snapshot) = data {
+                if let snapshot = data.value as? OverviewSnapshot {
                     model.overview = snapshot
                     if let redis = snapshot.redis { model.server = redis.server }
                 }
-                if case .keyspace(let snapshot) = data { model.server = snapshot.server }
+                if let snapshot = data.value as? KeyspaceSnapshot { model.server = snapshot.server }
             case .failure(let error):
                 if let id = result.request.viewID, let index = model.views.firstIndex(where: { $0.id == id }) {
-                    model.views[index].view.loadFailed(result.request)
+                    model.views[index].view.requestFailed(result.request)
                 }
                 report(error.description, isError: true)
             }
@@ -267,7 +268,10 @@ package struct ConsoleController: Sendable {
 
     /// Puts `text` in the status line.
     mutating func report(_ text: String, isError: Bool = false) {
-        model.status = StatusMessage(text: text, isError: isError, since: model.now)
+        let message = StatusMessage(text: text, isError: isError, since: model.now)
+        model.status = message
+        model.messages.append(message)
+        if model.messages.count > ConsoleModel.messageLogLimit { model.messages.removeFirst() }
     }
 
     private mutating func finished(_ result: ActionResult?) -> [ConsoleEffect] {

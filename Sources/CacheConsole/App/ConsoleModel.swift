@@ -72,6 +72,17 @@ package struct ConsoleModel: Sendable {
         return NavigationEntry(id: nextViewID, view: view)
     }
 
+    /// The actions the store does not offer, with why: a Redis store expires entries itself,
+    /// so it has nothing to sweep. Their keys are left off the hint line and refused.
+    var unsupported: [KeyAction: String] {
+        overview?.redis == nil ? [:] : [.sweep: "Redis expires entries itself: there is nothing to sweep."]
+    }
+
+    /// Every message of the session, oldest first (the latest ``messageLogLimit``).
+    package internal(set) var messages: [StatusMessage] = []
+    /// How many messages the log keeps.
+    static let messageLogLimit = 500
+
     /// The namespaces known from the last Overview snapshot.
     var namespaceNames: [String] { overview?.namespaces.map(\.name) ?? [] }
 }

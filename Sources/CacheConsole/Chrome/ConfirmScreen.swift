@@ -15,7 +15,7 @@ enum ConfirmScreen {
                 "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "entry" : "entries")\(options.dot)"
                     + "\(Formatting.bytes(impact.bytes))\(options.dot)"
                     + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
-                        ?? "hits unknown (Redis keeps none per entry)"),
+                        ?? "hits unknown (not recorded per entry)"),
                 CellStyle(.dialog, [.bold])
             ),
         ]
@@ -34,7 +34,7 @@ enum ConfirmScreen {
             lines.append(("", CellStyle(.dialog)))
             lines.append(("Enter confirms · Esc cancels · the default is No", CellStyle(.keyHint)))
         }
-        if !pending.target.isUndoable {
+        if !pending.isUndoable {
             lines.append(("Sweeps cannot be undone (only expired entries are removed).", CellStyle(.muted)))
         } else if let warning = pending.diskFullWarning {
             lines.append((warning, CellStyle(.bad)))

@@ -72,7 +72,8 @@ extension ConsoleController {
         // The live apps go last but keep their room: a long server line is cut instead.
         let apps = model.overview.map { overview in
             let live = overview.processes.filter(\.isLive).count
-            return "  \(options.liveGlyph) \(live) live \(live == 1 ? "app" : "apps")"
+            // A filled bullet only when something is live.
+            return "  \(live > 0 ? options.liveGlyph : options.stoppedGlyph) \(live) live \(live == 1 ? "app" : "apps")"
         }
         column = buffer.put(
             " " + name, at: Point(column: column, row: 0), style: style,
@@ -91,7 +92,7 @@ extension ConsoleController {
     private func drawBreadcrumbs(into buffer: inout ScreenBuffer, options: RenderOptions) {
         let row = 1
         buffer.fill(Rect(column: 0, row: row, columns: size.columns, rows: 1))
-        let active = model.current.view.tab
+        let active = model.current.view.tab?.action
         let tabText = Self.tabs.map { "\(label($0.0)) \($0.1)" }.joined(separator: "  ")
         let showTabs = size.columns >= 100 && !model.isKeyspace
         let crumbWidth = size.columns - (showTabs ? TerminalText.displayWidth(of: tabText) + 3 : 1)
@@ -109,10 +110,7 @@ extension ConsoleController {
     }
 
     /// The tabs on the breadcrumb bar.
-    private static let tabs: [(KeyAction, String)] = [
-        (.showOverview, "Overview"), (.showTimeline, "Timeline"), (.showStatistics, "Stats"), (.showAudit, "Audit"),
-        (.help, "Help"),
-    ]
+    private static let tabs: [(KeyAction, String)] = ConsoleViews.tabs.map { ($0.action, $0.label) }
 
     /// The tab drawn at `column` of the breadcrumb bar, if any.
     func tab(at column: Int) -> KeyAction? {
@@ -178,7 +176,9 @@ extension ConsoleController {
     /// Draws the current view's hints, then the command line's and quit's, within `room`
     /// columns; `? help` always keeps its place at the end. Returns the column after them.
     private func drawHints(in room: Int, row: Int, into buffer: inout ScreenBuffer) -> Int {
-        let own = model.current.view.hints(in: viewContext).filter { !(model.isReadOnly && $0.isDestructive) }
+        let own = model.current.view.hints(in: viewContext).filter {
+            !(model.isReadOnly && $0.isDestructive) && model.unsupported[$0.action] == nil
+        }
         let shown =
             (own.compactMap { binding in binding.hint.map { (binding.action, $0) } }
             + (model.views.count > 1 ? [(.back, "back")] : []) + [(.command, "command"), (.quit, "quit")]).filter {

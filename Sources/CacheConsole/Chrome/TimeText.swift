@@ -1,8 +1,15 @@
 import TerminalUI
 import CacheCore
 
+import Foundation
+
 /// Times and rates in the few characters a table column has.
-enum TimeText {
+package enum TimeText {
+    /// A moment as ISO 8601 in UTC, to the second (`2026-11-27T00:12:03Z`).
+    package static func timestamp(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    }
+
     /// A span of milliseconds: `0s`, `45s`, `12m`, `5h`, `3d`, `8w`, `2y`.
     static func span(_ milliseconds: Int64) -> String {
         let seconds = max(0, milliseconds) / 1000
@@ -27,11 +34,11 @@ enum TimeText {
         end.subtractingClamped(start)
     }
 
-    /// When `entry` was last read: `12s ago`, or `never` when it was never read (its access
-    /// time is then when it was written).
+    /// When `entry` was last read: `12s ago`, `never` when it was never read (its access
+    /// time is then when it was written), or `–` where reads are not recorded.
     static func accessed(_ entry: EntryInfo, now: Int64) -> String {
-        guard let hits = entry.hits else { return "–" }
-        return hits == 0 ? "never" : ago(entry.lastAccessAt, now: now)
+        guard let lastAccessAt = entry.lastAccessAt else { return "–" }
+        return entry.hits == 0 ? "never" : ago(lastAccessAt, now: now)
     }
 
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.

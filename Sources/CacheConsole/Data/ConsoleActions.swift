@@ -4,8 +4,21 @@ import CacheCore
 /// The console's actions on either store, through the ``ActionController``: how a filter
 /// becomes a selector, preview, run, undo, and the audit log as rows.
 struct ConsoleActions: Sendable {
-    /// Filters that match more entries than this cannot be invalidated key by key.
+    /// Filters that match more entries than this cannot be invalidated key by key (the
+    /// action and its audit record name every key); `*` says so when it marks them.
     static let maximumKeysPerAction = 100_000
+
+    /// The selector that acts on what `filter` matches without listing its keys: the whole
+    /// namespace, one prefix or one tag; `nil` when the action must list the keys.
+    static func directSelector(namespace: String, filter: EntryFilter) -> InvalidationSelector? {
+        if filter.terms.isEmpty { return .namespace(namespace) }
+        guard filter.terms.count == 1 else { return nil }
+        switch filter.terms[0] {
+        case .keyPrefix(let prefix): return .prefix(namespace: namespace, prefix: prefix)
+        case .tag(let tag): return .tag(tag, namespace: namespace)
+        default: return nil
+        }
+    }
 
     /// One page of the keys a filter matches, and where the next page starts (`nil`: none).
     typealias KeyPage = (keys: [String], next: String?)
@@ -19,13 +32,7 @@ struct ConsoleActions: Sendable {
 
     /// The audit log's newest `limit` rows as the Audit view shows them.
     func auditLog(limit: Int, of admin: any StoreAdministering) throws -> [AuditEntry] {
-        try admin.auditLog(limit: limit).map { record in
-            AuditEntry(
-                id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
-                action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
-                entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
-                origin: record.origin, sampleKeys: record.sampleKeys)
-        }
+        try admin.auditLog(limit: limit).map(AuditEntry.init)
     }
 
     /// Measures the action; a filter becomes a prefix, a tag, the whole namespace or its
@@ -60,11 +67,7 @@ struct ConsoleActions: Sendable {
 
     private func selector(namespace: String, filter text: String) throws -> InvalidationSelector {
         let filter = try EntryFilter(parsing: text)
-        if filter.terms.isEmpty { return .namespace(namespace) }
-        if filter.terms.count == 1, case .keyPrefix(let prefix) = filter.terms[0] {
-            return .prefix(namespace: namespace, prefix: prefix)
-        }
-        if filter.terms.count == 1, case .tag(let tag) = filter.terms[0] { return .tag(tag, namespace: namespace) }
+        if let direct = Self.directSelector(namespace: namespace, filter: filter) { return direct }
         var keys: [String] = []
         var after: String?
         repeat {

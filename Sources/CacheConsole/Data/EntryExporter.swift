@@ -11,15 +11,36 @@ package struct ExportRequest: Sendable, Hashable {
     package var filter: String
     /// Only these canonical keys (`nil`: every entry the filter matches).
     package var keys: [String]?
-    /// The file written.
+    /// The file written (`~/…` is under `$HOME`).
     package var path: String
+    /// Whether an existing file at ``path`` is replaced (otherwise the export refuses).
+    package var replacing: Bool
+    /// The file's permission bits: those of the cache file (the data source sets them), so
+    /// an export is no more readable than what it was read from.
+    package var permissions: mode_t = 0o600
 
     /// A request with these parts.
-    package init(namespace: String, filter: String = "", keys: [String]? = nil, path: String) {
+    package init(namespace: String, filter: String = "", keys: [String]? = nil, path: String, replacing: Bool = false) {
         self.namespace = namespace
         self.filter = filter
         self.keys = keys
-        self.path = path
+        self.path = Self.expandingHome(path)
+        self.replacing = replacing
+    }
+
+    /// Takes the permission bits of the file at `path` (the cache file), if it can be read.
+    package mutating func takePermissions(ofFileAt path: String) {
+        var status = stat()
+        if stat(path, &status) == 0 { permissions = status.st_mode & 0o777 }
+    }
+
+    /// `path` with a leading `~` (alone or before `/`) replaced by `home` (the `$HOME` of the
+    /// environment, as a shell does; unchanged when there is none).
+    package static func expandingHome(
+        _ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]
+    ) -> String {
+        guard let home, !home.isEmpty, path == "~" || path.hasPrefix("~/") else { return path }
+        return home + path.dropFirst()
     }
 }
 
@@ -66,13 +87,20 @@ package enum EntryExporter {
         return count
     }
 
-    /// Writes to the file at `request.path` (created or replaced).
+    /// Writes to the file at `request.path`, created with `request.permissions`; an existing
+    /// file is replaced only when the request says so.
     package static func export(_ request: ExportRequest, from source: some ExportSource) throws -> Int {
-        guard FileManager.default.createFile(atPath: request.path, contents: nil) else {
-            throw ConsoleError("cannot create \(request.path)")
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (request.replacing ? O_TRUNC : O_EXCL)
+        let descriptor = open(request.path, flags, request.permissions)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EEXIST { throw ConsoleError("\(request.path) exists; nothing was written (replace it with :export!)") }
+            throw ConsoleError("cannot create \(request.path): \(String(cString: strerror(code)))")
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
+        // The mode asked for exactly, whatever the umask or the replaced file's mode.
+        fchmod(descriptor, request.permissions)
         return try export(request, from: source) { try handle.write(contentsOf: $0) }
     }
 

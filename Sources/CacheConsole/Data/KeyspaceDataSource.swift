@@ -5,22 +5,23 @@ import Foundation
 import Synchronization
 
 /// A Redis database for the console, browsed read-only: one scan of the whole keyspace,
-/// advanced a bounded while by each read, whose tree every level view reads. Cache-file reads
-/// and actions are refused.
+/// running on a thread of its own from the first read on, whose tree every level view reads
+/// as it grows; a read never waits for the scan, so a key opens at once while it runs.
+/// Cache-file reads and actions are refused.
 package final class KeyspaceDataSource: ConsoleDataSource {
-    /// How long one read lets the scan run before it answers with the tree so far.
-    static let scanBudget = Duration.milliseconds(120)
     /// The most children of a level one read returns (the largest first).
     static let levelLimit = 2000
 
     private let keyspace: RedisKeyspace
-    private let scan: Mutex<KeyspaceScan>
+    /// Started by the first keyspace read (a RedisStore console may never browse the keyspace).
+    private let runner = Mutex<ScanRunner<KeyspaceScan>?>(nil)
 
     /// Connects to `url` (one line on failure: bad URL, refused connection, wrong password).
     package init(url: String, separator: String = ":") throws {
         keyspace = try RedisKeyspace(url: url, separator: separator)
-        scan = Mutex(keyspace.scan())
     }
+
+    deinit { runner.withLock { $0?.stop() } }
 
     package var location: String { keyspace.redactedURL }
     package var isReadOnly: Bool { true }
@@ -30,13 +31,17 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     package func hasChanged() throws -> Bool { true }
 
     package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
-        let current = scan.withLock { scan in
-            if request.rescan { scan = keyspace.scan() }
-            return scan
+        let scan = try runner.withLock { runner in
+            guard let running = runner else {
+                let started = ScanRunner(recount: nil) { [keyspace] in keyspace.scan(batchSize: 1000) }
+                runner = started
+                return try started.current()
+            }
+            if request.rescan { running.restart() }
+            return try running.current()
         }
-        try current.run(for: Self.scanBudget)
         return KeyspaceSnapshot(
-            server: try keyspace.server(), level: current.level(request.prefix, limit: Self.levelLimit))
+            server: try keyspace.server(), level: scan.level(request.prefix, limit: Self.levelLimit))
     }
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {

@@ -20,7 +20,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     private let inspector: RedisStoreInspector
     private let keyspaceSource: KeyspaceDataSource
-    private let census: RedisCensusRunner
+    private let census: ScanRunner<RedisEntryCensus>
     private let history = Mutex(CounterHistory())
     /// The store actions run on (`nil` when read-only).
     private let store: RedisStore?
@@ -34,7 +34,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         let inspector = try RedisStoreInspector(url: url, prefix: prefix)
         self.inspector = inspector
         keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
-        census = RedisCensusRunner(inspector: inspector, interval: Self.recountInterval)
+        census = ScanRunner(recount: Self.recountInterval) { inspector.census() }
         var options = StoreOptions()
         options.statistics.isEnabled = false
         let store =

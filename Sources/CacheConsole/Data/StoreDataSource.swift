@@ -68,7 +68,7 @@ package struct StoreDataSource: ConsoleDataSource {
                 NamespaceFacts(
                     name: namespace.name, entries: namespace.entryCount, expired: namespace.expiredEntryCount,
                     bytes: namespace.bytes, hitRate: namespace.lastMinute.hitRate, version: namespace.version)
-            })
+            }, tags: try inspector.tags())
     }
 
     /// A page from the inspector; a filtered walk that stops short at the scan limit goes on
@@ -134,8 +134,11 @@ package struct StoreDataSource: ConsoleDataSource {
     }
 
     /// The entries `request` selects, through the inspector, as JSON Lines.
+    /// Exports with the cache file's permission bits.
     package func export(_ request: ExportRequest) throws -> Int {
-        try EntryExporter.export(request, from: store.inspector)
+        var request = request
+        request.takePermissions(ofFileAt: store.path)
+        return try EntryExporter.export(request, from: store.inspector)
     }
 
     /// Compacts the file (see `CacheStore.compact(progress:)`).

@@ -18,7 +18,10 @@ extension Cache {
     /// - when the loader throws, a value within its stale window is returned with `isStale`
     ///   (stale-if-error), else the loader's error is thrown;
     /// - after a failure the key backs off (``StoreOptions/loadBackoff``): until the retry time
-    ///   callers get the stale value or the last error without calling the loader.
+    ///   callers get the stale value or the last error without calling the loader;
+    /// - when the store cannot be reached (``CacheError/unreachable(endpoint:reason:)``: a
+    ///   Redis server that is down), the read is a miss: the loader answers (its value is not
+    ///   stored) and the loader's own error is what a failure throws.
     ///
     /// Its file reads and writes run on the calling task; ``AsyncCache``'s loaders run them on
     /// a ``BlockingIOPool``.
@@ -39,7 +42,7 @@ extension Cache {
         let canonical = try canonicalKey(key)
         let now = clock.nowMilliseconds()
         var cached = liveInMemory(canonical, now: now)
-        if cached == nil { cached = try await io(pool) { [self] in try find(canonical, now: now, allowStale: false) } }
+        if cached == nil { cached = try await lookUp(canonical, now: now, allowStale: false, on: pool) }
         if let found = cached {
             found.count(in: counters, at: now)
             if let refreshAfter, now.subtractingClamped(found.writtenAt) >= refreshAfter.milliseconds,
@@ -148,6 +151,20 @@ extension Cache {
         return try await pool.run(body)
     }
 
+    /// The stored entry of `key`, read on `pool`; `nil` (a miss) when the store cannot be
+    /// reached (a Redis server that is down): a loader read then calls the loader, since the
+    /// cache is an optimisation the app must keep working without.
+    private func lookUp(_ key: String, now: Int64, allowStale: Bool, on pool: BlockingIOPool?) async throws -> Found? {
+        do {
+            return try await io(pool) { [self] in try find(key, now: now, allowStale: allowStale) }
+        } catch CacheError.unreachable(let endpoint, let reason) {
+            backend.options.logger.warning(
+                "the cache is unreachable: the loader answers",
+                metadata: ["namespace": "\(namespace)", "endpoint": "\(endpoint)", "reason": "\(reason)"])
+            return nil
+        }
+    }
+
     /// A live value of `key` in the memory tier (a read that needs no file).
     private func liveInMemory(_ key: String, now: Int64) -> Found? {
         guard let entry = runtime.memory?.get(key, now: now), !entry.isExpired(at: now),
@@ -166,7 +183,7 @@ extension Cache {
         -> StaleRead<Value>
     {
         let now = clock.nowMilliseconds()
-        guard let found = try await io(pool, { [self] in try find(canonical, now: now, allowStale: true) }) else {
+        guard let found = try await lookUp(canonical, now: now, allowStale: true, on: pool) else {
             counters.miss()
             throw error
         }

@@ -63,7 +63,7 @@ public struct ActionOrigin: Sendable, Hashable, Codable {
     public static var current: ActionOrigin {
         let environment = ProcessInfo.processInfo.environment
         return ActionOrigin(
-            user: environment["USER"] ?? environment["LOGNAME"] ?? "uid \(getuid())",
+            user: environment["USER"] ?? environment["LOGNAME"] ?? FileTrust.accountName(getuid()) ?? "uid \(getuid())",
             host: ProcessInfo.processInfo.hostName, pid: getpid(), program: ProcessInfo.processInfo.processName)
     }
 }

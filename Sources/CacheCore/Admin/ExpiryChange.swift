@@ -1,7 +1,8 @@
 /// How an expiry action changes when the entries it selects expire. Each entry keeps the
 /// length of its stale window; the old times are kept for ``Admin/restore(_:origin:)``.
 public enum ExpiryChange: Sendable, Hashable, Codable {
-    /// Expire now: reads miss from now on, stale reads too, and sweeps remove the entries.
+    /// Expire now: reads miss from now on; stale reads still answer for each entry's stale
+    /// window (its length kept), after which sweeps remove the entries.
     case expireNow
     /// Expire this long from now (`nil`: never).
     case set(milliseconds: Int64?)

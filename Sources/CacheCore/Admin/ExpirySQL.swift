@@ -58,7 +58,11 @@ extension ExpiryChange {
     var assignments: String {
         switch self {
         case .expireNow:
-            "expires_at = ?1, stale_until = ?1"
+            """
+            stale_until = CASE WHEN expires_at IS NULL OR stale_until IS NULL OR stale_until < expires_at THEN ?1
+                               ELSE ?1 + (stale_until - expires_at) END,
+            expires_at = ?1
+            """
         case .set(nil):
             "expires_at = NULL, stale_until = NULL"
         case .set:

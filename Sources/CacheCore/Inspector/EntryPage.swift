@@ -20,8 +20,9 @@ public struct EntryRow: Sendable, Hashable, Codable {
     public var expiresAt: Int64?
     /// Until when a stale read may still return it; `nil` never.
     public var staleUntil: Int64?
-    /// The last write or recorded read (reads are recorded when the reading process flushes).
-    public var lastAccessAt: Int64
+    /// The last recorded read (reads are recorded when the reading process flushes); `nil`
+    /// when the entry was never read since it was written, or the store records no reads.
+    public var lastAccessAt: Int64?
     /// Recorded reads (a lower bound until the reading process flushes).
     public var hits: Int
     /// The namespace version the entry was written under.
@@ -37,7 +38,7 @@ public struct EntryRow: Sendable, Hashable, Codable {
     /// The memberwise initializer, for the package's other targets.
     package init(
         id: Int64, namespace: String, key: String, size: Int, valueBytes: Int, createdAt: Int64, expiresAt: Int64?,
-        staleUntil: Int64?, lastAccessAt: Int64, hits: Int, version: String, tags: [String], preview: Data
+        staleUntil: Int64?, lastAccessAt: Int64?, hits: Int, version: String, tags: [String], preview: Data
     ) {
         self.id = id
         self.namespace = namespace
@@ -52,6 +53,25 @@ public struct EntryRow: Sendable, Hashable, Codable {
         self.version = version
         self.tags = tags
         self.preview = preview
+    }
+
+    /// Encodes every field, `lastAccessAt` as `null` for an entry never read (absent
+    /// optionals are left out, as usual, for the expiry times).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(namespace, forKey: .namespace)
+        try container.encode(key, forKey: .key)
+        try container.encode(size, forKey: .size)
+        try container.encode(valueBytes, forKey: .valueBytes)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(staleUntil, forKey: .staleUntil)
+        try container.encode(lastAccessAt, forKey: .lastAccessAt)
+        try container.encode(hits, forKey: .hits)
+        try container.encode(version, forKey: .version)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(preview, forKey: .preview)
     }
 }
 

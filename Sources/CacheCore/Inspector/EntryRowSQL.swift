@@ -26,7 +26,7 @@ enum EntryRowSQL {
             id: row.int64(0), namespace: namespaces[row.int64(1)] ?? "",
             key: PrintableKey.text(row.blob(2)),
             size: row.int(3), valueBytes: row.int(11), createdAt: row.int64(4), expiresAt: row.optionalInt64(5),
-            staleUntil: row.optionalInt64(6), lastAccessAt: row.int64(7), hits: row.int(8), version: row.text(9),
+            staleUntil: row.optionalInt64(6), lastAccessAt: row.int(8) == 0 ? nil : row.int64(7), hits: row.int(8), version: row.text(9),
             tags: tagsJSON.flatMap { try? tagDecoder.decode([String].self, from: $0) } ?? [],
             preview: row.blob(previewColumn))
     }

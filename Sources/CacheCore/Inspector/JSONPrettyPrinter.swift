@@ -3,12 +3,12 @@
 ///
 /// It accepts one JSON value per RFC 8259 (scalars included) in valid UTF-8, nested at most
 /// ``maxDepth`` deep; anything else is not JSON to it, so hostile values fall back to a hex dump.
-enum JSONPrettyPrinter {
+package enum JSONPrettyPrinter {
     static let maxDepth = 100
 
     /// The pretty text of `bytes` cut to at most `limit` bytes (at a character boundary), and
     /// whether it was cut; `nil` when `bytes` is not JSON.
-    static func prettyPrinted(_ bytes: [UInt8], limit: Int) -> (text: String, isTruncated: Bool)? {
+    package static func prettyPrinted(_ bytes: [UInt8], limit: Int) -> (text: String, isTruncated: Bool)? {
         guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var parser = JSONParser(bytes: bytes)
         guard let root = parser.document() else { return nil }

@@ -4,7 +4,7 @@ import Foundation
 /// One SQLite connection: the only type in CacheCore that opens, configures and closes
 /// `sqlite3` handles. It is not thread-safe: its owner (``ConnectionPool``) hands it to one
 /// thread at a time, which is why it is marked `@unchecked Sendable`.
-final class SQLiteConnection: @unchecked Sendable {
+package final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Fixed statements, keyed by the address of their literal (cheap to hash on hot paths).
     private var staticStatements: [UnsafeRawPointer: SQLiteStatement] = [:]
@@ -14,12 +14,12 @@ final class SQLiteConnection: @unchecked Sendable {
     private var uses: UInt64 = 0
     /// How many statements built at run time a connection keeps prepared.
     static let dynamicStatementLimit = 64
-    let path: String
+    package let path: String
 
     /// Opens `path`. `create` adds `SQLITE_OPEN_CREATE`; `readOnly` opens without write access.
     /// `immutable` (read-only) tells SQLite the file cannot change: no locks, no `-shm` or
     /// `-wal`, so it can be read where neither exists nor can be created.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Duration, immutable: Bool = false) throws {
+    package init(path: String, readOnly: Bool, create: Bool, busyTimeout: Duration, immutable: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly && !immutable { flags |= SQLITE_OPEN_CREATE }
@@ -72,19 +72,19 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The row id of the last row this connection inserted.
-    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Whether the file was opened (or fell back to) read-only.
-    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Whether a transaction is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs one or more SQL statements that return no rows.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -114,7 +114,7 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Like ``withStatement(_:_:)`` for SQL assembled at run time.
     /// It keeps the ``dynamicStatementLimit`` most recently used such statements prepared,
     /// finalizing the least recently used one to make room (once no call uses it).
-    func withDynamicStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+    package func withDynamicStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
         uses &+= 1
         let statement: SQLiteStatement
         if let cached = dynamicStatements[sql]?.statement {
@@ -154,14 +154,14 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     /// Nested calls join the outer transaction.
-    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction("BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in one read transaction, so its statements see one snapshot of the file
     /// even while another connection commits; it ends before this returns (no read
     /// transaction outlives the call). Nested calls join the outer transaction.
-    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func readTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction("BEGIN", body)
     }
 
@@ -181,7 +181,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// A new statement that the caller owns (for several cursors open at once).
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var raw: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard code == SQLITE_OK, let raw else { throw error(code, statement: sql) }

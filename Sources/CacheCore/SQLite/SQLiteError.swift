@@ -3,11 +3,11 @@ import Foundation
 
 /// An error reported by SQLite: its (extended) result code, message and, where known, the
 /// statement that failed (for logs).
-struct SQLiteError: Error, CustomStringConvertible {
+package struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code (`sqlite3_extended_errcode`).
     let extendedCode: Int32
     /// The message SQLite gave, or the generic text for the code.
-    let message: String
+    package let message: String
     /// The SQL of the statement that failed, when the error came from one.
     var statement: String?
 
@@ -32,16 +32,16 @@ struct SQLiteError: Error, CustomStringConvertible {
         return "\(message) (in: \(oneLine.joined(separator: " ")))"
     }
 
-    var description: String { "SQLite error \(extendedCode): \(messageWithStatement)" }
+    package var description: String { "SQLite error \(extendedCode): \(messageWithStatement)" }
 
-    var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    var isNotADatabase: Bool { code == SQLITE_NOTADB }
-    var isCorrupt: Bool { code == SQLITE_CORRUPT }
+    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isNotADatabase: Bool { code == SQLITE_NOTADB }
+    package var isCorrupt: Bool { code == SQLITE_CORRUPT }
     var isDiskFull: Bool { code == SQLITE_FULL }
-    var isReadOnly: Bool { code == SQLITE_READONLY }
+    package var isReadOnly: Bool { code == SQLITE_READONLY }
     /// How a read-only connection fails when it cannot use the WAL index (`-shm`).
-    var isWALIndexUnavailable: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN }
+    package var isWALIndexUnavailable: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN }
     /// How `sum()` fails on integers whose total leaves `Int64` (a tampered file).
     var isIntegerOverflow: Bool { code == SQLITE_ERROR && message == "integer overflow" }
-    var isCannotOpen: Bool { code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_AUTH }
+    package var isCannotOpen: Bool { code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_AUTH }
 }

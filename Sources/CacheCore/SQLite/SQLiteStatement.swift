@@ -2,24 +2,24 @@ import CSQLite
 import Foundation
 
 /// A value that can be bound to a statement parameter.
-protocol SQLiteBindable: Sendable {
+package protocol SQLiteBindable: Sendable {
     func bind(to statement: SQLiteStatement, at index: Int32)
 }
 
 extension Int64: SQLiteBindable {
-    func bind(to statement: SQLiteStatement, at index: Int32) {
+    package func bind(to statement: SQLiteStatement, at index: Int32) {
         sqlite3_bind_int64(statement.handle, index, self)
     }
 }
 
 extension Int: SQLiteBindable {
-    func bind(to statement: SQLiteStatement, at index: Int32) {
+    package func bind(to statement: SQLiteStatement, at index: Int32) {
         sqlite3_bind_int64(statement.handle, index, Int64(self))
     }
 }
 
 extension String: SQLiteBindable {
-    func bind(to statement: SQLiteStatement, at index: Int32) {
+    package func bind(to statement: SQLiteStatement, at index: Int32) {
         var copy = self
         copy.withUTF8 { bytes in
             _ = sqlite3_bind_text(
@@ -31,7 +31,7 @@ extension String: SQLiteBindable {
 }
 
 extension Data: SQLiteBindable {
-    func bind(to statement: SQLiteStatement, at index: Int32) {
+    package func bind(to statement: SQLiteStatement, at index: Int32) {
         withUnsafeBytes { bytes in
             // A zero-length blob still needs a non-NULL pointer, or SQLite stores NULL.
             let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
@@ -41,7 +41,7 @@ extension Data: SQLiteBindable {
 }
 
 extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
-    func bind(to statement: SQLiteStatement, at index: Int32) {
+    package func bind(to statement: SQLiteStatement, at index: Int32) {
         switch self {
         case .some(let value): value.bind(to: statement, at: index)
         case .none: sqlite3_bind_null(statement.handle, index)
@@ -56,7 +56,7 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 ///
 /// Use it through ``SQLiteConnection/withStatement(_:_:)``, which resets it afterwards so
 /// that no read transaction outlives the call.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
 
@@ -68,7 +68,7 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Binds the values to parameters 1, 2, … in order.
-    func bind<each V: SQLiteBindable>(_ values: repeat each V) {
+    package func bind<each V: SQLiteBindable>(_ values: repeat each V) {
         bind(from: 1, repeat each values)
     }
 
@@ -84,7 +84,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row; `true` when a row is available, `false` when done.
     @discardableResult
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -100,39 +100,39 @@ final class SQLiteStatement {
     }
 
     /// Calls `row` for each result row and collects what it returns.
-    func rows<T>(_ row: (SQLiteStatement) throws -> T) throws -> [T] {
+    package func rows<T>(_ row: (SQLiteStatement) throws -> T) throws -> [T] {
         var result: [T] = []
         while try step() { result.append(try row(self)) }
         return result
     }
 
     /// The first result row mapped by `row`, or `nil` when there is none.
-    func firstRow<T>(_ row: (SQLiteStatement) throws -> T) throws -> T? {
+    package func firstRow<T>(_ row: (SQLiteStatement) throws -> T) throws -> T? {
         try step() ? try row(self) : nil
     }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     // MARK: Columns (0-based)
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
-    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+    package func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    func blob(_ column: Int32) -> Data {
+    package func blob(_ column: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
         return Data(bytes: bytes, count: count)

@@ -54,8 +54,13 @@ public enum FileTrust: Sendable, Hashable {
 
     /// `alice (uid 1000)`, or `uid 1000` for an id without a name.
     static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-        return "\(String(cString: name)) (uid \(uid))"
+        accountName(uid).map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
+    }
+
+    /// The account name of `uid` (as `ls -l` shows it), if it has one.
+    static func accountName(_ uid: uid_t) -> String? {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
     }
 }
 

@@ -141,10 +141,12 @@ extension RedisAdmin {
 
     /// Merges what was written since the clear into the kept generation (copies first, so
     /// readers never miss them), switches back to it, moves what was written in between, and
-    /// unlinks the emptied generation. Returns the entries the namespace holds then.
+    /// unlinks the emptied generation. Returns the entries that came back: what the namespace
+    /// holds then, less what was written since the clear (kept, the newer wins).
     private func restore(_ generation: ClearedGeneration, auditID: Int64) throws -> (entries: Int, bytes: Int) {
         let keys = store.keys
         let name = generation.namespace
+        let writtenSince = try measure(name, generation: generation.current)
         func merge(copying: Bool) throws {
             try forEachBatch(namespace: name, generation: generation.current, prefix: "") { batch in
                 _ = try store.run(
@@ -180,20 +182,24 @@ extension RedisAdmin {
         }
         try merge(copying: false)
         _ = try store.unlinkGeneration(generation.current, of: name)
-        return try held([generation])
+        let held = try measure(name, generation: generation.kept)
+        return (max(0, held.entries - writtenSince.entries), max(0, held.bytes - writtenSince.bytes))
     }
 
     /// The entries and bytes the kept generations of `cleared` hold now.
     func held(_ cleared: [ClearedGeneration]) throws -> (entries: Int, bytes: Int) {
+        try cleared.map { try measure($0.namespace, generation: $0.kept) }.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+    }
+
+    /// The entries and bytes of generation `generation` of namespace `name`.
+    private func measure(_ name: String, generation: Int64) throws -> (entries: Int, bytes: Int) {
         var entries = 0
         var bytes = 0
-        for generation in cleared {
-            try forEachBatch(namespace: generation.namespace, generation: generation.kept, prefix: "") { batch in
-                let measured = try measure(batch, generation: generation.kept)
-                entries += measured.keys.count
-                bytes += measured.bytes
-                return true
-            }
+        try forEachBatch(namespace: name, generation: generation, prefix: "") { batch in
+            let measured = try measure(batch, generation: generation)
+            entries += measured.keys.count
+            bytes += measured.bytes
+            return true
         }
         return (entries, bytes)
     }

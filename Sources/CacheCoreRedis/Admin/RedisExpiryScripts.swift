@@ -31,7 +31,8 @@ extension RedisScript {
                 local x, s = tonumber(old[2]), tonumber(old[3])
                 local nx, ns = nil, nil
                 if kind == 'now' then
-                  nx, ns = now, now
+                  nx = now
+                  ns = (x and s and s > x) and now + (s - x) or now
                 elseif kind == 'set' then
                   nx = now + ms
                   ns = (x and s) and nx + (s - x) or nx

@@ -25,6 +25,11 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `url`; a password in the URL wins over `REDISCLI_AUTH` in `environment`.
     package init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RedisError) {
+        if url.lowercased().hasPrefix("redis+cluster://") {  // several hosts: not a URL URLComponents reads
+            throw .badURL(
+                "\(Self.quoted(url)): a RedisStore on a Redis Cluster is not supported yet; keys, "
+                    + "key, info and the console's keyspace browser read a cluster")
+        }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
             throw .badURL("\(Self.quoted(url)) is not a URL; expected redis://[user:password@]host:port/db")
         }

@@ -19,12 +19,7 @@ public final class RedisEntryCensus: SteppedScan {
     private let gate = StepGate()
 
     private struct State {
-        var cursor = "0"
-        var started = false
-        var isComplete = false
-        var batches = 0
-        /// `DBSIZE` when the census began, which bounds its calls (``ScanLimit``).
-        var keysInDatabase: Int64?
+        var cursor = ScanCursor()
         var restarts = 0
         var startedAt: Int64 = 0
         var completedAt: Int64?
@@ -37,8 +32,17 @@ public final class RedisEntryCensus: SteppedScan {
     struct Tally {
         var entries = 0
         var bytes: Int64 = 0
-        /// Entries and bytes by expiry time (ms); `nil`: never expires.
+        /// Entries and bytes by expiry time rounded up to its ``ExpiryGrain`` (ms); `nil`:
+        /// never expires. Bounded whatever the entry count.
         var byExpiry: [Int64?: (entries: Int, bytes: Int64)] = [:]
+
+        mutating func add(_ row: EntryRow, scannedAt: Int64) {
+            entries += 1
+            bytes += Int64(row.size)
+            let expiry = row.expiresAt.map { ExpiryGrain.bucket($0, from: scannedAt) }
+            let previous = byExpiry[expiry] ?? (0, 0)
+            byExpiry[expiry] = (previous.entries + 1, previous.bytes + Int64(row.size))
+        }
     }
 
     init(inspector: RedisStoreInspector, batchSize: Int) {
@@ -56,23 +60,19 @@ public final class RedisEntryCensus: SteppedScan {
     @discardableResult
     public func step() throws -> RedisCensusProgress {
         try gate.run(busy: { progress }) {
-            let (cursor, started, isComplete, batches, known) = state.withLock {
-                ($0.cursor, $0.started, $0.isComplete, $0.batches, $0.keysInDatabase)
-            }
-            guard !isComplete else { return progress }
+            let cursor = state.withLock { $0.cursor }
+            let started = cursor.batches > 0
+            guard !cursor.isComplete else { return progress }
             let keys = inspector.keys
             let entryPrefix = Data(keys.entryPrefix.utf8)
-            let (namespaces, next, rows, keysInDatabase) = try inspector.read { connection in
-                let keysInDatabase = try known ?? connection.command(["DBSIZE"]).integer ?? 0
-                try ScanLimit(keysInDatabase: keysInDatabase).check(batches, endpoint: connection.endpoint.description)
+            let (namespaces, next, rows) = try inspector.read { connection in
+                var next = cursor
+                if !started { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
                 let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
-                let reply = try connection.command([
-                    "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(keys.entryPrefix) + "*"),
-                    "COUNT", RedisArgument(batchSize),
-                ])
-                guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
-                    let names = parts[1].array?.compactMap(\.data)
-                else { throw RedisError.server("SCAN gave an unexpected reply") }
+                let names = try next.advance(
+                    with: try connection.command(
+                        cursor.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),
+                    from: connection.endpoint.description)
                 let current = Dictionary(
                     namespaces.map { (Data(RedisKeys.escape($0.name).utf8), $0) },
                     uniquingKeysWith: { first, _ in first })
@@ -90,10 +90,9 @@ public final class RedisEntryCensus: SteppedScan {
                         version: group[0].namespace.version, value: false, on: connection)
                     rows += found.compactMap { $0 }
                 }
-                return (current, next, rows, keysInDatabase)
+                return (current, next, rows)
             }
             return state.withLock { state in
-                state.keysInDatabase = keysInDatabase
                 let moved =
                     started
                     && namespaces.contains { name, record in
@@ -101,28 +100,15 @@ public final class RedisEntryCensus: SteppedScan {
                     }
                 if !started || moved {
                     if moved { state.restarts += 1 }
-                    state.cursor = "0"
-                    state.batches = 0
+                    state.cursor = ScanCursor()
                     state.tallies = [:]
                     state.startedAt = RedisStoreInspector.now()
                 }
                 state.namespaces = namespaces
                 if moved { return Self.progress(state) }
-                for row in rows {
-                    var tally = state.tallies[row.namespace, default: Tally()]
-                    tally.entries += 1
-                    tally.bytes += Int64(row.size)
-                    let previous = tally.byExpiry[row.expiresAt] ?? (0, 0)
-                    tally.byExpiry[row.expiresAt] = (previous.entries + 1, previous.bytes + Int64(row.size))
-                    state.tallies[row.namespace] = tally
-                }
-                state.started = true
+                for row in rows { state.tallies[row.namespace, default: Tally()].add(row, scannedAt: state.startedAt) }
                 state.cursor = next
-                state.batches += 1
-                if next == "0" {
-                    state.isComplete = true
-                    state.completedAt = RedisStoreInspector.now()
-                }
+                if next.isComplete { state.completedAt = RedisStoreInspector.now() }
                 return Self.progress(state)
             }
         }
@@ -169,9 +155,31 @@ public final class RedisEntryCensus: SteppedScan {
 
     private static func progress(_ state: State) -> RedisCensusProgress {
         RedisCensusProgress(
-            entriesFound: state.tallies.values.reduce(0) { $0 + $1.entries }, batches: state.batches,
+            entriesFound: state.tallies.values.reduce(0) { $0 + $1.entries }, batches: state.cursor.batches,
             restarts: state.restarts, startedAt: state.startedAt, completedAt: state.completedAt,
-            isComplete: state.isComplete)
+            isComplete: state.cursor.isComplete)
+    }
+}
+
+/// The resolution a census keeps expiry times at, so its tallies stay bounded however many
+/// entries it counts: to the second for the next two hours, rounded up (an entry is never
+/// counted expired early; it may count as live for up to a second after it expired); to the
+/// minute up to eight days, rounded down (an entry set with a TTL of a whole number of hours
+/// stays in the hour it was set for); and one bucket beyond (the timeline's last range starts
+/// at seven days). A timeline's hour edges are thus exact to the minute past two hours.
+enum ExpiryGrain {
+    private static let fine: Int64 = 1000
+    private static let coarse: Int64 = 60_000
+    private static let fineHorizon: Int64 = 2 * 3_600_000
+    private static let coarseHorizon: Int64 = 8 * 86_400_000
+
+    /// The bucket of an entry expiring at `expiresAt`, counted at `scannedAt`.
+    static func bucket(_ expiresAt: Int64, from scannedAt: Int64) -> Int64 {
+        let ahead = expiresAt.subtractingClamped(scannedAt)
+        if ahead >= coarseHorizon { return scannedAt.addingClamped(coarseHorizon) }
+        if ahead >= fineHorizon { return expiresAt - ((expiresAt % coarse) + coarse) % coarse }
+        let (quotient, remainder) = expiresAt.quotientAndRemainder(dividingBy: fine)
+        return (remainder > 0 ? quotient.addingClamped(1) : quotient).multipliedClamped(by: fine)
     }
 }
 

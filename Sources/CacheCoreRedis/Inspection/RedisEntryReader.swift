@@ -45,7 +45,7 @@ enum RedisEntryReader {
             return EntryRow(
                 id: 0, namespace: namespace, key: PrintableKey.text(Data(key)), size: key.count + valueBytes,
                 valueBytes: valueBytes, createdAt: created, expiresAt: fields[1].integer, staleUntil: fields[2].integer,
-                lastAccessAt: created, hits: 0, version: version, tags: tags.sorted(),
+                lastAccessAt: nil, hits: 0, version: version, tags: tags.sorted(),
                 preview: value ? valueReply.data ?? Data() : Data())
         }
     }

@@ -33,6 +33,9 @@ public struct KeyspaceLevel: Sendable, Hashable, Codable {
     public var keys: KeyspaceAmount
     /// `MEMORY USAGE` of the keys under the prefix, in bytes.
     public var bytes: KeyspaceAmount
+    /// Keys under the prefix counted but not listed, past the browser's memory bound (its
+    /// counts are then estimates, `~`); a scan of the prefix alone lists them.
+    public var unlistedKeys: Int
     /// The scan the level comes from.
     public var scan: KeyspaceScanProgress
 }

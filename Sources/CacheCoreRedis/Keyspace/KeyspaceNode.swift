@@ -20,6 +20,8 @@ public struct RedisKeyType: RawRepresentable, Sendable, Hashable, Codable, Custo
     public static let zset = RedisKeyType(rawValue: "zset")
     /// A stream.
     public static let stream = RedisKeyType(rawValue: "stream")
+    /// Not read (a key a full keyspace tree counts without listing it).
+    static let unread = RedisKeyType(rawValue: "?")
 
     /// The name `TYPE` answers.
     public var description: String { rawValue }
@@ -42,8 +44,9 @@ public struct KeyspaceAmount: Sendable, Hashable, Codable {
     public var value: Int
     /// Whether the scan is still running, so more may be found: the true value is at least this.
     public var isLowerBound: Bool
-    /// Whether Redis estimated part of it (`MEMORY USAGE` samples large hashes, sets, sorted
-    /// sets, lists and streams).
+    /// Whether part of it is an estimate: Redis' (`MEMORY USAGE` samples large hashes, sets,
+    /// sorted sets, lists and streams), or a count over keys the browser did not list (past its
+    /// memory bound, where a key `SCAN` returns twice cannot be told apart).
     public var isSampled: Bool
 
     /// An amount; exact unless marked.

@@ -3,10 +3,13 @@ import Foundation
 import Synchronization
 
 /// A `SCAN` of a Redis keyspace building its prefix tree a bounded batch at a time: each
-/// `step()` is one `SCAN … COUNT` call and two pipelines over the keys it returned, so a
-/// caller can show the tree as it grows and stop whenever it likes. Inside a prefix the scan
-/// uses `MATCH prefix*`. Counts are exact once ``KeyspaceScanProgress/isComplete`` (for the
-/// keys that existed for the whole scan); until then they are lower bounds, and marked so.
+/// `step()` is one round trip carrying the facts of the keys the last `SCAN … COUNT` named
+/// (`TYPE`, `PTTL`, `MEMORY USAGE`, `OBJECT ENCODING`) and the next `SCAN`, so the scan runs
+/// at the server's pace and a caller can show the tree as it grows and stop whenever it
+/// likes. Inside a prefix the scan uses `MATCH prefix*`. Counts are exact once
+/// ``KeyspaceScanProgress/isComplete`` (for the keys that existed for the whole scan); until
+/// then they are lower bounds, and marked so. The tree's memory is bounded (see
+/// ``KeyspaceLevel/unlistedKeys``).
 public final class KeyspaceScan: SteppedScan {
     /// The prefix the scan is limited to (empty: every key).
     public let prefix: Data
@@ -14,25 +17,50 @@ public final class KeyspaceScan: SteppedScan {
     public let separator: String
     /// The `COUNT` hint of each `SCAN` call.
     public let batchSize: Int
-    private let pool: RedisPool
+    private let servers: RedisServers
     private let state: Mutex<State>
     private let gate = StepGate()
 
-    private struct State {
-        var cursor = "0"
-        var started = false
-        var isComplete = false
-        var batches = 0
-        var keysInDatabase = 0
-        var tree: KeyspaceTree
+    /// The walk of one primary, with its own cursor.
+    private struct NodeWalk {
+        let pool: RedisPool
+        var cursor = ScanCursor()
+        /// Keys the last `SCAN` named whose facts are still to read.
+        var pending: [Data] = []
+
+        var isComplete: Bool { cursor.isComplete && pending.isEmpty }
     }
 
-    init(pool: RedisPool, prefix: Data, separator: String, batchSize: Int) {
-        self.pool = pool
+    private struct State {
+        var walks: [NodeWalk]
+        /// The cluster's slot map the walks follow; when it changes, the scan starts over.
+        var epoch: Int
+        var restarts = 0
+        var keysInDatabase = 0
+        var tree: KeyspaceTree
+        /// Keys the last step added to the tree (for callers that stream them).
+        var lastFound: [(Data, KeyspaceTree.KeyFacts)] = []
+
+        var isComplete: Bool { walks.allSatisfy(\.isComplete) }
+        var batches: Int { walks.reduce(0) { $0 + $1.cursor.batches } }
+    }
+
+    /// The most keys the tree lists (its other bounds are the tree's own).
+    let maxKeys: Int
+
+    init(
+        servers: RedisServers, prefix: Data, separator: String, batchSize: Int,
+        maxKeys: Int = KeyspaceTree.defaultMaxKeys
+    ) {
+        self.maxKeys = maxKeys
+        self.servers = servers
         self.prefix = prefix
         self.separator = separator
         self.batchSize = min(10_000, max(1, batchSize))
-        state = Mutex(State(tree: KeyspaceTree(root: prefix, separator: separator)))
+        state = Mutex(
+            State(
+                walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: servers.epoch,
+                tree: KeyspaceTree(root: prefix, separator: separator, maxKeys: maxKeys)))
     }
 
     /// How far the scan is.
@@ -40,36 +68,72 @@ public final class KeyspaceScan: SteppedScan {
         state.withLock { Self.progress($0) }
     }
 
-    /// Scans one more batch, unless the scan is complete (or another thread is stepping it).
+    /// Reads one more batch of the first primary not done yet, unless the scan is complete
+    /// (or another thread is stepping it). On a cluster whose slot map changed, the scan
+    /// starts over on the new primaries (keys may have moved to a node already walked).
     @discardableResult
     public func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
-            let (cursor, started, isComplete, batches, known) = state.withLock {
-                ($0.cursor, $0.started, $0.isComplete, $0.batches, $0.keysInDatabase)
-            }
-            guard !isComplete else { return progress }
-            let (next, found, keysInDatabase) = try pool.withConnection { connection in
-                let keysInDatabase = started ? nil : try connection.command(["DBSIZE"]).integer
-                try ScanLimit(keysInDatabase: keysInDatabase ?? Int64(known))
-                    .check(batches, endpoint: connection.endpoint.description)
-                var arguments: [RedisArgument] = ["SCAN", RedisArgument(cursor)]
-                if !prefix.isEmpty { arguments += ["MATCH", RedisArgument(Self.pattern(prefix))] }
-                arguments += ["COUNT", RedisArgument(batchSize)]
-                let reply = try connection.command(arguments).array ?? []
-                guard reply.count == 2, let next = reply[0].string, let keys = reply[1].array?.compactMap(\.data) else {
-                    throw RedisError.server("SCAN gave an unexpected reply")
+            let epoch = servers.epoch
+            let found = state.withLock { state -> (Int, NodeWalk, isFull: Bool)? in
+                restart(&state, ifMovedFrom: epoch)
+                return state.walks.indices.first { !state.walks[$0].isComplete }.map {
+                    ($0, state.walks[$0], state.tree.isFull)
                 }
-                let found = try KeyFactsReader.read(keys, on: connection, now: Self.now())
-                return (next, found, keysInDatabase)
             }
-            return state.withLock { state in
-                if let keysInDatabase { state.keysInDatabase = Int(keysInDatabase) }
-                state.started = true
-                for (key, facts) in found { state.tree.insert(key, facts) }
-                state.cursor = next
-                state.batches += 1
-                state.isComplete = next == "0"
+            guard let (index, walk, isFull) = found else { return progress }
+            let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
+            let next = walk.cursor.isComplete ? nil : walk.cursor.command(match: pattern, count: batchSize)
+            let (keysInDatabase, facts, reply, endpoint) = try walk.pool.withConnection { connection in
+                let keysInDatabase = walk.cursor.batches == 0 ? try connection.command(["DBSIZE"]).integer : nil
+                let (facts, reply) = try KeyFactsReader.read(
+                    walk.pending, then: next, sizesOnly: isFull, on: connection, now: Self.now())
+                return (keysInDatabase, facts, reply, connection.endpoint.description)
+            }
+            let progress = try state.withLock { state throws(RedisError) in
+                guard state.epoch == epoch else { return Self.progress(state) }
+                var walk = state.walks[index]
+                if let keysInDatabase {
+                    state.keysInDatabase = state.keysInDatabase.addingClamped(Int(clamping: keysInDatabase))
+                    walk.cursor.keysInDatabase = keysInDatabase
+                }
+                walk.pending = try reply.map { reply throws(RedisError) in
+                    try walk.cursor.advance(with: reply, from: endpoint)
+                } ?? []
+                state.walks[index] = walk
+                state.lastFound = facts.filter { key, facts in state.tree.insert(key, facts) }
                 return Self.progress(state)
+            }
+            // A node walked: had slots moved meanwhile, the next step starts over.
+            if progress.isComplete, case .cluster(let router) = servers {
+                try router.refresh()
+                return state.withLock { state in
+                    restart(&state, ifMovedFrom: router.epoch)
+                    return Self.progress(state)
+                }
+            }
+            return progress
+        }
+    }
+
+    /// Starts the scan over on the primaries of the slot map `epoch`, unless it walks them already.
+    private func restart(_ state: inout State, ifMovedFrom epoch: Int) {
+        guard state.epoch != epoch else { return }
+        state = State(
+            walks: servers.primaries.map { NodeWalk(pool: $0) }, epoch: epoch, restarts: state.restarts + 1,
+            tree: KeyspaceTree(root: prefix, separator: separator, maxKeys: maxKeys))
+    }
+
+    /// The keys right under the scan's prefix (no separator after it) that the last step
+    /// found, in the order `SCAN` named them: what a caller streams as the scan runs.
+    public func keysFoundByLastStep() -> [KeyspaceNode] {
+        let separator = Data(separator.utf8)
+        return state.withLock { state in
+            state.lastFound.compactMap { key, facts in
+                guard separator.isEmpty || key.dropFirst(prefix.count).firstRange(of: separator) == nil else {
+                    return nil
+                }
+                return KeyspaceTree.keyNode(key, under: prefix, facts)
             }
         }
     }
@@ -86,7 +150,7 @@ public final class KeyspaceScan: SteppedScan {
 
     private static func progress(_ state: State) -> KeyspaceScanProgress {
         KeyspaceScanProgress(
-            keysFound: state.tree.prefixes[state.tree.root]?.keys ?? 0, keysInDatabase: state.keysInDatabase,
+            keysFound: state.tree.keyCount, keysInDatabase: state.keysInDatabase,
             batches: state.batches, isMatchScan: !state.tree.root.isEmpty, isComplete: state.isComplete)
     }
 

@@ -2,8 +2,13 @@ import CacheCore
 import Foundation
 
 /// The prefix tree of the keys a scan found: every prefix under the scan's own, with its
-/// totals, the prefixes below it and its keys. Adding a key updates every prefix on its path;
-/// a key the scan returns twice (`SCAN` may) is counted once.
+/// totals, the prefixes below it and its keys. Adding a key updates every prefix on its path
+/// in place, so an insert costs the key's depth, whatever the keyspace's size.
+///
+/// Its memory is bounded: it lists at most ``maxKeys`` keys and ``maxPrefixes`` prefixes.
+/// A key past either bound is still counted, in the deepest prefix the tree keeps, as an
+/// *unlisted* key; since a key `SCAN` returns twice can then no longer be told apart (a
+/// listed key is counted once), the totals over unlisted keys are estimates, and say so.
 struct KeyspaceTree: Sendable {
     /// What the scan found about one key.
     struct KeyFacts: Sendable, Hashable {
@@ -18,89 +23,181 @@ struct KeyspaceTree: Sendable {
         var keys = 0
         var bytes = 0
         var sampledKeys = 0
+        /// Keys below it that the tree counts without listing them (past its bounds).
+        var unlistedKeys = 0
         var childPrefixes: Set<Data> = []
         var leaves: [Data: KeyFacts] = [:]
+
+        /// Counts a key below it.
+        mutating func add(_ facts: KeyFacts, listed: Bool) {
+            keys += 1
+            bytes = bytes.addingClamped(facts.bytes)
+            if facts.isSampled { sampledKeys += 1 }
+            if !listed { unlistedKeys += 1 }
+        }
     }
+
+    /// The most keys a tree lists (about 200 bytes each with their facts).
+    static let defaultMaxKeys = 250_000
+    /// The most prefixes a tree keeps.
+    static let defaultMaxPrefixes = 100_000
 
     /// The scan's prefix: the tree's root.
     let root: Data
     /// The separator names split on.
     let separator: [UInt8]
+    let maxKeys: Int
+    let maxPrefixes: Int
     private(set) var prefixes: [Data: Prefix]
+    /// Keys listed as leaves.
+    private(set) var listedKeys = 0
 
-    init(root: Data, separator: String) {
+    init(
+        root: Data, separator: String, maxKeys: Int = Self.defaultMaxKeys, maxPrefixes: Int = Self.defaultMaxPrefixes
+    ) {
         self.root = root
         self.separator = Array(separator.utf8)
+        self.maxKeys = max(0, maxKeys)
+        self.maxPrefixes = max(1, maxPrefixes)
         prefixes = [root: Prefix()]
     }
 
-    /// Adds `key` (found by the scan) unless it is there already; `false` for a duplicate or a
-    /// key outside the root.
+    /// Whether the tree lists no more keys (any key found now is counted, not listed).
+    var isFull: Bool { listedKeys >= maxKeys }
+
+    /// Keys under the root, listed or not.
+    var keyCount: Int { prefixes[root]?.keys ?? 0 }
+
+    /// Adds `key` (found by the scan) unless it is listed already; `false` for a listed
+    /// duplicate or a key outside the root.
     @discardableResult
     mutating func insert(_ key: Data, _ facts: KeyFacts) -> Bool {
-        let bytes = [UInt8](key)
-        guard bytes.starts(with: root) else { return false }
+        guard key.starts(with: root) else { return false }
         var path = [root]
-        var position = root.count
-        while !separator.isEmpty, let found = Self.firstIndex(of: separator, in: bytes, from: position) {
+        var isCut = false
+        var newPrefixes = 0
+        var position = key.startIndex + root.count
+        while !separator.isEmpty, let found = Self.firstIndex(of: separator, in: key, from: position) {
             position = found + separator.count
-            path.append(Data(bytes[..<position]))
+            let prefix = Data(key[key.startIndex..<position])
+            if prefixes[prefix] == nil {
+                guard prefixes.count + newPrefixes < maxPrefixes else {
+                    isCut = true
+                    break
+                }
+                newPrefixes += 1
+            }
+            path.append(prefix)
         }
-        guard let leafPrefix = path.last, prefixes[leafPrefix]?.leaves[key] == nil else { return false }
+        guard let leafPrefix = path.last else { return false }
+        if prefixes[leafPrefix]?.leaves[key] != nil { return false }
+        let listed = !isCut && listedKeys < maxKeys
         for (index, prefix) in path.enumerated() {
-            var node = prefixes[prefix] ?? Prefix()
-            node.keys += 1
-            node.bytes = node.bytes.addingClamped(facts.bytes)
-            if facts.isSampled { node.sampledKeys += 1 }
-            if index + 1 < path.count { node.childPrefixes.insert(path[index + 1]) } else { node.leaves[key] = facts }
-            prefixes[prefix] = node
+            prefixes[prefix, default: Prefix()].add(facts, listed: listed)
+            if index + 1 < path.count {
+                prefixes[prefix, default: Prefix()].childPrefixes.insert(path[index + 1])
+            } else if listed {
+                prefixes[prefix, default: Prefix()].leaves[key] = facts
+            }
         }
+        if listed { listedKeys += 1 }
         return true
     }
 
-    /// The children of `prefix`, largest first, at most `limit` of them; amounts are lower
-    /// bounds unless `isComplete`.
+    /// The children of `prefix`, largest first (by memory, then name), at most `limit` of
+    /// them; amounts are lower bounds unless `isComplete`, and estimates over unlisted keys.
     func level(_ prefix: Data, limit: Int, isComplete: Bool, separatorText: String, scan: KeyspaceScanProgress)
         -> KeyspaceLevel
     {
         let node = prefixes[prefix] ?? Prefix()
-        var children: [KeyspaceNode] = node.childPrefixes.map { path in
-            let child = prefixes[path] ?? Prefix()
-            let name = path.dropFirst(prefix.count)
-            return KeyspaceNode(
-                kind: .prefix, name: Data(name), nameText: PrintableKey.text(Data(name)), path: path,
-                keys: KeyspaceAmount(child.keys, isLowerBound: !isComplete),
-                bytes: KeyspaceAmount(child.bytes, isLowerBound: !isComplete, isSampled: child.sampledKeys > 0),
-                type: nil, expiresAt: nil)
+        // Rank light (name, bytes) pairs; build the rows shown only.
+        var ranked: [(path: Data, bytes: Int, isPrefix: Bool)] = node.childPrefixes.map {
+            ($0, prefixes[$0]?.bytes ?? 0, true)
         }
-        for (key, facts) in node.leaves {
-            let name = Data(key.dropFirst(prefix.count))
-            children.append(
-                KeyspaceNode(
-                    kind: .key, name: name, nameText: PrintableKey.text(name), path: key, keys: KeyspaceAmount(1),
-                    bytes: KeyspaceAmount(facts.bytes, isSampled: facts.isSampled), type: facts.type,
-                    expiresAt: facts.expiresAt))
-        }
-        let count = children.count
-        children.sort { left, right in
-            left.bytes.value != right.bytes.value
-                ? left.bytes.value > right.bytes.value
-                : left.name.lexicographicallyPrecedes(right.name)
+        ranked.reserveCapacity(ranked.count + node.leaves.count)
+        for (key, facts) in node.leaves { ranked.append((key, facts.bytes, false)) }
+        let count = ranked.count
+        let shown = Self.largest(ranked, limit: max(0, limit))
+        let children = shown.map { item -> KeyspaceNode in
+            if item.isPrefix {
+                let child = prefixes[item.path] ?? Prefix()
+                let name = Data(item.path.dropFirst(prefix.count))
+                return KeyspaceNode(
+                    kind: .prefix, name: name, nameText: PrintableKey.text(name), path: item.path,
+                    keys: Self.keys(child, isComplete: isComplete), bytes: Self.bytes(child, isComplete: isComplete),
+                    type: nil, expiresAt: nil)
+            }
+            return Self.keyNode(
+                item.path, under: prefix,
+                node.leaves[item.path] ?? KeyFacts(type: .unread, bytes: 0, isSampled: false))
         }
         return KeyspaceLevel(
             prefix: prefix, prefixText: PrintableKey.text(prefix), separator: separatorText,
-            children: Array(children.prefix(max(0, limit))), childCount: count,
-            keys: KeyspaceAmount(node.keys, isLowerBound: !isComplete),
-            bytes: KeyspaceAmount(node.bytes, isLowerBound: !isComplete, isSampled: node.sampledKeys > 0), scan: scan)
+            children: children, childCount: count,
+            keys: Self.keys(node, isComplete: isComplete), bytes: Self.bytes(node, isComplete: isComplete),
+            unlistedKeys: node.unlistedKeys, scan: scan)
     }
 
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count else { return nil }
+    /// The row of `key` in the level of `prefix`.
+    static func keyNode(_ key: Data, under prefix: Data, _ facts: KeyFacts) -> KeyspaceNode {
+        let name = Data(key.dropFirst(prefix.count))
+        return KeyspaceNode(
+            kind: .key, name: name, nameText: PrintableKey.text(name), path: key, keys: KeyspaceAmount(1),
+            bytes: KeyspaceAmount(facts.bytes, isSampled: facts.isSampled), type: facts.type,
+            expiresAt: facts.expiresAt)
+    }
+
+    /// A prefix's key count: a lower bound while the scan runs, an estimate over unlisted keys.
+    private static func keys(_ node: Prefix, isComplete: Bool) -> KeyspaceAmount {
+        KeyspaceAmount(node.keys, isLowerBound: !isComplete, isSampled: node.unlistedKeys > 0)
+    }
+
+    /// A prefix's memory: as its key count, and an estimate where Redis sampled.
+    private static func bytes(_ node: Prefix, isComplete: Bool) -> KeyspaceAmount {
+        KeyspaceAmount(node.bytes, isLowerBound: !isComplete, isSampled: node.sampledKeys > 0 || node.unlistedKeys > 0)
+    }
+
+    /// The `limit` largest of `items` (by bytes, then path), in that order.
+    private static func largest(_ items: [(path: Data, bytes: Int, isPrefix: Bool)], limit: Int)
+        -> [(path: Data, bytes: Int, isPrefix: Bool)]
+    {
+        let before: ((path: Data, bytes: Int, isPrefix: Bool), (path: Data, bytes: Int, isPrefix: Bool)) -> Bool = {
+            $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.path.lexicographicallyPrecedes($1.path)
+        }
+        guard items.count > limit * 4 else { return Array(items.sorted(by: before).prefix(limit)) }
+        // Far more children than shown: keep a sorted window of `limit` while walking them.
+        var window: [(path: Data, bytes: Int, isPrefix: Bool)] = []
+        window.reserveCapacity(limit + 1)
+        for item in items {
+            if window.count == limit, let last = window.last, !before(item, last) { continue }
+            let position = window.partitioningIndex { !before($0, item) }
+            window.insert(item, at: position)
+            if window.count > limit { window.removeLast() }
+        }
+        return window
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: Data, from start: Data.Index) -> Data.Index? {
+        guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
         var index = start
-        while index + needle.count <= bytes.count {
+        while index + needle.count <= bytes.endIndex {
             if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) { return index }
             index += 1
         }
         return nil
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsAfter`, for an array partitioned by it
+    /// (binary search).
+    fileprivate func partitioningIndex(where belongsAfter: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

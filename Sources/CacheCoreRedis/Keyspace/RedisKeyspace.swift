@@ -16,21 +16,21 @@ public final class RedisKeyspace: Sendable {
     public let redactedURL: String
     /// The separator the tree splits key names on.
     public let separator: String
-    private let pool: RedisPool
+    let servers: RedisServers
 
-    /// Connects to the database `url` names (`redis://[user:password@]host:port/db`; the
-    /// password may come from `REDISCLI_AUTH`) and logs in, so a bad URL, a refused
-    /// connection or a wrong password fails here with one line.
+    /// Connects to the database `url` names (`redis://[user:password@]host:port/db`, or a
+    /// cluster's nodes: `redis+cluster://host:port,host:port/`; the password may come from
+    /// `REDISCLI_AUTH`) and logs in, so a bad URL, a refused connection or a wrong password
+    /// fails here with one line. On a cluster, scans walk every primary and a key is read
+    /// from the node serving its slot.
     public init(
         url: String, separator: String = ":", environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(5)
     ) throws {
-        let parsed = try RedisEndpoint(url: url, environment: environment)
-        endpoint = parsed.description
-        redactedURL = parsed.redactedURL
+        servers = try RedisServers(url: url, environment: environment, poolSize: 2, timeout: timeout)
+        endpoint = servers.description
+        redactedURL = servers.redactedURL
         self.separator = separator
-        pool = RedisPool(endpoint: parsed, size: 2, timeout: timeout)
-        try pool.withConnection { _ in }
     }
 
     /// Whether `text` is meant as a URL rather than a file: it starts with a scheme and `://`
@@ -42,6 +42,9 @@ public final class RedisKeyspace: Sendable {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
         return scheme.first?.isLetter == true && scheme.unicodeScalars.allSatisfy { $0.isASCII && allowed.contains($0) }
     }
+
+    /// Whether `text` names a Redis Cluster (`redis+cluster://`).
+    public static func isClusterURL(_ text: String) -> Bool { ClusterURL.isCluster(text) }
 
     /// The bytes of a key or prefix typed as text: `PrintableKey` escapes (`\xff`, `\\`)
     /// stand for their bytes, as the tree shows names that are not UTF-8.
@@ -55,19 +58,42 @@ public final class RedisKeyspace: Sendable {
         PrintableKey.text(bytes)
     }
 
-    /// The server's version, role, memory and exact key count (`DBSIZE`).
+    /// The server's version, role, memory and exact key count (`DBSIZE`); on a cluster, the
+    /// memory and keys of the primaries that answer, summed (the role says how many did not).
     public func server() throws -> RedisServerInfo {
-        try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+        guard case .cluster = servers else {
+            return try servers.primaries[0].withConnection { connection in try RedisServerInfo.read(on: connection) }
+        }
+        let primaries = servers.primaries
+        var failure: (any Error)?
+        let nodes = primaries.compactMap { pool -> RedisServerInfo? in
+            do {
+                return try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard var total = nodes.first else { throw failure ?? RedisError.server("no primary answered") }
+        let down = primaries.count - nodes.count
+        total.endpoint = endpoint
+        total.role = "cluster of \(primaries.count) primaries" + (down > 0 ? ", \(down) not answering (not counted)" : "")
+        total.usedMemory = nodes.reduce(0) { $0.addingClamped($1.usedMemory) }
+        total.maxMemory = nodes.reduce(0) { $0.addingClamped($1.maxMemory) }
+        total.keyCount = nodes.reduce(0) { $0.addingClamped($1.keyCount) }
+        return total
     }
 
     /// A new scan of the keys starting with `prefix` (all keys when empty), `batchSize` keys
     /// a `SCAN` call; nothing is read until it is stepped.
     public func scan(prefix: Data = Data(), batchSize: Int = 500) -> KeyspaceScan {
-        KeyspaceScan(pool: pool, prefix: prefix, separator: separator, batchSize: batchSize)
+        KeyspaceScan(servers: servers, prefix: prefix, separator: separator, batchSize: batchSize)
     }
 
     /// `key` in full; `nil` when it does not exist.
     public func key(_ key: Data) throws -> RedisKeyDetail? {
-        try pool.withConnection { connection in try RedisKeyReader.read(key, on: connection, now: KeyspaceScan.now()) }
+        try servers.withConnection(forKey: key) { connection in
+            try RedisKeyReader.read(key, on: connection, now: KeyspaceScan.now())
+        }
     }
 }

@@ -19,6 +19,8 @@ public struct RedisServerInfo: Sendable, Hashable, Codable {
     public var maxMemoryPolicy: String
     /// `DBSIZE`: the exact number of keys in the database when asked.
     public var keyCount: Int
+    /// A cluster's nodes (`nil`: one server); see ``RedisKeyspace/clusterNodes()``.
+    public var nodes: [RedisClusterNode]? = nil
 
     /// Reads `INFO` and `DBSIZE` in one round trip.
     static func read(on connection: RedisConnection) throws(RedisError) -> RedisServerInfo {

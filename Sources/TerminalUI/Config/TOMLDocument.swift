@@ -8,23 +8,19 @@ package struct TOMLDocument {
     /// The top-level table.
     package let root: TOMLTable
 
-    /// A syntax error: where and what.
-    package struct SyntaxError: Error {
-        package let line: Int
-        package let column: Int
-        package let message: String
-    }
-
-    /// Parses `text`; throws a ``SyntaxError`` with the position TOMLKit reports.
-    package init(parsing text: String, source: String) throws(SyntaxError) {
+    /// Parses `text`; throws a ``ConfigError`` of kind `syntax` at the position TOMLKit
+    /// reports.
+    package init(parsing text: String, source: String) throws(ConfigError) {
         self.source = source
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw SyntaxError(
-                line: error.source.begin.line, column: error.source.begin.column, message: error.description)
+            throw ConfigError(
+                .syntax, source: source,
+                location: "line \(error.source.begin.line), column \(error.source.begin.column)",
+                message: error.description)
         } catch {
-            throw SyntaxError(line: 1, column: 1, message: "\(error)")
+            throw ConfigError(.syntax, source: source, location: "line 1, column 1", message: "\(error)")
         }
     }
 

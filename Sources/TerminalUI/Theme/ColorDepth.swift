@@ -23,8 +23,10 @@ package enum ColorDepth: Hashable, Sendable, CaseIterable {
 
     /// `color` as this terminal can draw it: ANSI colours keep their number (folded onto
     /// 0–7 with 8 colours); exact colours become the nearest of the 6×6×6 cube and grey ramp
-    /// (16–255) with 256 colours, whose values are standard, or of the xterm default ANSI
-    /// colours with 16 or 8; everything is the default in monochrome.
+    /// (16–255) with 256 colours, whose values are standard; with 16 or 8 a grey becomes the
+    /// nearest ANSI grey and any other colour the ANSI colour of the nearest hue (so a green
+    /// and an amber never both land on yellow), with 16 its normal or bright shade, whichever
+    /// is nearer; everything is the default in monochrome.
     package func terminalColor(for color: ThemeColor) -> TerminalColor {
         switch (self, color) {
         case (.monochrome, _), (_, .terminalDefault):
@@ -35,14 +37,11 @@ package enum ColorDepth: Hashable, Sendable, CaseIterable {
             return .indexed(ansi.index)
         case (.ansi8, .rgb(let rgb)):
             // A grey stays a grey (black or white), never the nearest hue.
-            let channels = [rgb.red, rgb.green, rgb.blue].map(Int.init)
-            guard (channels.max() ?? 0) - (channels.min() ?? 0) >= 40 else {
-                return .indexed(
-                    Self.distance(rgb, Self.xtermColor(0)) <= Self.distance(rgb, Self.xtermColor(7)) ? 0 : 7)
-            }
-            return .indexed(Self.nearest(rgb, among: 0..<8))
+            guard let hue = Self.nearestHue(rgb) else { return .indexed(Self.nearest(rgb, among: [0, 7])) }
+            return .indexed(hue)
         case (.ansi16, .rgb(let rgb)):
-            return .indexed(Self.nearest(rgb, among: 0..<16))
+            guard let hue = Self.nearestHue(rgb) else { return .indexed(Self.nearest(rgb, among: [0, 7, 8, 15])) }
+            return .indexed(Self.nearest(rgb, among: [hue, hue + 8]))
         case (.xterm256, .rgb(let rgb)):
             return .indexed(Self.nearest(rgb, among: 16..<256))
         }
@@ -64,10 +63,32 @@ package enum ColorDepth: Hashable, Sendable, CaseIterable {
         return isExtreme ? mapped : .indexed(dark ? 7 : 0)
     }
 
+    /// The ANSI colour (1–6) whose hue is nearest `color`'s, ties going to the nearer colour;
+    /// `nil` for a grey (channels within 40 of each other).
+    static func nearestHue(_ color: RGBColor) -> Int? {
+        let (red, green, blue) = (Double(color.red), Double(color.green), Double(color.blue))
+        let high = max(red, green, blue)
+        let chroma = high - min(red, green, blue)
+        guard chroma >= 40 else { return nil }
+        let sector: Double =
+            high == red ? (green - blue) / chroma : high == green ? (blue - red) / chroma + 2 : (red - green) / chroma + 4
+        let hue = (sector * 60 + 360).truncatingRemainder(dividingBy: 360)
+        // ANSI 1 red 0°, 2 green 120°, 3 yellow 60°, 4 blue 240°, 5 magenta 300°, 6 cyan 180°.
+        let hues: [(index: Int, degrees: Double)] = [(1, 0), (2, 120), (3, 60), (4, 240), (5, 300), (6, 180)]
+        func gap(_ degrees: Double) -> Double {
+            let difference = abs(hue - degrees)
+            return min(difference, 360 - difference)
+        }
+        return hues.min { first, second in
+            let (a, b) = (gap(first.degrees), gap(second.degrees))
+            return a != b ? a < b : distance(color, xtermColor(first.index)) < distance(color, xtermColor(second.index))
+        }?.index
+    }
+
     /// The palette entry in `indices` closest to `color` (weighted "redmean" distance, which
     /// tracks perceived difference far better than plain RGB distance at no cost).
-    static func nearest(_ color: RGBColor, among indices: Range<Int>) -> Int {
-        var best = indices.lowerBound
+    static func nearest(_ color: RGBColor, among indices: some Sequence<Int>) -> Int {
+        var best = 0
         var bestDistance = Int.max
         for index in indices {
             let distance = Self.distance(color, xtermColor(index))

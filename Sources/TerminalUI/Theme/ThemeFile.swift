@@ -31,15 +31,8 @@ package struct ThemeFile: Hashable, Sendable {
     package var missingRoles: [StyleRole] { StyleRole.allCases.filter { styles[$0] == nil } }
 
     /// Parses and checks `text`; `source` names it in errors.
-    package init(parsing text: String, source: String) throws(ThemeError) {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument(parsing: text, source: source)
-        } catch {
-            throw ThemeError(
-                .syntax, source: source, location: "line \(error.line), column \(error.column)",
-                message: error.message)
-        }
+    package init(parsing text: String, source: String) throws(ConfigError) {
+        let document = try TOMLDocument(parsing: text, source: source)
         let reader = Reader(source: source)
         var description = ""
         var inherits: String?
@@ -52,7 +45,7 @@ package struct ThemeFile: Hashable, Sendable {
             case "palette": palette = try reader.palette(reader.table(value, at: key))
             case "styles": styleTable = try reader.table(value, at: key)
             default:
-                throw reader.invalid(key, "unknown key (a theme has description, inherits, [palette] and [styles])")
+                throw reader.unknown(key, "unknown key (a theme has description, inherits, [palette] and [styles])")
             }
         }
         self.source = source
@@ -66,29 +59,34 @@ package struct ThemeFile: Hashable, Sendable {
     }
 }
 
-/// Reads the parts of a theme file, turning each problem into a ``ThemeError``.
+/// Reads the parts of a theme file, turning each problem into a ``ConfigError``.
 private struct Reader {
     let source: String
 
-    func invalid(_ location: String, _ message: String) -> ThemeError {
-        ThemeError(.invalidValue, source: source, location: location, message: message)
+    func invalid(_ location: String, _ message: String) -> ConfigError {
+        ConfigError(.invalidValue, source: source, location: location, message: message)
     }
 
-    func string(_ value: TOMLValueConvertible, at location: String) throws(ThemeError) -> String {
+    /// A key the file may not have.
+    func unknown(_ location: String, _ message: String) -> ConfigError {
+        ConfigError(.unknownName, source: source, location: location, message: message)
+    }
+
+    func string(_ value: TOMLValueConvertible, at location: String) throws(ConfigError) -> String {
         guard let string = value.string else {
             throw invalid(location, "expected a string, found \(TOMLDocument.kind(of: value))")
         }
         return string
     }
 
-    func table(_ value: TOMLValueConvertible, at location: String) throws(ThemeError) -> TOMLTable {
+    func table(_ value: TOMLValueConvertible, at location: String) throws(ConfigError) -> TOMLTable {
         guard let table = value.table else {
             throw invalid(location, "expected a table, found \(TOMLDocument.kind(of: value))")
         }
         return table
     }
 
-    func palette(_ table: TOMLTable) throws(ThemeError) -> [String: ThemeColor] {
+    func palette(_ table: TOMLTable) throws(ConfigError) -> [String: ThemeColor] {
         var palette: [String: ThemeColor] = [:]
         for (name, value) in TOMLDocument.entries(of: table) {
             let location = "palette.\(name)"
@@ -102,12 +100,12 @@ private struct Reader {
         return palette
     }
 
-    func styles(_ table: TOMLTable, palette: [String: ThemeColor]) throws(ThemeError) -> [StyleRole: RoleStyle] {
+    func styles(_ table: TOMLTable, palette: [String: ThemeColor]) throws(ConfigError) -> [StyleRole: RoleStyle] {
         var styles: [StyleRole: RoleStyle] = [:]
         for (key, value) in TOMLDocument.entries(of: table) {
             let location = "styles.\(key)"
             guard let role = StyleRole(rawValue: key) else {
-                throw invalid(location, "unknown role (see Themes/default.toml for the list)")
+                throw unknown(location, "unknown role (see Themes/default.toml for the list)")
             }
             var style = RoleStyle()
             for (field, fieldValue) in TOMLDocument.entries(of: try self.table(value, at: location)) {
@@ -116,7 +114,7 @@ private struct Reader {
                 case "fg": style.foreground = try color(fieldValue, at: fieldLocation, palette: palette)
                 case "bg": style.background = try color(fieldValue, at: fieldLocation, palette: palette)
                 case "attributes": style.attributes = try attributes(fieldValue, at: fieldLocation)
-                default: throw invalid(fieldLocation, "unknown key (a style has fg, bg and attributes)")
+                default: throw unknown(fieldLocation, "unknown key (a style has fg, bg and attributes)")
                 }
             }
             styles[role] = style
@@ -126,13 +124,13 @@ private struct Reader {
 
     private func color(
         _ value: TOMLValueConvertible, at location: String, palette: [String: ThemeColor]
-    ) throws(ThemeError) -> ThemeColor {
+    ) throws(ConfigError) -> ThemeColor {
         let text = try string(value, at: location)
         guard let color = palette[text] ?? ThemeColor(name: text) else { throw notAColor(text, at: location) }
         return color
     }
 
-    private func attributes(_ value: TOMLValueConvertible, at location: String) throws(ThemeError) -> TextAttributes {
+    private func attributes(_ value: TOMLValueConvertible, at location: String) throws(ConfigError) -> TextAttributes {
         guard let array = value.array else {
             throw invalid(location, "expected an array of strings, found \(TOMLDocument.kind(of: value))")
         }
@@ -148,7 +146,7 @@ private struct Reader {
         return attributes
     }
 
-    private func notAColor(_ text: String, at location: String) -> ThemeError {
+    private func notAColor(_ text: String, at location: String) -> ConfigError {
         invalid(
             location,
             "\(TOMLDocument.quoted(text)) is not a colour (use #rrggbb, default, an ANSI name such as brightBlue, "

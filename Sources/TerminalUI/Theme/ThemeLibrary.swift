@@ -69,15 +69,15 @@ package struct ThemeLibrary: Hashable, Sendable {
         return Set(files + Self.builtInNames).sorted()
     }
 
-    /// The theme `name`; throws a one-line ``ThemeError`` naming the file and the line or key
+    /// The theme `name`; throws a one-line ``ConfigError`` naming the file and the line or key
     /// when it is missing or broken.
-    package func theme(named name: String) throws(ThemeError) -> Theme {
+    package func theme(named name: String) throws(ConfigError) -> Theme {
         try resolve(name, from: 0, visited: [])
     }
 
     /// The theme `name`, or the built-in `default` with the reason when it cannot be loaded:
     /// the console always starts, and shows the error.
-    package func themeOrFallback(named name: String) -> (theme: Theme, error: ThemeError?) {
+    package func themeOrFallback(named name: String) -> (theme: Theme, error: ConfigError?) {
         do {
             return (try theme(named: name), nil)
         } catch {
@@ -86,9 +86,9 @@ package struct ThemeLibrary: Hashable, Sendable {
     }
 
     /// Loads `name` from the first source at or after `start` (folders, then built-in).
-    private func resolve(_ name: String, from start: Int, visited: Set<String>) throws(ThemeError) -> Theme {
+    private func resolve(_ name: String, from start: Int, visited: Set<String>) throws(ConfigError) -> Theme {
         guard Self.isValidName(name) else {
-            throw ThemeError(
+            throw ConfigError(
                 .invalidName, source: TOMLDocument.quoted(name),
                 message: "not a theme name (use letters, digits, '.', '_' and '-')")
         }
@@ -97,7 +97,7 @@ package struct ThemeLibrary: Hashable, Sendable {
             let file = try ThemeFile(parsing: text, source: source)
             let key = "\(name)@\(index)"
             guard !visited.contains(key) else {
-                throw ThemeError(
+                throw ConfigError(
                     .inheritanceCycle, source: source, location: "inherits", message: "themes inherit in a circle")
             }
             let base: Theme
@@ -108,26 +108,19 @@ package struct ThemeLibrary: Hashable, Sendable {
             }
             return Theme(name: name, file: file, base: base)
         }
-        throw ThemeError(
+        throw ConfigError(
             .notFound, source: "theme '\(name)'",
             message: "no such theme (available: " + themeNames.joined(separator: ", ") + ")")
     }
 
     /// The text and source name of `name` in source `index` (a folder, or the built-in themes
     /// after the last folder); `nil` when that source has no such theme.
-    private func read(_ name: String, at index: Int) throws(ThemeError) -> (String, String)? {
+    private func read(_ name: String, at index: Int) throws(ConfigError) -> (String, String)? {
         guard index < folders.count else {
             return BuiltInThemes.source(named: name).map { ($0, "built-in theme '\(name)'") }
         }
         let path = folders[index].appendingPathComponent(name + ".toml").path
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeError(.unreadable, source: path, message: "cannot be read")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw ThemeError(.unreadable, source: path, message: "is not UTF-8 text")
-        }
-        return (text, path)
+        return try ConfigError.readText(at: path).map { ($0, path) }
     }
 
     /// Whether `name` is a plain file name: letters, digits, `.`, `_`, `-`, not starting with `.`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 
 /// `cachedeck sweep FILE [NAMESPACE]` (files only: Redis expires entries itself)
 struct SweepCommand: ParsableCommand {
@@ -14,6 +15,9 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignActionRunner.recognise(store.file, confirmation: confirmation, json: output.json) {
+            return try foreign.sweep(namespace: scope.namespace)
+        }
         try ActionRunner(file: try store.openForActions(), confirmation: confirmation, json: output.json)
             .run(.sweep(namespace: scope.namespace))
     }
@@ -52,6 +56,9 @@ struct InvalidateCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignActionRunner.recognise(store.file, confirmation: confirmation, json: output.json) {
+            return try foreign.run(try entries.selection.foreignSelection(), namespace: entries.namespace ?? "")
+        }
         try ActionRunner(store: store, confirmation: confirmation, json: output.json)
             .run(.invalidate(try entries.selector()))
     }
@@ -125,15 +132,35 @@ struct SelectorArguments: ParsableArguments {
     var key: [String] = []
     @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
     @Option(name: .shortAndLong, help: "Every entry carrying this tag.") var tag: String?
+    @Option(help: "Every entry matching these filter terms, e.g. \"age>7d\" (caches of other libraries).")
+    var filter: String?
 
     func validate(namespace: String?) throws {
-        let given = [!key.isEmpty, prefix != nil, tag != nil].filter { $0 }.count
-        if given != 1 { throw ValidationError("give exactly one of --key, --prefix or --tag") }
-        if tag == nil && namespace == nil { throw ValidationError("--key and --prefix need a namespace") }
+        let given = [!key.isEmpty, prefix != nil, tag != nil, filter != nil].filter { $0 }.count
+        if given != 1 { throw ValidationError("give exactly one of --key, --prefix, --tag or --filter") }
+        if tag == nil && namespace == nil { throw ValidationError("--key, --prefix and --filter need a namespace") }
+        if let filter {
+            do {
+                _ = try EntryFilter(parsing: filter)
+            } catch {
+                throw ValidationError("--filter: \(error)")
+            }
+        }
+    }
+
+    /// The selection on a foreign cache: keys, or a filter (a prefix or tag is one).
+    func foreignSelection() throws -> ForeignSelection {
+        if !key.isEmpty { return .keys(key) }
+        let terms: [EntryFilterTerm] =
+            if let prefix { [.keyPrefix(prefix)] } else if let tag { [.tag(tag)] } else { [] }
+        return .filter(try filter.map { try EntryFilter(parsing: $0) } ?? EntryFilter(terms))
     }
 
     /// The selector, in `namespace` (every namespace for a tag without one).
     func selector(namespace: String?) throws -> InvalidationSelector {
+        if filter != nil {
+            throw Failure("--filter selects entries of other libraries' caches; on a CacheDeck file filter in the console")
+        }
         if let tag { return .tag(tag, namespace: namespace) }
         guard let namespace else { throw ValidationError("--key and --prefix need a namespace") }
         if let prefix { return .prefix(namespace: namespace, prefix: prefix) }
@@ -152,6 +179,9 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignActionRunner.recognise(store.file, confirmation: ConfirmationArguments(), json: output.json) {
+            return try foreign.undo(auditID)
+        }
         let outcome = try store.controller(writable: true).undo(UndoHandle(auditID: auditID, summary: "#\(auditID)"))
         if output.json {
             try JSONOutput.print(["restored": outcome.restored])

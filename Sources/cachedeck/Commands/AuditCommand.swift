@@ -2,11 +2,16 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 import Foundation
 
-/// `cachedeck audit FILE|URL`
+/// `cachedeck audit FILE|URL`: one bounded line per action (a purge of 77,000 keys names them
+/// all in its target: the table cuts it with `…`; `--json` has it in full).
 struct AuditCommand: ParsableCommand {
+    /// The widest the action column gets, in terminal cells.
+    static let actionWidth = 60
+
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "List the actions taken on the file (or RedisStore), newest first.")
 
@@ -15,16 +20,17 @@ struct AuditCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignActionRunner.recognise(store.file, confirmation: ConfirmationArguments(), json: output.json) {
+            return try foreign.audit(limit: limit)
+        }
         let records = try store.controller(writable: false).auditLog(limit: limit)
         if output.json { return try JSONOutput.print(records) }
-        let rows = records.map { record in
+        let rows = records.map(AuditEntry.init).map { entry in
             [
-                "#\(record.id)", Date(timeIntervalSince1970: Double(record.at) / 1000).formatted(.iso8601),
-                "\(record.origin.user)@\(record.origin.host)",
-                record.target.map { "\($0)" }
-                    ?? "restore #\(record.restoredAuditID ?? 0)",
-                Formatting.count(record.entries), Formatting.bytes(record.bytes),
-                record.undoneAt != nil ? "undone" : record.canUndo ? "restore \(record.id)" : "—",
+                "#\(entry.id)", TimeText.timestamp(entry.at), entry.who,
+                TerminalText.truncate(entry.action, toWidth: Self.actionWidth),
+                Formatting.count(entry.entries), Formatting.bytes(entry.bytes),
+                entry.isUndone ? "undone" : entry.canUndo ? "restore \(entry.id)" : "—",
             ]
         }
         print(Table(headers: ["id", "when", "who", "action", "entries", "bytes", "undo"], rows: rows).rendered)

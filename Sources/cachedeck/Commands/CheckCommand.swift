@@ -90,13 +90,9 @@ struct CheckCommand: ParsableCommand {
     }
 
     private func confirmed(_ question: String) throws -> Bool {
-        if confirmation.yes { return true }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw Failure(
-                "refusing to repair without --yes (stdin is not a terminal); --dry-run shows what it would do")
-        }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        return ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased())
+        try confirmation.confirmed(
+            question,
+            refusal: "refusing to repair without --yes (stdin is not a terminal); --dry-run shows what it would do")
     }
 
     /// Fails (exit 1) while the final report has problems.

@@ -3,6 +3,7 @@ import CacheConsole
 import TerminalUI
 import CacheCore
 import CacheCoreRedis
+import ForeignCaches
 import Foundation
 
 /// `cachedeck [FILE] [--read-only] [--theme NAME] [--refresh SECONDS]`: the full-screen
@@ -19,7 +20,10 @@ struct ConsoleCommand: ParsableCommand {
             written under --prefix (counts by bounded SCAN batches; actions, undo and the audit log through its admin; \
             --read-only sends no write command; :keyspace browses the raw keys), or, \
             when the database holds no store, browses its keyspace read-only as a prefix tree (Enter opens, \
-            ←/Backspace go up, r rescans).
+            ←/Backspace go up, r rescans). \
+            A cache another library wrote (python-diskcache, requests-cache, Django, Rails Solid Cache, Laravel, \
+            Apple URLCache, entity_cache; see docs/foreign-caches.md) opens read-only; --write allows actions, \
+            whose removed rows go to a CacheDeck trash file beside it for undo.
             """)
 
     @Argument(help: "The cache file (.sqlite), or a redis:// URL to browse.", completion: .file())
@@ -37,6 +41,9 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Open a file (or -wal) that users other than its owner may write.")
     var allowWritable = false
 
+    @Flag(help: "Allow actions on a cache another library wrote (python-diskcache, Solid Cache, …): read-only otherwise.")
+    var write = false
+
     @Option(help: "The colour theme: default, light, high-contrast, monochrome, colorblind, or a user theme.")
     var theme = "default"
 
@@ -52,24 +59,35 @@ struct ConsoleCommand: ParsableCommand {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         if let file, RedisKeyspace.isURL(file) {
             // Connects before the terminal is touched, so a bad URL or login fails with one line.
+            // A cluster is browsed as a keyspace: a RedisStore does not run on one yet.
+            let isStore = try !RedisKeyspace.isClusterURL(file) && RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
             let source: any ConsoleDataSource =
-                try RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
+                isStore
                 ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator, readOnly: readOnly)
                 : try KeyspaceDataSource(url: file, separator: separator)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })
         }
         let path = try file ?? Self.defaultFile()
-        let (source, fileNotice) = try Self.open(path, readOnly: readOnly, allowWritable: allowWritable)
+        let (source, fileNotice) = try Self.open(
+            path, readOnly: readOnly, allowWritable: allowWritable, foreignActions: write && !readOnly)
         try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
             .run(on: source, notices: [fileNotice, notice].compactMap { $0 })
     }
 
     /// Opens the file before the terminal is touched, so a bad file fails with one line. A
-    /// file this user cannot write opens read-only, and the console says so.
-    static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false) throws -> (
-        StoreDataSource, notice: String?
-    ) {
+    /// file this user cannot write opens read-only, and the console says so; a cache another
+    /// library wrote (docs/foreign-caches.md) opens read-only.
+    static func open(_ path: String, readOnly: Bool, allowWritable: Bool = false, foreignActions: Bool = false) throws
+        -> (any ConsoleDataSource, notice: String?)
+    {
+        if let foreign = try? ForeignCache.recognise(path: path) {
+            let notice =
+                foreignActions
+                ? "\(foreign.kind.rawValue) cache: removed entries go to \(foreign.trashPath) for undo"
+                : "\(foreign.kind.rawValue) cache, read-only (--write allows actions)"
+            return (ForeignDataSource(cache: foreign, allowsActions: foreignActions), notice)
+        }
         do {
             return (try StoreDataSource.open(path: path, readOnly: readOnly, allowWritable: allowWritable), nil)
         } catch let error as CacheError where !readOnly && error == .readOnly(path: path) {

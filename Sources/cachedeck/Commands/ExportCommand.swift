@@ -20,14 +20,30 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Only entries matching every term (as for ls).") var filter = ""
     @Option(name: .shortAndLong, parsing: .singleValue, help: "Only this key (canonical text); repeat for several.")
     var key: [String] = []
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file())
+    @Option(
+        name: .shortAndLong, help: "Write to this file (created with the cache file's permissions) instead of standard output.",
+        completion: .file())
     var output: String?
+    @OptionGroup var confirmation: ConfirmationArguments
 
     func run() throws {
-        let inspector = try store.openForReading().inspector
+        let opened = try store.openForReading()
+        let inspector = opened.inspector
         _ = try inspector.namespace(namespace)
-        let request = ExportRequest(
+        var request = ExportRequest(
             namespace: namespace, filter: filter, keys: key.isEmpty ? nil : key, path: output ?? "-")
+        if output != nil, FileManager.default.fileExists(atPath: request.path) {
+            guard
+                try confirmation.confirmed(
+                    "Replace \(request.path)?",
+                    refusal: "refusing to replace \(request.path) without --yes (stdin is not a terminal)")
+            else {
+                FileHandle.standardError.write(Data("Cancelled; nothing was written.\n".utf8))
+                return
+            }
+            request.replacing = true
+        }
+        request.takePermissions(ofFileAt: opened.path)
         let count: Int
         do {
             if output != nil {

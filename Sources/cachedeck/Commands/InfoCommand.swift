@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 
 /// `cachedeck info FILE` or `cachedeck info redis://HOST:PORT/DB`
@@ -12,7 +13,8 @@ struct InfoCommand: ParsableCommand {
             "Show a cache file (or a Redis server) at a glance: sizes, format, totals, activity and attached processes.",
         discussion: """
             Given a redis:// URL it shows the server instead: version, role, memory, maxmemory and its policy, and \
-            the exact key count (DBSIZE) of the database. \
+            the exact key count (DBSIZE) of the database; given a redis+cluster:// URL, the primaries summed and \
+            every node with its role, slots, keys, memory and ops/s (a node that is down shows as DOWN). \
             Reads the file without changing it, even while apps write it. Activity is what every \
             attached process counted in the last minute (their telemetry). A process is live while \
             it writes heartbeats; a stale one stopped or disappeared without closing.
@@ -23,6 +25,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         if RedisKeyspace.isURL(store.file) { return try redisInfo() }
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) { return try foreign.info() }
         let opened = try store.openForReading()
         let summary = try opened.inspector.summary()
         let owner = opened.fileOwner
@@ -80,7 +83,9 @@ struct InfoCommand: ParsableCommand {
 
     /// The Redis server at `store.file` (a URL) at a glance.
     private func redisInfo() throws {
-        let info = try RedisKeyspace(url: store.file).server()
+        let keyspace = try RedisKeyspace(url: store.file)
+        var info = try keyspace.server()
+        info.nodes = try keyspace.clusterNodes()
         if output.json { return try JSONOutput.print(info) }
         print(
             Fields(items: [
@@ -94,5 +99,18 @@ struct InfoCommand: ParsableCommand {
                 ),
                 ("Keys", "\(Formatting.count(info.keyCount)) (DBSIZE)"),
             ]).rendered)
+        guard let nodes = info.nodes else { return }
+        print()
+        print(
+            Table(
+                headers: ["node", "role", "slots", "keys", "memory", "ops/s", "state"],
+                rows: nodes.map { node in
+                    [
+                        node.address, node.role, node.role == "primary" ? Formatting.count(node.slots) : Table.none,
+                        node.keys.map(Formatting.count) ?? Table.none, node.usedMemory.map(Formatting.bytes) ?? Table.none,
+                        node.opsPerSecond.map(Formatting.count) ?? Table.none, node.isDown ? "DOWN" : "up",
+                    ]
+                }, textColumns: [0, 1, 6]
+            ).rendered)
     }
 }

@@ -13,7 +13,8 @@ struct KeysCommand: ParsableCommand {
             "List one level of any Redis keyspace as a prefix tree: prefixes and keys with counts, memory, type and TTL.",
         discussion: """
             Read-only: SCAN in bounded batches (MATCH PREFIX* inside a prefix), TYPE, PTTL, MEMORY USAGE and OBJECT \
-            ENCODING; never KEYS, never a write. Names split on the separator: `user:` groups user:1 and user:2. \
+            ENCODING; never KEYS, never a write. The level's keys print as the scan finds them, its prefixes (with \
+            their totals) when it ends; --json prints the level, largest first, when the scan ends. Names split on the separator: `user:` groups user:1 and user:2. \
             Memory marked ~ is Redis' estimate (MEMORY USAGE samples large collections). Bytes that are not UTF-8 \
             show as \\xNN and may be typed so in PREFIX.
             """)
@@ -39,28 +40,45 @@ struct KeysCommand: ParsableCommand {
 
     func run() throws {
         let keyspace = try redis.open(separator: separator)
-        let scan = keyspace.scan(prefix: prefix.map(RedisKeyspace.bytes(ofTyped:)) ?? Data())
-        try scan.finish()
-        let level = scan.level(limit: limit)
-        if json { return try JSONOutput.print(level) }
+        let scan = keyspace.scan(prefix: prefix.map(RedisKeyspace.bytes(ofTyped:)) ?? Data(), batchSize: 1000)
+        if json {
+            try scan.finish()
+            return try JSONOutput.print(scan.level(limit: limit))
+        }
+        // Keys of the level print as the scan finds them; prefixes, whose totals need the
+        // whole scan, follow at the end.
+        let table = StreamedTable(
+            headers: ["name", "type", "keys", "memory", "ttl"], widths: [32, 6, 10, 10, 8], rightAligned: [2, 3, 4])
         let now = ConsoleRuntime.now()
-        print(
-            Table(
-                headers: ["name", "type", "keys", "memory", "ttl"],
-                rows: level.children.map { node in
-                    [
-                        node.nameText, node.type?.rawValue ?? "prefix", KeyspaceText.count(node.keys),
-                        KeyspaceText.bytes(node.bytes),
-                        node.kind == .key ? KeyspaceText.expiry(node.expiresAt, now: now) : Table.none,
-                    ]
-                }, textColumns: [0, 1]
-            ).rendered)
-        let more = level.childCount - level.children.count
+        print(table.header)
+        var printed = 0
+        var progress = try scan.step()
+        while true {
+            for node in scan.keysFoundByLastStep() where printed < limit {
+                print(table.line(row(node, now: now)))
+                printed += 1
+            }
+            fflush(nil)  // stdout, when it is a pipe
+            if progress.isComplete { break }
+            progress = try scan.step()
+        }
+        let level = scan.level(limit: limit)
+        let prefixes = level.children.filter { $0.kind == .prefix }
+        for node in prefixes { print(table.line(row(node, now: now))) }
+        if printed == 0 && prefixes.isEmpty { print("(none)") }
+        let more = level.childCount - printed - prefixes.count
         print(
             "\n\(KeyspaceText.count(level.keys)) \(level.keys.value == 1 ? "key" : "keys"), "
                 + "\(KeyspaceText.bytes(level.bytes)) under \(level.prefixText.isEmpty ? "the top level" : level.prefixText)"
                 + (more > 0 ? "; \(Formatting.count(more)) more not shown (--limit)" : "")
-                + (level.bytes.isSampled ? "; ~ marks Redis' sampled estimates" : ""))
+                + (level.bytes.isSampled ? "; ~ marks estimates" : ""))
+    }
+
+    private func row(_ node: KeyspaceNode, now: Int64) -> [String] {
+        [
+            node.nameText, node.type?.rawValue ?? "prefix", KeyspaceText.count(node.keys), KeyspaceText.bytes(node.bytes),
+            node.kind == .key ? KeyspaceText.expiry(node.expiresAt, now: now) : Table.none,
+        ]
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 
 /// `cachedeck ls FILE NAMESPACE [--sort …] [--reverse] [--filter …] [--limit N] [--after CURSOR]`
 struct ListCommand: ParsableCommand {
@@ -57,15 +58,21 @@ struct ListCommand: ParsableCommand {
         } catch {
             throw ValidationError("--filter: \(error)")
         }
-        if let after, (try? EntryCursor(token: after)) == nil {
+        if let after, (try? EntryCursor(token: after)) == nil, (try? ForeignCursor(token: after)) == nil {
             throw ValidationError("--after: \(InspectorError.invalidCursor)")
         }
     }
 
     func run() throws {
+        let sort = EntrySort(sort.field, descending: sort.isDescendingByDefault != reverse)
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) {
+            let query = ForeignQuery(
+                namespace: namespace, sort: sort, filter: try EntryFilter(parsing: filter), limit: limit,
+                after: try after.map(ForeignCursor.init(token:)))
+            return try foreign.list(query) { next in nextPage(after: next) }
+        }
         let query = EntryQuery(
-            namespace: namespace, sort: EntrySort(sort.field, descending: sort.isDescendingByDefault != reverse),
-            filter: try EntryFilter(parsing: filter), limit: limit, after: try after.map(EntryCursor.init(token:)))
+            namespace: namespace, sort: sort, filter: try EntryFilter(parsing: filter), limit: limit, after: try after.map(EntryCursor.init(token:)))
         let page = try store.openForReading().inspector.entries(query)
         if output.json { return try JSONOutput.print(EntryListing(page)) }
         print(
@@ -75,9 +82,7 @@ struct ListCommand: ParsableCommand {
                     [
                         TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
                         Formatting.count(row.hits), Figures.relative(row.createdAt, now: page.now),
-                        // As the console shows it: an entry with no recorded read was never read
-                        // (its access time is its write).
-                        row.hits == 0 ? "never" : Figures.relative(row.lastAccessAt, now: page.now),
+                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? "never",
                         Figures.expiry(row.expiresAt, now: page.now),
                         TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
                     ]
@@ -92,15 +97,18 @@ struct ListCommand: ParsableCommand {
         if page.reachedScanLimit {
             notes.append("Stopped after examining \(Formatting.count(page.examinedRows)) rows; the next page goes on.")
         }
-        if let next = page.next {
-            var words = ["cachedeck", "ls", store.file, namespace, "--sort", sort.rawValue]
-            if reverse { words.append("--reverse") }
-            if !filter.isEmpty { words += ["--filter", filter] }
-            if limit != 50 { words += ["--limit", "\(limit)"] }
-            words += ["--after", next.token]
-            notes.append("Next page: " + words.map(Shell.quoted).joined(separator: " "))
-        }
+        if let next = page.next { notes.append("Next page: " + nextPage(after: next.token)) }
         return notes
+    }
+
+    /// The command for the page after `token`, with the same order and filter.
+    private func nextPage(after token: String) -> String {
+        var words = ["cachedeck", "ls", store.file, namespace, "--sort", sort.rawValue]
+        if reverse { words.append("--reverse") }
+        if !filter.isEmpty { words += ["--filter", filter] }
+        if limit != 50 { words += ["--limit", "\(limit)"] }
+        words += ["--after", token]
+        return words.map(Shell.quoted).joined(separator: " ")
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 
 /// `cachedeck namespaces (FILE | redis://…)`
@@ -21,6 +22,7 @@ struct NamespacesCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) { return try foreign.namespaces() }
         let namespaces =
             try redis.inspector(for: store.file)?.namespaceSummaries() ?? store.openForReading().inspector.namespaces()
         if output.json { return try JSONOutput.print(namespaces) }

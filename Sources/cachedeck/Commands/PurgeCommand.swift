@@ -28,15 +28,13 @@ struct PurgeCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(trash) }
             return print("Dry run: \(summary) Nothing was changed.")
         }
-        if !confirmation.yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                throw Failure("refusing to purge the trash without --yes (stdin is not a terminal); --dry-run shows it")
-            }
-            FileHandle.standardError.write(Data("\(summary) Delete it for good? [y/N] ".utf8))
-            guard ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()) else {
-                FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
-                return
-            }
+        guard
+            try confirmation.confirmed(
+                "\(summary) Delete it for good?",
+                refusal: "refusing to purge the trash without --yes (stdin is not a terminal); --dry-run shows it")
+        else {
+            FileHandle.standardError.write(Data("Cancelled; nothing was changed.\n".utf8))
+            return
         }
         let wasFull = try cache.diskSpace().isFullForRemovals
         let purged = try cache.admin.purgeTrash(olderThan: .zero)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import Foundation
 
 /// `cachedeck show FILE NAMESPACE KEY [--hex | --raw]`
@@ -27,6 +28,10 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) {
+            if raw { throw Failure("--raw writes CacheDeck values; use --hex on this file") }
+            return try foreign.show(namespace: namespace, key: key, hex: hex)
+        }
         let inspector = try store.openForReading().inspector
         let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
         guard let detail = try inspector.entry(namespace: namespace, key: key, options: options) else {
@@ -44,19 +49,19 @@ struct ShowCommand: ParsableCommand {
                 ("Namespace", entry.namespace),
                 ("Key", entry.key),
                 ("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(entry.valueBytes)) B)"),
-                ("Created", "\(Figures.timestamp(entry.createdAt)) (\(Figures.relative(entry.createdAt, now: now)))"),
+                ("Created", "\(TimeText.timestamp(entry.createdAt)) (\(Figures.relative(entry.createdAt, now: now)))"),
                 (
                     "Expires",
-                    entry.expiresAt.map { "\(Figures.timestamp($0)) (\(Figures.expiry($0, now: now)))" } ?? "never"
+                    entry.expiresAt.map { "\(TimeText.timestamp($0)) (\(Figures.expiry($0, now: now)))" } ?? "never"
                 ),
                 (
                     "Stale until",
-                    entry.staleUntil.map { "\(Figures.timestamp($0)) (\(Figures.relative($0, now: now)))" }
+                    entry.staleUntil.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" }
                         ?? Table.none
                 ),
                 (
                     "Last access",
-                    "\(Figures.timestamp(entry.lastAccessAt)) (\(Figures.relative(entry.lastAccessAt, now: now)))"
+                    entry.lastAccessAt.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? "never"
                 ),
                 ("Hits", Formatting.count(entry.hits)),
                 ("Version", entry.version.isEmpty ? Table.none : entry.version),
@@ -64,7 +69,15 @@ struct ShowCommand: ParsableCommand {
             ]
             ).rendered)
         print()
-        switch detail.value {
+        Self.printValue(detail.value, totalBytes: entry.valueBytes)
+    }
+}
+
+extension ShowCommand {
+    /// A rendered value: text lines with escapes made visible, or `hexdump -C` lines, and
+    /// where it was cut (`totalBytes`: the value's length, when known).
+    static func printValue(_ value: ValueRendering, totalBytes: Int?) {
+        switch value {
         case .json(let text, let isTruncated):
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 print(TerminalText.sanitize(String(line)))
@@ -74,8 +87,8 @@ struct ShowCommand: ParsableCommand {
             for line in lines { print(String(format: "%08x  %@  |%@|", line.offset, line.hex, line.ascii)) }
             if isTruncated {
                 print(
-                    "… (the first \(Formatting.count(lines.count * 16)) of \(Formatting.count(entry.valueBytes)) bytes)"
-                )
+                    "… (the first \(Formatting.count(lines.count * 16))"
+                        + (totalBytes.map { " of \(Formatting.count($0))" } ?? "") + " bytes)")
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 import CacheCoreRedis
 import Foundation
 
@@ -44,6 +45,9 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         if let inspector = try redis.inspector(for: store.file) { return try run(on: inspector) }
+        if let foreign = try? ForeignCache.recognise(path: store.file) {
+            throw Failure("a \(foreign.kind.rawValue) cache records no telemetry; `cachedeck info` shows its totals")
+        }
         let inspector = try store.openForReading().inspector
         if let namespace { _ = try inspector.namespace(namespace) }
         if watch {

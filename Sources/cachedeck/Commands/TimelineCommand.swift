@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import ForeignCaches
 
 /// `cachedeck timeline FILE [NAMESPACE]`
 struct TimelineCommand: ParsableCommand {
@@ -17,6 +18,9 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
+        if let foreign = ForeignReads.recognise(store.file, json: output.json) {
+            return try foreign.timeline(namespace: namespace)
+        }
         let timeline = try store.openForReading().inspector.expiryTimeline(namespace: namespace)
         if output.json { return try JSONOutput.print(timeline) }
         print("Expiry of \(namespace.map { "namespace \($0)" } ?? "all namespaces")")
@@ -43,7 +47,7 @@ struct TimelineCommand: ParsableCommand {
         print(Table(headers: ["hour", "", "entries", "bytes"], rows: rows).rendered)
     }
 
-    private static func label(_ kind: ExpiryBucketKind) -> String {
+    static func label(_ kind: ExpiryBucketKind) -> String {
         switch kind {
         case .expired: "expired (not swept)"
         case .withinMinute: "within a minute"

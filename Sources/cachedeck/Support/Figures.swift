@@ -29,11 +29,6 @@ enum Figures {
     /// `duration` as ``span(_:)`` writes it.
     static func span(_ duration: Duration) -> String { span(duration.milliseconds) }
 
-    /// A moment as ISO 8601 in UTC, to the second.
-    static func timestamp(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
-    }
-
     /// `87.2%`, or `—` when there is no share to show.
     static func percent(_ share: Double?) -> String {
         share.map { String(format: "%.1f%%", $0 * 100) } ?? Table.none
@@ -65,7 +60,7 @@ enum Figures {
         switch policy.expiration {
         case .never: parts = ["never"]
         case .after(let duration): parts = [span(duration.milliseconds)]
-        case .at(let date): parts = ["at " + timestamp(Int64(saturating: date.timeIntervalSince1970 * 1000))]
+        case .at(let date): parts = ["at " + TimeText.timestamp(Int64(saturating: date.timeIntervalSince1970 * 1000))]
         }
         if let maxEntries = policy.maxEntries {
             parts.append(

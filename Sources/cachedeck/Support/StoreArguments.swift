@@ -59,6 +59,15 @@ struct ConfirmationArguments: ParsableArguments {
 
     @Flag(help: "Show what would be removed, change nothing.")
     var dryRun = false
+
+    /// Whether to go ahead: yes with `--yes`, else the answer to `question` on a terminal;
+    /// throws `refusal` (one line, exit 1) when stdin is not a terminal.
+    func confirmed(_ question: String, refusal: String) throws -> Bool {
+        if yes { return true }
+        guard isatty(STDIN_FILENO) == 1 else { throw Failure(refusal) }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        return ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased())
+    }
 }
 
 /// An optional namespace, named like every command names it: the argument after the file.

@@ -49,6 +49,29 @@ struct Table {
     static let none = "—"
 }
 
+/// A table printed a row at a time, as rows arrive (a scan): columns have fixed widths (a
+/// longer cell pushes the rest of its row), `rightAligned` ones align right. Cells are
+/// sanitized for the terminal.
+struct StreamedTable {
+    let headers: [String]
+    let widths: [Int]
+    let rightAligned: Set<Int>
+
+    /// The header line.
+    var header: String { line(headers) }
+
+    /// One row as a line.
+    func line(_ cells: [String]) -> String {
+        let padded = cells.indices.map { column in
+            let cell = TerminalText.sanitize(cells[column])
+            let width = column < widths.count ? widths[column] : 0
+            let padding = String(repeating: " ", count: max(0, width - TerminalText.displayWidth(of: cell)))
+            return rightAligned.contains(column) ? padding + cell : cell + padding
+        }
+        return String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+    }
+}
+
 /// Labelled lines (`Label   value`), labels padded to one width; values are sanitized.
 struct Fields {
     let items: [(label: String, value: String)]

@@ -43,6 +43,20 @@ import TerminalUI
         #expect(harness.screen().contains("Action #1 was already undone."))
     }
 
+    @Test func theSelectionStaysOnItsActionWhenAnUndoAddsARowAbove() {
+        var harness = ConsoleHarness()
+        harness.press(.down, .enter, .character("d"), .character("y"), .down, .character("d"), .character("y"))
+        harness.press(.character("4"), .down)
+        #expect(harness.screen().contains("Invalidate"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Restored 1 entry of action #1."))
+        // The restore row (#3) is now on top; the cursor is still on #1, so a second u is about #1.
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("Action #1 was already undone."))
+        let rows = harness.model.views.last?.view as? AuditView
+        #expect(rows?.entries?.first { $0.id == 2 }?.isUndone == false, "the second u undid #2")
+    }
+
     @Test func helpIsGeneratedFromTheLiveKeyMap() throws {
         let keys = try KeyMap(parsing: "quit = [\"ctrl-q\"]\ntoggleHex = \"X\"", source: "keys.toml")
         var harness = ConsoleHarness(columns: 120, rows: 40, settings: ConsoleSettings(keyMap: keys))
@@ -61,20 +75,21 @@ import TerminalUI
               2, t          Expiry timeline (of the namespace in view)    :invalidate key=K [ns=N]     Invalidate one key
               3             Statistics (of the namespace in view)         :ttl now|never|1h|+30m       New expiry: selected, marked…
               4             Audit log                                     :ttl CHANGE tag=T [ns=N]     New expiry for a tag (or pre…
-              p             Pause / resume live updates                   :expire [tag=T] [ns=N]       Expire now: selected, marked…
-              +, =          Refresh faster                                :export FILE                 Marked, filtered or all entr…
-              -, _          Refresh slower                                :export FILE ns=N [filter]   A namespace's (matching) ent…
-              u             Undo the last action                          :compact                     Give free pages back to disk
-              m             Mouse on / off                                :undo                        Undo the last action
-              Ctrl-L        Redraw the screen                             :theme NAME                  Switch the colour theme
-              Ctrl-Q        Quit (closes the help first)                  :refresh SECONDS             Set the refresh interval
-             In lists                                                     :overview                    Go to the Overview
-              ↑, k          Move up                                       :timeline                    Show the expiry timeline
-              ↓, j          Move down                                     :stats                       Show the statistics graphs
-              PgUp, Ctrl-B  Page up                                       :audit                       Show the audit log
-              PgDn, Ctrl-F  Page down                                     :mouse                       Mouse on / off
-              g, Home       First row                                     :help                        Show keys and commands
-              G, End        Last row                                      :q                           Quit
+              M             Message log (every result and error of this…  :expire [tag=T] [ns=N]       Expire now: selected, marked…
+              p             Pause / resume live updates                   :export FILE                 Marked, filtered or all entr…
+              +, =          Refresh faster                                :export FILE ns=N [filter]   A namespace's (matching) ent…
+              -, _          Refresh slower                                :export! FILE …              Export, replacing FILE if it…
+              u             Undo the last action                          :undo                        Undo the last action
+              m             Mouse on / off                                :theme NAME                  Switch the colour theme
+              Ctrl-L        Redraw the screen                             :refresh SECONDS             Set the refresh interval
+              Ctrl-Q        Quit (closes the help first)                  :overview                    Go to the Overview
+             In lists                                                     :timeline                    Show the expiry timeline
+              ↑, k          Move up                                       :stats                       Show the statistics graphs
+              ↓, j          Move down                                     :audit                       Show the audit log
+              PgUp, Ctrl-B  Page up                                       :mouse                       Mouse on / off
+              PgDn, Ctrl-F  Page down                                     :help                        Show keys and commands
+              g, Home       First row                                     :q                           Quit
+              G, End        Last row
              Overview
               Enter, →, l   Open the selected namespace
               s             Sort by the next column
@@ -88,7 +103,6 @@ import TerminalUI
               Enter, →, l   Open the selected entry
               /             Filter (as you type; Esc clears it)
               n             Next row whose key holds the filter's text
-              N             Previous row whose key holds the filter's t…
              Esc back  : command  Ctrl-Q quit  ? help                                                        query 1.0 ms · frame –
             """#)
         harness.press(.control("q"))
@@ -106,6 +120,7 @@ import TerminalUI
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                      READ-ONLY  live 1 s
              cache.sqlite › help
+              q             Quit (closes the help first)
              In lists
               ↑, k          Move up
               ↓, j          Move down
@@ -126,7 +141,6 @@ import TerminalUI
               Enter, →, l   Open the selected entry
               /             Filter (as you type; Esc clears it)
               n             Next row whose key holds the filter's text
-              N             Previous row whose key holds the filter's text
              Esc back  : command  q quit  ? help                     query 1.0 ms · frame –
             """#)
     }

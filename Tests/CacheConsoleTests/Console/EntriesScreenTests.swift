@@ -215,6 +215,27 @@ import TerminalUI
         #expect(harness.screen().contains("filter size>1000 (≥ 0 matching)"))
     }
 
+    @Test func fastKeyRepeatLosesNoMoves() {
+        let rows = (0..<3000).map { index in
+            EntryInfo(
+                id: .row(Int64(index + 1)), key: String(format: "k%05d", index), size: 10,
+                createdAt: FakeDataSource.now, expiresAt: nil, lastAccessAt: FakeDataSource.now, hits: 0, tags: [])
+        }
+        var harness = ConsoleHarness(source: FakeDataSource(entries: ["big": rows]))
+        harness.press(.character(":"))
+        harness.type("ns big")
+        harness.press(.enter)
+        let page = EntriesScreen.listHeight(for: harness.controller.size) - 1
+        // 40 PgDn before any page they ask for arrives, as when the key repeats faster than reads.
+        var effects: [ConsoleEffect] = []
+        for _ in 0..<40 { effects += harness.controller.handle(.input(.key(.pageDown))) }
+        for effect in effects {
+            if let message = EffectPerformer.perform(effect, on: harness.source) { harness.handle(message) }
+        }
+        #expect(harness.model.current.entries?.window.selection == 40 * page)
+        #expect(harness.screen().contains(String(format: "k%05d", 40 * page)))
+    }
+
     @Test func pagesOfAFilterTypedOverAreNoLongerWantedWhenTheirTurnComes() {
         var harness = products()
         var effects: [ConsoleEffect] = []
@@ -223,7 +244,7 @@ import TerminalUI
         }
         let pageLoads = effects.filter {
             guard case .load(let requests) = $0 else { return false }
-            return requests.contains { if case .entries = $0 { true } else { false } }
+            return requests.contains { $0.read is EntriesRead }
         }
         #expect(pageLoads.count > 1, "each keystroke asks for the first page of its filter")
         let kept = pageLoads.compactMap { harness.controller.stillWanted($0) }

@@ -389,9 +389,9 @@ final class FakeDataSource: ConsoleDataSource {
             switch sort.field {
             case .key: (0, row.key)
             case .size: (Int64(row.size), "")
-            case .created: (row.createdAt, "")
+            case .created: (row.createdAt ?? 0, "")
             case .expires: (row.expiresAt ?? .max, "")
-            case .lastAccess: (row.lastAccessAt, "")
+            case .lastAccess: (row.lastAccessAt ?? 0, "")
             case .hits: (Int64(row.hits ?? 0), "")
             }
         }

@@ -1,4 +1,5 @@
 import CacheCore
+import Foundation
 import Testing
 
 @testable import CacheConsole
@@ -23,6 +24,76 @@ import TerminalUI
             #expect(crumbs(harness) == before, "\(close) closes the help back to \(before)")
             #expect(!harness.sideEffects.contains(.quit))
         }
+    }
+
+    @Test func markingMoreThanAnActionCanTakeSaysSoWhereTheMarksAreMade() {
+        let big = (0...ConsoleActions.maximumKeysPerAction).map { index in
+            EntryInfo(
+                id: .row(Int64(index + 1)), key: "k\(index)", size: 10, createdAt: FakeDataSource.now, expiresAt: nil,
+                lastAccessAt: FakeDataSource.now, hits: 0, tags: [])
+        }
+        var harness = ConsoleHarness(columns: 120, rows: 30, source: FakeDataSource(entries: ["big": big]))
+        harness.press(.character(":"))
+        harness.type("ns big")
+        harness.press(.enter, .character("/"))
+        harness.type("k")
+        harness.press(.enter, .character("*"))
+        #expect(harness.screen().contains("Not marked: the filter matches 100,001 entries"))
+        #expect(harness.model.current.entries?.marksAllMatching == false)
+        // A prefix needs no key list: no limit.
+        harness.press(.character("/"), .control("u"))
+        harness.type("prefix:k")
+        harness.press(.enter, .character("*"))
+        #expect(harness.model.current.entries?.marksAllMatching == true)
+    }
+
+    @Test func tabCompletesEveryTagOfTheStoreFromAnyView() throws {
+        let folder = TemporaryFolder()
+        let store = try CacheStore(path: folder.url.appendingPathComponent("cache.sqlite").path)
+        let tiles = try store.cache("tiles", key: String.self, value: Int.self)
+        for index in 0..<2000 { try tiles.set(index, for: "t\(index)", tags: ["zoom:\(index / 250)"]) }
+        var harness = ConsoleHarness(source: try StoreDataSource(store: store))
+        func completions() -> [String] {
+            if case .command(_, let completions) = harness.model.overlay { return completions }
+            return []
+        }
+        harness.press(.character(":"))
+        harness.type("invalidate tag=z")
+        harness.press(.tab)
+        #expect(completions() == (0..<8).map { "zoom:\($0)" }, "from the Overview")
+        harness.press(.escape, .character(":"))
+        harness.type("ns tiles")
+        harness.press(.enter, .character(":"))
+        harness.type("invalidate tag=z")
+        harness.press(.tab)
+        #expect(completions().count == 8, "in the entries, beyond the rows read")
+    }
+
+    @Test func unknownHitRatesSortLastInBothDirections() {
+        var harness = ConsoleHarness(columns: 120, rows: 30)
+        func order() -> [String] {
+            let view = harness.model.views[0].view as? OverviewView
+            return view?.ordered(harness.model.overview?.namespaces ?? []).map(\.name) ?? []
+        }
+        harness.press(.character("o"), .character("h"))
+        #expect(Array(order().prefix(2)) == ["products", "sessions"])
+        harness.press(.character("S"))
+        #expect(Array(order().prefix(2)) == ["sessions", "products"], "unknown (–) is not 0 %")
+    }
+
+    @Test func theMessageLogKeepsEveryResultWholeAndWrapped() {
+        let source = FakeDataSource()
+        var harness = ConsoleHarness(source: source)
+        let long = (1...30).map { "word\($0)" }.joined(separator: " ") + " the end"
+        source.failNextRead(long)
+        harness.press(.character("2"))
+        #expect(!harness.screen().contains("the end"), "the status line cuts it")
+        harness.wait(60_000)
+        harness.press(.character("M"))
+        let screen = harness.screen()
+        #expect(screen.contains("messages") && screen.contains("word1 ") && screen.contains("the end"), "\(screen)")
+        harness.press(.escape)
+        #expect(!harness.screen().contains("the end"))
     }
 
     @Test func keysOnTheProcessPanelNeverActOnTheHiddenNamespaceList() {
@@ -64,6 +135,21 @@ import TerminalUI
     func goodLooksDifferentFromBadInEveryTheme(name: String) throws {
         let theme = try ThemeLibrary(folders: []).theme(named: name)
         #expect(theme[.good] != theme[.bad])
+    }
+
+    /// Good, warning and bad differ in colour at 8 and 16 colours (where a green and an amber
+    /// once both became yellow) and in attributes too, for terminals without colour.
+    @Test(arguments: ThemeLibrary.builtInNames)
+    func statusRolesStayDistinctWithEightAndSixteenColours(name: String) throws {
+        let theme = try ThemeLibrary(folders: []).theme(named: name)
+        let roles: [StyleRole] = [.good, .warn, .bad]
+        let attributes = roles.map { theme[$0].attributes }
+        #expect(Set(attributes).count == roles.count, "\(name): good, warn and bad need a non-colour signal each")
+        guard name != "monochrome" else { return }
+        for depth in [ColorDepth.ansi8, .ansi16] {
+            let colors = roles.map { depth.foregroundColor(for: theme[$0].foreground, onDarkBackground: theme.isDark) }
+            #expect(Set(colors).count == roles.count, "\(name) at \(depth): \(colors)")
+        }
     }
 
     @Test(arguments: ThemeLibrary.builtInNames)
@@ -136,7 +222,7 @@ import TerminalUI
         harness.source.state.withLock { $0.appsStopped = true }
         harness.source.change { _ in }
         harness.wait(1000)
-        #expect(harness.screen().contains("0 live apps") || harness.screen().contains("● 0 live"))
+        #expect(harness.screen().contains("○ 0 live apps"), "a hollow bullet: nothing is live")
         #expect(harness.screen().contains(" 0/s ops"))
     }
 

@@ -113,6 +113,19 @@ struct RedisStoreDataSourceTests {
         #expect(try source.auditLog(limit: 10).first { $0.id == audit[0].id }?.isUndone == true)
     }
 
+    @Test func theOverviewOffersOnlyWhatTheStoreCanDo() throws {
+        let server = try RedisServer()
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        try store.cache("users", key: String.self, value: Int.self).set(1, for: "a")
+        var harness = ConsoleHarness(columns: 120, rows: 30, source: try RedisStoreDataSource(url: server.url))
+        let hints = harness.screen().split(separator: "\n").last.map(String.init) ?? ""
+        #expect(hints.contains("clear") && !hints.contains("sweep"), "\(hints)")
+        harness.press(.character("w"))
+        #expect(harness.screen().contains("Redis expires entries itself: there is nothing to sweep."))
+        #expect(harness.model.overlay == nil && harness.model.busy == nil)
+    }
+
     @Test func exportWritesJSONLinesOfEveryPageAndOfChosenKeys() throws {
         let server = try RedisServer()
         let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
@@ -137,13 +150,17 @@ struct RedisStoreDataSourceTests {
         #expect((seven["value"] as? [String: Int]) == ["age": 7] && seven["tags"] as? [String] == ["people"])
         #expect(seven["createdAt"] is Int && seven["staleUntil"] != nil && seven["version"] as? String == "")
 
-        #expect(try source.export(ExportRequest(namespace: "users", filter: "prefix:user-11", path: path)) == 111)
-        #expect(try source.export(ExportRequest(namespace: "users", keys: ["user-3", "nope"], path: path)) == 1)
+        #expect(
+            try source.export(ExportRequest(namespace: "users", filter: "prefix:user-11", path: path, replacing: true))
+                == 111)
+        #expect(
+            try source.export(ExportRequest(namespace: "users", keys: ["user-3", "nope"], path: path, replacing: true))
+                == 1)
         #expect(try lines().map { $0["key"] as? String } == ["user-3"])
-        #expect(try source.export(ExportRequest(namespace: "blobs", path: path)) == 1)
+        #expect(try source.export(ExportRequest(namespace: "blobs", path: path, replacing: true)) == 1)
         #expect(try lines().first?["valueBase64"] as? String == Data([0, 1, 0xFF]).base64EncodedString())
         #expect(throws: InspectorError.noSuchNamespace("nope")) {
-            try source.export(ExportRequest(namespace: "nope", path: path))
+            try source.export(ExportRequest(namespace: "nope", path: path, replacing: true))
         }
     }
 }

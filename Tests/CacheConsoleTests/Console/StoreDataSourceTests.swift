@@ -109,6 +109,20 @@ import Testing
         #expect(throws: CacheError.readOnly(path: store.path)) { try reader.prepare(.target(.sweep(namespace: nil))) }
     }
 
+    @Test func exportRefusesToReplaceAFileUnlessAskedAndExpandsTildeFromHOME() throws {
+        let (store, folder) = try store()
+        let source = try StoreDataSource.open(path: store.path, readOnly: true)
+        let path = folder.url.appendingPathComponent("out.jsonl").path
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ConsoleError.self) { try source.export(ExportRequest(namespace: "users", path: path)) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
+        #expect(try source.export(ExportRequest(namespace: "users", path: path, replacing: true)) == 1)
+        #expect(ExportRequest.expandingHome("~/x.jsonl", home: "/home/ops") == "/home/ops/x.jsonl")
+        #expect(ExportRequest.expandingHome("~", home: "/home/ops") == "/home/ops")
+        #expect(ExportRequest.expandingHome("~other/x", home: "/home/ops") == "~other/x")
+        #expect(ExportRequest.expandingHome("./~/x", home: "/home/ops") == "./~/x")
+    }
+
     @Test func onlyCommitsCountAsChanges() throws {
         let (store, folder) = try store()
         _ = folder

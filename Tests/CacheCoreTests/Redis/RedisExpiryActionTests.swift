@@ -26,6 +26,19 @@ struct RedisExpiryActionTests {
         Int64(try fixture.server.cli("HGET", "cachedeck:e:\(namespace):1:\(key)", name))
     }
 
+    @Test func expireNowKeepsEachEntrysStaleWindowLength() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let tiles = try store.cache(
+            "tiles", key: String.self, value: Int.self,
+            policy: NamespacePolicy(expiration: .after(.seconds(3600)), staleWindow: .seconds(300)))
+        try tiles.set(1, for: "a")
+        _ = try store.admin.run(.expiry(selector: .key(namespace: "tiles", key: "a"), change: .expireNow))
+        let (expires, stale) = (try field("a", "x"), try field("a", "s"))
+        #expect(expires != nil && stale.flatMap { s in expires.map { s - $0 } } == 300_000)
+        #expect(try tiles.get("a") == nil)
+    }
+
     @Test func expireNowHidesWhatItSelectsAndItsUndoBringsItBack() throws {
         let store = try fixture.open()
         defer { store.close() }

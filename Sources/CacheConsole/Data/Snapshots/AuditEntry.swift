@@ -41,3 +41,14 @@ package struct AuditEntry: Sendable, Hashable {
         self.canUndo = canUndo
     }
 }
+
+extension AuditEntry {
+    /// The row of `record`: the action's target in full (screens and tables truncate it).
+    package init(_ record: AuditRecord) {
+        self.init(
+            id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
+            action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
+            entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
+            origin: record.origin, sampleKeys: record.sampleKeys)
+    }
+}

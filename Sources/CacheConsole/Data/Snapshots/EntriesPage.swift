@@ -56,12 +56,12 @@ package struct EntryInfo: Sendable, Hashable {
     package var key: String
     /// Key plus value bytes.
     package var size: Int
-    /// When the current value was written.
-    package var createdAt: Int64
+    /// When the current value was written; `nil` where the format does not record it.
+    package var createdAt: Int64?
     /// When it expires; `nil` never.
     package var expiresAt: Int64?
-    /// The last write or recorded read.
-    package var lastAccessAt: Int64
+    /// The last write or recorded read; `nil` where the format does not record it.
+    package var lastAccessAt: Int64?
     /// Recorded reads; `nil` where reads are not recorded (Redis).
     package var hits: Int?
     /// Tags, sorted.
@@ -69,7 +69,7 @@ package struct EntryInfo: Sendable, Hashable {
 
     /// An entry with these values.
     package init(
-        id: EntryReference, key: String, size: Int, createdAt: Int64, expiresAt: Int64?, lastAccessAt: Int64,
+        id: EntryReference, key: String, size: Int, createdAt: Int64?, expiresAt: Int64?, lastAccessAt: Int64?,
         hits: Int?,
         tags: [String]
     ) {

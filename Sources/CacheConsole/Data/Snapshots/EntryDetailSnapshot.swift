@@ -13,6 +13,9 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     package var version: String
     /// The value, rendered.
     package var value: ValueText
+    /// What the value is, where the console names it (a foreign cache's `Python pickle ·
+    /// hex dump`); `nil`: JSON or a hex dump, as ``value`` says.
+    package var valueKind: String?
 
     /// A detail with these values.
     package init(

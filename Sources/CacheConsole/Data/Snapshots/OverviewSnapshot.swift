@@ -17,14 +17,18 @@ package struct OverviewSnapshot: Sendable, Hashable {
     /// The Redis server and how far its entries are counted, for a Redis store (its
     /// ``file`` then holds the URL, the used memory and the counted entries).
     package var redis: RedisFacts?
+    /// The tags entries carry (for Tab completion), sorted; empty where the store cannot list
+    /// them cheaply.
+    package var tags: [String]
 
     /// A snapshot of these parts; `stores` (one per store a process opened, oldest first)
     /// become one row per process.
     package init(
         file: FileFacts, stores: [ProcessFacts], activity: ActivityFacts, namespaces: [NamespaceFacts],
-        redis: RedisFacts? = nil
+        redis: RedisFacts? = nil, tags: [String] = []
     ) {
         self.redis = redis
+        self.tags = tags
         self.file = file
         self.processes = ProcessFacts.perProcess(stores)
         self.activity = activity
@@ -51,6 +55,11 @@ package struct FileFacts: Sendable, Hashable {
     /// Who owns the file when it is not the user running the console (see
     /// ``CacheStore/fileOwner``).
     package var owner: String?
+    /// Whether ``payloadBytes`` is still being counted (shown as `…`, not as a number).
+    package var isPayloadCounting = false
+    /// The format of a cache another library wrote (`python-diskcache`, …); `nil` for a
+    /// CacheDeck file. Such a file records no apps, telemetry or versions.
+    package var foreignFormat: String?
 
     /// Facts with these values.
     package init(
@@ -154,6 +163,10 @@ package struct NamespaceFacts: Sendable, Hashable {
     package var version: String
     /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).
     package var isExact: Bool
+    /// Whether entries can expire (`false`: `expired` is unknown, not zero).
+    package var hasExpiry = true
+    /// Whether ``bytes`` is still being counted (shown as `…`, not as a number).
+    package var isBytesCounting = false
 
     /// Facts with these values.
     package init(

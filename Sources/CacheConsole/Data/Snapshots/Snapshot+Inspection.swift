@@ -8,7 +8,8 @@ extension EntryInfo {
     init(_ row: EntryRow, id: EntryReference, recordsReads: Bool = true) {
         self.init(
             id: id, key: row.key, size: row.size, createdAt: row.createdAt, expiresAt: row.expiresAt,
-            lastAccessAt: row.lastAccessAt, hits: recordsReads ? row.hits : nil, tags: row.tags)
+            lastAccessAt: recordsReads ? row.lastAccessAt ?? row.createdAt : nil, hits: recordsReads ? row.hits : nil,
+            tags: row.tags)
     }
 }
 

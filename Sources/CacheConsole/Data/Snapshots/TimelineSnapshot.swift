@@ -11,6 +11,8 @@ package struct TimelineSnapshot: Sendable, Hashable {
         package var entries: Int
         /// Their bytes.
         package var bytes: Int64
+        /// The range's name where it is an age, not an expiry (caches without expiry).
+        package var ageLabel: String?
 
         /// A bucket with these values.
         package init(kind: ExpiryBucketKind, entries: Int, bytes: Int64) {
@@ -28,6 +30,8 @@ package struct TimelineSnapshot: Sendable, Hashable {
     package var hourly: [Int]
     /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).
     package var isExact: Bool
+    /// Whether the buckets are ages (a cache that records no expiry), newest first.
+    package var isAges: Bool { buckets.contains { $0.ageLabel != nil } }
 
     /// A timeline with these values.
     package init(namespace: String?, buckets: [Bucket], hourly: [Int], isExact: Bool = true) {

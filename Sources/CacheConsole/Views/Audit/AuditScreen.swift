@@ -65,7 +65,7 @@ enum AuditScreen {
                 ? ("can be undone: \(undoKey) restores what it removed", .good) : ("cannot be undone", .muted)
         let facts: [(String, String, StyleRole)] = [
             ("Action", entry.action, .title),
-            ("When", TimeText.ago(entry.at, now: now), .text),
+            ("When", "\(TimeText.timestamp(entry.at)) (\(TimeText.ago(entry.at, now: now)))", .text),
             ("Who", origin?.user ?? entry.who, .text),
             ("Host", origin?.host ?? "–", .text),
             ("Process", origin.map { "\($0.program) (pid \($0.pid))" } ?? "–", .text),

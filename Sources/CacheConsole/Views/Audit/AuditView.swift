@@ -4,17 +4,34 @@ package struct AuditView: ConsoleView {
     /// The rows as last read, newest first.
     package internal(set) var entries: [AuditEntry]?
     /// The selected row.
-    package internal(set) var selection = 0
+    package internal(set) var selection = 0 {
+        didSet { selectedID = selected?.id }
+    }
+    /// The selected action's id, so the selection stays on it when newer actions (an undo's
+    /// restore) push rows down.
+    private var selectedID: Int64?
 
     package static let title = "Audit log"
 
-    package static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding<AuditView>] =
         [
-            KeyBinding(.drillIn, hint: "details", help: "Show the selected action in full"),
-            KeyBinding(.undo, hint: "undo", help: "Undo the selected action", destructive: true),
-        ] + KeyBinding.listMotion
+            KeyBinding(.drillIn, hint: "details", help: "Show the selected action in full") { view, context in
+                if let entry = view.selected { context.show(AuditDetailView(entry: entry)) }
+                return []
+            },
+            KeyBinding(.undo, hint: "undo", help: "Undo the selected action", destructive: true) { view, context in
+                if let entry = view.selected { undo(entry, context: &context) }
+                return []
+            },
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            view.selection = ListMove.clamp(view.selection + move.delta(page: context.pageRows), count: view.entries?.count ?? 0)
+            return []
+        }
 
-    package var tab: KeyAction? { .showAudit }
+    package static let tab: ViewTab? = ViewTab(action: .showAudit, label: "Audit", help: "Audit log")
+
+    package static func opened(from context: ViewContext) -> AuditView? { AuditView() }
     package var isAuxiliary: Bool { true }
 
     package func breadcrumb(in context: ViewContext) -> String? { "audit log" }
@@ -22,20 +39,6 @@ package struct AuditView: ConsoleView {
     /// The selected row, if any.
     var selected: AuditEntry? {
         entries.flatMap { $0.indices.contains(selection) ? $0[selection] : nil }
-    }
-
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if let delta = ListMotion.delta(action, page: context.pageRows) {
-            selection = ListMotion.clamp(selection + delta, count: entries?.count ?? 0)
-            return []
-        }
-        guard let entry = selected else { return [] }
-        switch action {
-        case .drillIn: context.show(AuditDetailView(entry: entry))
-        case .undo: Self.undo(entry, context: &context)
-        default: break
-        }
-        return []
     }
 
     /// Undoes `entry`, or says why it cannot be.
@@ -62,16 +65,14 @@ package struct AuditView: ConsoleView {
         return []
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.audit(view: context.viewID)]
-    }
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [AuditRead] { [AuditRead()] }
 
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ rows: [AuditEntry], for read: AuditRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .audit(let rows) = data else { return [] }
+        let followed = selectedID.flatMap { id in rows.firstIndex { $0.id == id } }
         entries = rows
-        selection = min(selection, max(0, rows.count - 1))
+        selection = followed ?? min(selection, max(0, rows.count - 1))
         return []
     }
 
@@ -88,25 +89,21 @@ package struct AuditDetailView: ConsoleView {
 
     package static let title = "Audit detail"
 
-    package static let bindings: [KeyBinding] = [
-        KeyBinding(.undo, hint: "undo", help: "Undo this action", destructive: true)
+    package static let bindings: [KeyBinding<AuditDetailView>] = [
+        KeyBinding(.undo, hint: "undo", help: "Undo this action", destructive: true) { view, context in
+            AuditView.undo(view.entry, context: &context)
+            return []
+        }
     ]
 
     package func breadcrumb(in context: ViewContext) -> String? { "action #\(entry.id)" }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if action == .undo { AuditView.undo(entry, context: &context) }
-        return []
-    }
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [AuditRead] { [AuditRead()] }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.audit(view: context.viewID)]
-    }
-
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ rows: [AuditEntry], for read: AuditRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        if case .audit(let rows) = data, let fresh = rows.first(where: { $0.id == entry.id }) { entry = fresh }
+        if let fresh = rows.first(where: { $0.id == entry.id }) { entry = fresh }
         return []
     }
 
@@ -115,4 +112,9 @@ package struct AuditDetailView: ConsoleView {
             entry, now: context.now, undoKey: context.label(.undo), in: area, into: &buffer,
             options: options)
     }
+}
+
+/// The audit log, newest first (its latest 200 actions).
+package struct AuditRead: ConsoleRead {
+    package func run(on source: any ConsoleDataSource) throws -> [AuditEntry] { try source.auditLog(limit: 200) }
 }

@@ -83,7 +83,7 @@ enum DetailScreen {
         fact("Version", snapshot.version.isEmpty ? "–" : snapshot.version, row: 1, column: half)
         fact("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(snapshot.valueBytes)) B)", row: 2)
         fact("Hits", entry.hits.map(Formatting.count) ?? "not recorded", row: 2, column: half)
-        fact("Created", TimeText.ago(entry.createdAt, now: now), row: 3)
+        fact("Created", entry.createdAt.map { TimeText.ago($0, now: now) } ?? "–", row: 3)
         fact("Accessed", TimeText.accessed(entry, now: now), row: 3, column: half)
         let expiry = TimeText.expiry(entry.expiresAt, now: now)
         fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
@@ -96,7 +96,7 @@ enum DetailScreen {
             rows: area.size.rows - metadataRows)
         let lines = valueLines(view, width: area.size.columns)
         let kind =
-            (snapshot.value.isHexDump ? "hex dump" : "JSON") + (view.isGone ? "\(options.dot)gone since read" : "")
+            (snapshot.valueKind ?? (snapshot.value.isHexDump ? "hex dump" : "JSON")) + (view.isGone ? "\(options.dot)gone since read" : "")
         let position =
             lines.isEmpty
             ? ""

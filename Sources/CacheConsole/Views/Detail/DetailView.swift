@@ -43,67 +43,64 @@ package struct DetailView: ConsoleView {
 
     package static let title = "Detail"
 
-    package static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding<DetailView>] =
         [
-            KeyBinding(.toggleHex, hint: "hex", help: "Hex dump / text"),
-            KeyBinding(.invalidate, hint: "invalidate", help: "Invalidate the entry", destructive: true),
-            KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true),
-            KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true),
-        ] + KeyBinding.listMotion
+            KeyBinding(.toggleHex, hint: "hex", help: "Hex dump / text") { view, context in
+                guard !view.isBinary else {
+                    context.report("The value is not text: it shows as a hex dump only.")
+                    return []
+                }
+                view.hex.toggle()
+                view.scroll = 0
+                context.load(view.loads(in: context, refreshing: false))
+                return []
+            },
+            KeyBinding(.invalidate, hint: "invalidate", help: "Invalidate the entry", destructive: true) { view, context in
+                if !view.isGone {
+                    context.startAction(
+                        .target(.invalidate(.key(namespace: view.namespace, key: view.key))), title: "invalidate \(view.key)")
+                }
+                return []
+            },
+            KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true) { view, context in
+                context.startAction(.target(.sweep(namespace: view.namespace)), title: "sweep \(view.namespace)")
+                return []
+            },
+            KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true) {
+                view, context in
+                context.startAction(.target(.clear(namespace: view.namespace)), title: "clear \(view.namespace)")
+                return []
+            },
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            let lines = DetailScreen.valueLines(view, width: context.size.columns).count
+            let height = DetailScreen.valueHeight(for: context.size)
+            view.scroll = max(0, min(view.scroll + move.delta(page: max(1, height - 1)), lines - height))
+            return []
+        }
 
     package var subjectNamespace: String? { namespace }
 
     package func breadcrumb(in context: ViewContext) -> String? { key }
 
-    package func hints(in context: ViewContext) -> [KeyBinding] {
+    package func hints(in context: ViewContext) -> [KeyHint] {
         // A binary value only shows as a hex dump: no key switches it.
         Self.bindings.compactMap { binding in
-            guard binding.hint != nil else { return nil }
-            guard binding.action == .toggleHex else { return binding }
-            return isBinary ? nil : binding.hinted(hex ? "text" : "hex")
+            let shown = binding.shown
+            guard shown.hint != nil else { return nil }
+            guard shown.action == .toggleHex else { return shown }
+            return isBinary ? nil : shown.hinted(hex ? "text" : "hex")
         }
     }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        let lines = DetailScreen.valueLines(self, width: context.size.columns).count
-        let height = DetailScreen.valueHeight(for: context.size)
-        if let delta = ListMotion.delta(action, page: max(1, height - 1)) {
-            scroll = max(0, min(scroll + delta, lines - height))
-            return []
-        }
-        switch action {
-        case .toggleHex:
-            guard !isBinary else {
-                context.report("The value is not text: it shows as a hex dump only.")
-                return []
-            }
-            hex.toggle()
-            scroll = 0
-            return [.load([.detail(view: context.viewID, id: entryID, hex: hex)])]
-        case .invalidate:
-            guard !isGone else { return [] }
-            context.startAction(
-                .target(.invalidate(.key(namespace: namespace, key: key))), title: "invalidate \(key)")
-        case .sweep:
-            context.startAction(.target(.sweep(namespace: namespace)), title: "sweep \(namespace)")
-        case .clearNamespace:
-            context.startAction(.target(.clear(namespace: namespace)), title: "clear \(namespace)")
-        default:
-            break
-        }
-        return []
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [DetailRead] {
+        [DetailRead(id: entryID, hex: hex)]
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.detail(view: context.viewID, id: entryID, hex: hex)]
-    }
-
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ snapshot: EntryDetailSnapshot?, for read: DetailRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .detail(_, _, let hex) = request, case .detail(let snapshot) = data, hex == self.hex else {
-            return []
-        }
+        guard read.hex == hex else { return [] }
         self.snapshot = snapshot ?? self.snapshot
         isGone = snapshot == nil
         wrapValue(width: context.size.columns)
@@ -116,5 +113,17 @@ package struct DetailView: ConsoleView {
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         DetailScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
+    }
+}
+
+/// The entry a Detail view shows, as text or as a hex dump; `nil` when it is gone.
+package struct DetailRead: ConsoleRead {
+    /// The entry.
+    let id: EntryReference
+    /// Whether the value is read as a hex dump.
+    let hex: Bool
+
+    package func run(on source: any ConsoleDataSource) throws -> EntryDetailSnapshot? {
+        try source.entry(id: id, hex: hex)
     }
 }

@@ -104,7 +104,7 @@ enum EntriesScreen {
             TableCell(marked ? options.markGlyph : "", CellStyle(.marked)),
             TableCell(row.key, CellStyle(marked ? .marked : .text)),
             TableCell(Formatting.bytes(row.size), style(.size, otherwise: .text)),
-            TableCell(TimeText.span(TimeText.between(row.createdAt, now)), CellStyle(.muted)),
+            TableCell(row.createdAt.map { TimeText.span(TimeText.between($0, now)) } ?? "–", CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),
             TableCell(row.hits.map(Formatting.count) ?? "–", style(.hits, otherwise: row.hits == nil ? .muted : .text)),
             TableCell(TimeText.accessed(row, now: now), style(.lastAccess, otherwise: .muted)),

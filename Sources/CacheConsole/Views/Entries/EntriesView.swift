@@ -28,6 +28,10 @@ package struct EntriesView: ConsoleView {
     var lastChange: [EntryReference: Int64] = [:]
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
+    /// Rows that moves went past the rows counted so far, away from the anchor, while their
+    /// pages were still being read: made up as the pages arrive, so fast key repeat loses no
+    /// moves.
+    var pendingMove = 0
     /// How many entries the filter matches, exactly (counted with the first page).
     package internal(set) var matchCount: Int?
     /// Whether the rows come in the server's scan order (Redis): there is no order to change
@@ -59,24 +63,95 @@ package struct EntriesView: ConsoleView {
 extension EntriesView {
     package static let title = "Entries"
 
-    package static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding<EntriesView>] =
         [
-            KeyBinding(.drillIn, hint: "open", help: "Open the selected entry"),
-            KeyBinding(.filter, hint: "filter", help: "Filter (as you type; Esc clears it)"),
-            KeyBinding(.nextMatch, help: "Next row whose key holds the filter's text"),
-            KeyBinding(.previousMatch, help: "Previous row whose key holds the filter's text"),
-            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column"),
-            KeyBinding(.reverseSort, help: "Reverse the sort"),
-            KeyBinding(.sortMenu, help: "Sort by a column you pick"),
-            KeyBinding(.toggleMark, hint: "mark", help: "Mark / unmark the selected entry"),
-            KeyBinding(.markRange, help: "Mark from the last mark to here"),
-            KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all"),
+            KeyBinding(.drillIn, hint: "open", help: "Open the selected entry") { view, context in
+                if let row = view.window.selectedRow {
+                    context.show(DetailView(entryID: row.id, namespace: view.namespace, key: row.key))
+                }
+                return []
+            },
+            KeyBinding(.filter, hint: "filter", help: "Filter (as you type; Esc clears it)") { view, context in
+                context.editFilter(view.filter)
+                return []
+            },
+            KeyBinding(.nextMatch, help: "Next row whose key holds the filter's text") { view, context in
+                view.jumpToMatch(forward: true, context: &context)
+            },
+            KeyBinding(.previousMatch, help: "Previous row whose key holds the filter's text") { view, context in
+                view.jumpToMatch(forward: false, context: &context)
+            },
+            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column") { view, context in
+                view.unlessScanOrder(&context) { view in view.sortBy(EntryColumn.shown(for: view.sort).column.nextSortable) }
+            },
+            KeyBinding(.reverseSort, help: "Reverse the sort") { view, context in
+                view.unlessScanOrder(&context) { view in
+                    let (column, descending) = EntryColumn.shown(for: view.sort)
+                    var reversed = column.ascendingSort ?? EntrySort(.key)
+                    if !descending { reversed.descending.toggle() }
+                    view.sort = reversed
+                    view.restart(anchor: .top)
+                }
+            },
+            KeyBinding(.sortMenu, help: "Sort by a column you pick") { view, context in
+                guard !view.isScanOrder else {
+                    context.report(scanOrderNotice)
+                    return []
+                }
+                context.report(
+                    "Sort by: "
+                        + EntryColumn.allCases.compactMap { column in
+                            column.sortKey.map { "\($0) \(column.title)" }
+                        }.joined(separator: " · ") + " (keys shown once more reverse)")
+                view.sortMenuOpen = true
+                return []
+            },
+            KeyBinding(.toggleMark, hint: "mark", help: "Mark / unmark the selected entry") { view, context in
+                guard let row = view.window.selectedRow else { return [] }
+                view.marksAllMatching = false
+                if view.marks.removeValue(forKey: row.id) == nil { view.marks[row.id] = row.key }
+                view.markAnchor = view.window.selection
+                view.window.move(by: 1, height: EntriesScreen.listHeight(for: context.size))
+                return view.pageLoads(in: context)
+            },
+            KeyBinding(.markRange, help: "Mark from the last mark to here") { view, context in
+                view.markRange(context: &context)
+            },
+            KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all") { view, context in
+                if !view.marksAllMatching, let count = view.matchCount, count > ConsoleActions.maximumKeysPerAction,
+                    let filter = try? EntryFilter(parsing: view.filter),
+                    ConsoleActions.directSelector(namespace: view.namespace, filter: filter) == nil
+                {
+                    context.report(
+                        "Not marked: the filter matches \(Formatting.count(count)) entries, and an action on a filter's keys "
+                            + "takes at most \(Formatting.count(ConsoleActions.maximumKeysPerAction)); narrow it, or use "
+                            + "prefix: or tag: (no limit).", isError: true)
+                    return []
+                }
+                view.marksAllMatching.toggle()
+                view.marks = [:]
+                return []
+            },
             KeyBinding(
-                .invalidate, hint: "invalidate", help: "Invalidate selected / marked / matching", destructive: true),
-            KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true),
-            KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true),
-            KeyBinding(.back, help: "Unmark, then clear the filter, then go back"),
-        ] + KeyBinding.listMotion
+                .invalidate, hint: "invalidate", help: "Invalidate selected / marked / matching", destructive: true
+            ) { view, context in
+                view.invalidate(context: &context)
+                return []
+            },
+            KeyBinding(.clearNamespace, help: "Clear the namespace (asks for its name)", destructive: true) {
+                view, context in
+                context.startAction(.target(.clear(namespace: view.namespace)), title: "clear \(view.namespace)")
+                return []
+            },
+            KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true) { view, context in
+                context.startAction(.target(.sweep(namespace: view.namespace)), title: "sweep \(view.namespace)")
+                return []
+            },
+            KeyBinding(.back, help: "Unmark, then clear the filter, then go back") { view, context in
+                view.unmarkOrClearFilter(context: &context)
+            },
+        ]
+        + KeyBinding.listMotion { view, move, context in view.move(move, context: &context) }
 
     package var subjectNamespace: String? { namespace }
 
@@ -86,7 +161,7 @@ extension EntriesView {
 
     /// Esc unmarks and clears the filter before it leaves the view.
     package func claims(_ action: KeyAction) -> Bool {
-        guard action == .back else { return Self.bindings.contains { $0.action == action } }
+        guard action == .back else { return Self.bindings.contains { $0.shown.action == action } }
         return !marks.isEmpty || marksAllMatching || !filter.isEmpty
     }
 
@@ -95,13 +170,15 @@ extension EntriesView {
         return pickSort(key, in: context) ?? []
     }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
+    /// Moves the selection; the first and last rows of a list read in pages start the pages
+    /// over from that end.
+    private mutating func move(_ move: ListMove, context: inout ViewContext) -> [ConsoleEffect] {
         let height = EntriesScreen.listHeight(for: context.size)
-        switch action {
-        case .moveUp, .moveDown, .pageUp, .pageDown:
-            let delta = ListMotion.delta(action, page: max(1, height - 1)) ?? 0
-            window.move(by: delta, height: height)
+        switch move {
+        case .up, .down, .pageUp, .pageDown:
+            moveSelection(to: window.selection + pendingMove + move.delta(page: max(1, height - 1)), height: height)
         case .top:
+            pendingMove = 0
             if window.anchor == .top {
                 window.select(0, height: height)
             } else {
@@ -110,10 +187,8 @@ extension EntriesView {
         case .bottom where isScanOrder && !window.isComplete:
             context.report(Self.scanOrderNotice)
             return []
-        case .sortNext where isScanOrder, .reverseSort where isScanOrder, .sortMenu where isScanOrder:
-            context.report(Self.scanOrderNotice)
-            return []
         case .bottom:
+            pendingMove = 0
             if window.anchor == .top && window.isComplete {
                 window.select(window.knownCount - 1, height: height)
             } else if window.anchor == .bottom {
@@ -121,76 +196,57 @@ extension EntriesView {
             } else {
                 restart(anchor: .bottom)
             }
-        case .drillIn:
-            guard let row = window.selectedRow else { return [] }
-            context.show(DetailView(entryID: row.id, namespace: namespace, key: row.key))
-            return []
-        case .nextMatch, .previousMatch:
-            jumpToMatch(forward: action == .nextMatch, height: height, context: &context)
-        case .toggleMark:
-            guard let row = window.selectedRow else { return [] }
-            marksAllMatching = false
-            if marks.removeValue(forKey: row.id) == nil { marks[row.id] = row.key }
-            markAnchor = window.selection
-            window.move(by: 1, height: height)
-        case .markRange:
-            guard let anchor = markAnchor else {
-                context.report(
-                    "Mark a row first (\(context.label(.toggleMark))), then \(context.label(.markRange)) marks up to here."
-                )
-                return []
-            }
-            marksAllMatching = false
-            for position in min(anchor, window.selection)...max(anchor, window.selection) {
-                if let row = window.row(at: position) { marks[row.id] = row.key }
-            }
-            markAnchor = window.selection
-        case .markAllMatching:
-            marksAllMatching.toggle()
-            marks = [:]
-        case .back:
-            if !marks.isEmpty || marksAllMatching {
-                marks = [:]
-                marksAllMatching = false
-                context.report("Marks cleared.")
-                return []
-            }
-            filter = ""
-            restart(anchor: .top)
-            context.report("Filter cleared.")
-        case .sortNext, .reverseSort:
-            let (column, descending) = EntryColumn.shown(for: sort)
-            if action == .sortNext {
-                sortBy(column.nextSortable)
-            } else {
-                var reversed = column.ascendingSort ?? EntrySort(.key)
-                if !descending { reversed.descending.toggle() }
-                sort = reversed
-                restart(anchor: .top)
-            }
-        case .sortMenu:
-            context.report(
-                "Sort by: "
-                    + EntryColumn.allCases.compactMap { column in
-                        column.sortKey.map { "\($0) \(column.title)" }
-                    }.joined(separator: " · ") + " (keys shown once more reverse)")
-            sortMenuOpen = true
-            return []
-        case .filter:
-            context.editFilter(filter)
-            return []
-        case .invalidate:
-            invalidate(context: &context)
-            return []
-        case .clearNamespace:
-            context.startAction(.target(.clear(namespace: namespace)), title: "clear \(namespace)")
-            return []
-        case .sweep:
-            context.startAction(.target(.sweep(namespace: namespace)), title: "sweep \(namespace)")
-            return []
-        default:
+        }
+        return pageLoads(in: context)
+    }
+
+    /// Selects display position `target`, as far as the rows counted allow; what lies beyond
+    /// them, away from the anchor, waits in ``pendingMove`` for the pages still to come.
+    private mutating func moveSelection(to target: Int, height: Int) {
+        window.select(target, height: height)
+        let overshoot = target - window.selection
+        let awayFromAnchor = window.anchor == .top ? overshoot > 0 : overshoot < 0
+        pendingMove = awayFromAnchor && !window.isComplete ? overshoot : 0
+    }
+
+    /// Runs `body`, a change of order, unless the rows come in scan order.
+    private mutating func unlessScanOrder(_ context: inout ViewContext, _ body: (inout EntriesView) -> Void)
+        -> [ConsoleEffect]
+    {
+        guard !isScanOrder else {
+            context.report(Self.scanOrderNotice)
             return []
         }
+        body(&self)
+        return pageLoads(in: context)
+    }
+
+    /// Marks every row from the last mark to the selection.
+    private mutating func markRange(context: inout ViewContext) -> [ConsoleEffect] {
+        guard let anchor = markAnchor else {
+            context.report(
+                "Mark a row first (\(context.label(.toggleMark))), then \(context.label(.markRange)) marks up to here.")
+            return []
+        }
+        marksAllMatching = false
+        for position in min(anchor, window.selection)...max(anchor, window.selection) {
+            if let row = window.row(at: position) { marks[row.id] = row.key }
+        }
+        markAnchor = window.selection
+        return pageLoads(in: context)
+    }
+
+    /// Esc: unmarks, else clears the filter.
+    private mutating func unmarkOrClearFilter(context: inout ViewContext) -> [ConsoleEffect] {
+        if !marks.isEmpty || marksAllMatching {
+            marks = [:]
+            marksAllMatching = false
+            context.report("Marks cleared.")
+            return []
+        }
+        filter = ""
+        restart(anchor: .top)
+        context.report("Filter cleared.")
         return pageLoads(in: context)
     }
 
@@ -219,22 +275,24 @@ extension EntriesView {
     }
 
     /// Selects the next (or previous) held row whose key contains the filter's text words.
-    private mutating func jumpToMatch(forward: Bool, height: Int, context: inout ViewContext) {
+    private mutating func jumpToMatch(forward: Bool, context: inout ViewContext) -> [ConsoleEffect] {
+        let height = EntriesScreen.listHeight(for: context.size)
         let words = filter.split(separator: " ").filter { !$0.contains(":") && !$0.contains(where: "<>=".contains) }
         guard !words.isEmpty, let bounds = window.bounds else {
             context.report("No text to look for: filter with words from the keys (\(context.label(.filter))).")
-            return
+            return []
         }
         let step = forward ? 1 : -1
         var position = window.selection + step
         while bounds.contains(position) {
             if let row = window.row(at: position), words.allSatisfy({ row.key.contains($0) }) {
                 window.select(position, height: height)
-                return
+                return pageLoads(in: context)
             }
             position += step
         }
         context.report(forward ? "No further match among the rows read." : "No earlier match among the rows read.")
+        return pageLoads(in: context)
     }
 
     /// Applies filter text (typed in the `/` field, incrementally); `false` with the reason
@@ -256,8 +314,9 @@ extension EntriesView {
     }
 
     /// Starts the pages over from `anchor` (new order, filter or end).
-    private mutating func restart(anchor: EntriesWindow.Anchor) {
+    mutating func restart(anchor: EntriesWindow.Anchor) {
         generation += 1
+        pendingMove = 0
         window = EntriesWindow(anchor: anchor)
         markAnchor = nil
         changedAt = [:]
@@ -266,7 +325,7 @@ extension EntriesView {
 
     /// The reads of pages the view still needs, as an effect.
     mutating func pageLoads(in context: ViewContext) -> [ConsoleEffect] {
-        let requests = loads(in: context, refreshing: false)
+        let requests = loadRequests(in: context, refreshing: false)
         return requests.isEmpty ? [] : [.load(requests)]
     }
 
@@ -309,37 +368,35 @@ extension EntriesView {
         return pageLoads(in: context)
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [EntriesRead] {
         let height = EntriesScreen.listHeight(for: context.size)
         if refreshing && window.hasLoaded {
             let (page, limit) = window.refreshRange(height: height)
             return [
-                .entries(
-                    view: context.viewID, generation: generation, page: page, replacing: true,
-                    request(page: page, limit: limit))
+                EntriesRead(
+                    generation: generation, page: page, replacing: true, request: request(page: page, limit: limit))
             ]
         }
         let pages = window.pagesToLoad(height: height)
         window.loading.formUnion(pages)
         return pages.map { page in
-            .entries(view: context.viewID, generation: generation, page: page, replacing: false, request(page: page))
+            EntriesRead(generation: generation, page: page, replacing: false, request: request(page: page))
         }
     }
 
-    package func wants(_ request: LoadRequest) -> Bool {
-        guard case .entries(_, let generation, _, _, _) = request else { return true }
-        return generation == self.generation
+    package func wants(_ read: EntriesRead) -> Bool {
+        read.generation == generation
     }
 
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ page: EntriesPage, for read: EntriesRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .entries(_, let generation, let index, let replacing, let entriesRequest) = request,
-            generation == self.generation, case .entries(let page) = data
-        else { return [] }
+        guard read.generation == generation else { return [] }
+        let entriesRequest = read.request
+        let height = EntriesScreen.listHeight(for: context.size)
         let changed = window.apply(
-            page, at: index, from: entriesRequest.start, replacing: replacing,
-            height: EntriesScreen.listHeight(for: context.size))
+            page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+        if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
                 changedAt[id] = (context.now, fields)
@@ -351,8 +408,8 @@ extension EntriesView {
         return context.model.current.id == context.viewID ? pageLoads(in: context) : []
     }
 
-    package mutating func loadFailed(_ request: LoadRequest) {
-        if case .entries(_, _, let page, _, _) = request { window.loading.remove(page) }
+    package mutating func loadFailed(_ read: EntriesRead) {
+        window.loading.remove(read.page)
     }
 
     package mutating func resized(to size: Size) {
@@ -367,6 +424,17 @@ extension EntriesView {
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         EntriesScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
     }
+}
+
+/// A page of an Entries view: page `page` of its chain, in generation `generation` of its
+/// order and filter; `replacing` reloads the page and drops the pages after it (a refresh).
+package struct EntriesRead: ConsoleRead {
+    let generation: Int
+    let page: Int
+    let replacing: Bool
+    let request: EntriesRequest
+
+    package func run(on source: any ConsoleDataSource) throws -> EntriesPage { try source.entries(request) }
 }
 
 /// The columns of the Entries table, in order, and the sort each stands for. Age and last

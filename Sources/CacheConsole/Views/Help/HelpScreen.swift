@@ -15,7 +15,7 @@ enum HelpScreen {
     static func lines(_ keyMap: KeyMap, isReadOnly: Bool, isKeyspace: Bool = false, hasKeyspace: Bool = false) -> [Line]
     {
         var lines = [Line(keys: "", text: "Everywhere (rebind keys in ~/.config/cachedeck/keys.toml)", isHeading: true)]
-        func add(_ bindings: [KeyBinding]) {
+        func add(_ bindings: [KeyHint]) {
             for binding in bindings {
                 let keys = keyMap.keys(for: binding.action)
                 let disabled = isReadOnly && binding.isDestructive
@@ -26,14 +26,14 @@ enum HelpScreen {
             }
         }
         add(
-            ConsoleController.globalBindings.filter {
+            ConsoleController.globalBindings.map(\.shown).filter {
                 !isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview)
             })
         lines.append(Line(keys: "", text: "In lists", isHeading: true))
-        add(KeyBinding.listMotion)
-        let motion = Set(KeyBinding.listMotion.map(\.action))
+        let motion = ListMove.allCases.map { KeyHint(action: $0.action, help: $0.help) }
+        add(motion)
         for view in isKeyspace ? ConsoleViews.keyspace : ConsoleViews.all {
-            let own = view.bindings.filter { !motion.contains($0.action) }
+            let own = view.bindingSummaries.filter { binding in !motion.contains { $0.action == binding.action } }
             guard !own.isEmpty else { continue }
             lines.append(Line(keys: "", text: view.title, isHeading: true))
             add(own)

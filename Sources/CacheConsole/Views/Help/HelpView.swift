@@ -7,22 +7,25 @@ package struct HelpView: ConsoleView {
 
     package static let title = "Help"
 
-    package static let bindings: [KeyBinding] = KeyBinding.listMotion
-
-    package var tab: KeyAction? { .help }
-
-    package func breadcrumb(in context: ViewContext) -> String? { "help" }
-
-    package func hints(in context: ViewContext) -> [KeyBinding] { [] }
-
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        guard let delta = ListMotion.delta(action, page: context.pageRows) else { return [] }
+    package static let bindings: [KeyBinding<HelpView>] = KeyBinding.listMotion { view, move, context in
         let lines = HelpScreen.height(
             context.settings.keyMap, isReadOnly: context.model.isReadOnly, isKeyspace: context.model.isKeyspace,
             hasKeyspace: context.model.hasKeyspace, columns: context.size.columns)
-        scroll = max(0, min(scroll + delta, lines - ConsoleLayout.body(context.size).size.rows))
+        view.scroll = max(
+            0, min(view.scroll + move.delta(page: context.pageRows), lines - ConsoleLayout.body(context.size).size.rows))
         return []
     }
+
+    package static let tab: ViewTab? = ViewTab(action: .help, label: "Help", help: "Help (again: close it)")
+
+    /// The help, or `nil` (close it) when it is already on top.
+    package static func opened(from context: ViewContext) -> HelpView? {
+        context.model.current.isHelp ? nil : HelpView()
+    }
+
+    package func breadcrumb(in context: ViewContext) -> String? { "help" }
+
+    package func hints(in context: ViewContext) -> [KeyHint] { [] }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         HelpScreen.draw(

@@ -61,7 +61,9 @@ enum KeyspaceScreen {
             + KeyspaceText.bytes(level.bytes) + options.dot
             + KeyspaceText.progress(level.scan, ellipsis: options.ellipsis)
             + (more > 0 ? "\(options.dot)\(Formatting.count(more)) smaller not listed" : "")
-            + (level.bytes.isSampled ? "\(options.dot)~ sampled by Redis" : "")
+            + (level.unlistedKeys > 0
+                ? "\(options.dot)\(Formatting.count(level.unlistedKeys)) counted, not listed (memory bound): ~ estimates"
+                : level.bytes.isSampled ? "\(options.dot)~ sampled by Redis" : "")
             + (level.scan.isComplete ? "" : "\(options.dot)≥ until the scan ends")
         buffer.put(
             " " + summary, at: Point(column: area.minColumn, row: area.maxRow - 1),

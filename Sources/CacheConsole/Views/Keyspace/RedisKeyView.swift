@@ -26,31 +26,29 @@ package struct RedisKeyView: ConsoleView {
 
     package static let title = "Redis key"
 
-    package static let bindings: [KeyBinding] =
-        [KeyBinding(.previousView, help: "Back to the level")] + KeyBinding.listMotion
+    package static let bindings: [KeyBinding<RedisKeyView>] =
+        [
+            KeyBinding(.previousView, help: "Back to the level") { _, context in
+                context.close()
+                return []
+            }
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            let lines = view.detail.map { RedisKeyScreen.lines($0, columns: context.size.columns).count } ?? 0
+            let height = RedisKeyScreen.previewHeight(for: context.size)
+            view.scroll = max(0, min(view.scroll.addingClamped(move.delta(page: context.pageRows)), lines - height))
+            return []
+        }
 
     package func breadcrumb(in context: ViewContext) -> String? { keyText }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if action == .previousView {
-            context.close()
-            return []
-        }
-        guard let delta = ListMotion.delta(action, page: context.pageRows) else { return [] }
-        let lines = detail.map { RedisKeyScreen.lines($0, columns: context.size.columns).count } ?? 0
-        let height = RedisKeyScreen.previewHeight(for: context.size)
-        scroll = max(0, min(scroll.addingClamped(delta), lines - height))
-        return []
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [RedisKeyRead] {
+        [RedisKeyRead(key: key)]
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.redisKey(view: context.viewID, key: key)]
-    }
-
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ detail: RedisKeyDetail?, for read: RedisKeyRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .redisKey(let detail) = data else { return [] }
         self.detail = detail ?? self.detail
         isGone = detail == nil
         return []
@@ -59,4 +57,11 @@ package struct RedisKeyView: ConsoleView {
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         RedisKeyScreen.draw(self, now: context.now, in: area, into: &buffer, options: options)
     }
+}
+
+/// A Redis key, or `nil` when it is gone.
+package struct RedisKeyRead: ConsoleRead {
+    let key: Data
+
+    package func run(on source: any ConsoleDataSource) throws -> RedisKeyDetail? { try source.redisKey(key) }
 }

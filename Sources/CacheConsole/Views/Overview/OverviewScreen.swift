@@ -119,14 +119,26 @@ enum OverviewScreen {
                         ?? "counting by SCAN\(options.ellipsis)")
             } else {
                 "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.count(file.entries)) entries "
-                    + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
-                    + "\(snapshot.namespaces.count) namespaces\(options.dot)format \(file.formatVersion)"
+                    + "(\(file.isPayloadCounting ? options.ellipsis : Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
+                    + "\(snapshot.namespaces.count) namespaces\(options.dot)"
+                    + (file.foreignFormat.map { "\($0), read-only" } ?? "format \(file.formatVersion)")
             }
         buffer.put(
             facts, at: Point(column: column, row: row), maxWidth: width - column,
             truncation: .ellipsis(options.ellipsis))
 
         row += 1
+        if file.foreignFormat != nil {
+            // Other libraries record no apps and no telemetry: unknown, not zero.
+            for name in ["Apps", "Hits"] {
+                column = label(name)
+                buffer.put(
+                    "– (this format records none)", at: Point(column: column, row: row), style: CellStyle(.muted),
+                    maxWidth: width - column, truncation: .ellipsis(options.ellipsis))
+                row += 1
+            }
+            return
+        }
         column = label("Apps")
         let live = snapshot.processes.filter(\.isLive)
         let stopped = snapshot.processes.count - live.count
@@ -231,11 +243,14 @@ enum OverviewScreen {
             let cells = [
                 TableCell(namespace.name),
                 TableCell(atLeast + Formatting.count(namespace.entries), number),
-                TableCell(atLeast + Formatting.bytes(Int(namespace.bytes)), number),
+                TableCell(
+                    namespace.isBytesCounting ? options.ellipsis : atLeast + Formatting.bytes(Int(namespace.bytes)), number),
                 TableCell(""),
                 TableCell(TimeText.percent(namespace.hitRate), CellStyle(hitRateRole(namespace.hitRate))),
-                TableCell(
-                    atLeast + Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted)),
+                namespace.hasExpiry
+                    ? TableCell(
+                        atLeast + Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted))
+                    : TableCell("–", CellStyle(.muted)),
                 TableCell(namespace.version.isEmpty ? "–" : namespace.version, CellStyle(.muted)),
             ]
             let rowStyle = selected ? CellStyle(focused ? .selection : .selectionInactive) : nil

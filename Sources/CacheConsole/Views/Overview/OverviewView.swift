@@ -3,6 +3,8 @@ import CacheCore
 
 /// The Overview's own state: which namespace is selected and which panel has focus.
 package struct OverviewView: ConsoleView {
+    package typealias Read = OverviewRead
+
     /// The panels Tab moves between.
     package enum Pane: Sendable, Hashable {
         /// The namespace table.
@@ -32,91 +34,123 @@ package struct OverviewView: ConsoleView {
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
 
-    /// `namespaces` in the table's order (ties by name).
+    /// `namespaces` in the table's order (ties by name); those whose figure is unknown (a hit
+    /// rate without reads, "–") come last in either direction, by name.
     func ordered(_ namespaces: [NamespaceFacts]) -> [NamespaceFacts] {
-        let sorted = namespaces.sorted { first, second in
+        let known = namespaces.filter { sort.key($0) != nil }.sorted { first, second in
             let (a, b) = (sort.key(first), sort.key(second))
-            return a == b ? first.name < second.name : a < b
+            return a == b ? first.name < second.name : a.map { a in b.map { a < $0 } ?? true } ?? false
         }
-        return descending ? sorted.reversed() : sorted
+        let unknown = namespaces.filter { sort.key($0) == nil }.sorted { $0.name < $1.name }
+        return (descending ? known.reversed() : known) + unknown
     }
 
     // MARK: ConsoleView
 
     package static let title = "Overview"
 
-    package static let bindings: [KeyBinding] =
+    package static let tab: ViewTab? = ViewTab(action: .showOverview, label: "Overview", help: "Overview")
+
+    package static let bindings: [KeyBinding<OverviewView>] =
         [
-            KeyBinding(.drillIn, hint: "open", help: "Open the selected namespace"),
-            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column"),
-            KeyBinding(.reverseSort, help: "Reverse the sort"),
-            KeyBinding(.sortMenu, help: "Sort by a column you pick"),
-            KeyBinding(.nextPane, hint: "panel", help: "Switch between namespaces and processes"),
-            KeyBinding(.previousPane, help: "Switch between namespaces and processes"),
-            KeyBinding(.sweep, hint: "sweep", help: "Sweep expired entries of the store", destructive: true),
-            KeyBinding(.clearNamespace, hint: "clear", help: "Clear the selected namespace", destructive: true),
-        ] + KeyBinding.listMotion
-
-    /// The bindings that act on the selected namespace, so not while the processes have focus.
-    static let namespaceActions: Set<KeyAction> = [.drillIn, .clearNamespace, .sortNext, .reverseSort, .sortMenu]
-
-    package var tab: KeyAction? { .showOverview }
+            KeyBinding(.drillIn, hint: "open", help: "Open the selected namespace") { view, context in
+                view.onNamespaces(&context) { view, context in
+                    if let selected = view.selected(in: context) { context.show(EntriesView(namespace: selected)) }
+                }
+            },
+            KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column") { view, context in
+                view.onNamespaces(&context) { view, context in
+                    view.sort = view.sort.next
+                    view.descending = view.sort != .name
+                    view.toTop(in: context)
+                }
+            },
+            KeyBinding(.reverseSort, help: "Reverse the sort") { view, context in
+                view.onNamespaces(&context) { view, context in
+                    view.descending.toggle()
+                    view.toTop(in: context)
+                }
+            },
+            KeyBinding(.sortMenu, help: "Sort by a column you pick") { view, context in
+                view.onNamespaces(&context) { view, context in
+                    view.sortMenuOpen = true
+                    context.report(
+                        "Sort by: "
+                            + NamespaceColumn.allCases.map { "\($0.menuKey) \($0.title)" }.joined(separator: " · ")
+                            + " (the same column again reverses)")
+                }
+            },
+            KeyBinding(.nextPane, hint: "panel", help: "Switch between namespaces and processes") { view, _ in
+                view.switchPane()
+            },
+            KeyBinding(.previousPane, help: "Switch between namespaces and processes") { view, _ in view.switchPane() },
+            KeyBinding(.sweep, hint: "sweep", help: "Sweep expired entries of the store", destructive: true) { _, context in
+                context.startAction(.target(.sweep(namespace: nil)), title: "sweep all")
+                return []
+            },
+            KeyBinding(.clearNamespace, hint: "clear", help: "Clear the selected namespace", destructive: true) {
+                view, context in
+                view.onNamespaces(&context) { view, context in
+                    if let selected = view.selected(in: context) {
+                        context.startAction(.target(.clear(namespace: selected)), title: "clear \(selected)")
+                    }
+                }
+            },
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            if view.pane == .processes {
+                view.processSelection = ListMove.clamp(
+                    view.processSelection + move.delta(page: context.pageRows),
+                    count: context.model.overview?.processes.count ?? 0)
+            } else {
+                view.select(
+                    view.selection + move.delta(page: context.pageRows),
+                    among: view.ordered(context.model.overview?.namespaces ?? []),
+                    height: OverviewScreen.listHeight(for: context.size))
+            }
+            return []
+        }
 
     package func breadcrumb(in context: ViewContext) -> String? { nil }
 
-    package func hints(in context: ViewContext) -> [KeyBinding] {
-        guard pane == .processes else { return Self.bindings.filter { $0.hint != nil } }
-        return Self.bindings.filter { $0.action == .nextPane || $0.action == .sweep }.map {
+    package func hints(in context: ViewContext) -> [KeyHint] {
+        let shown = Self.bindings.map(\.shown)
+        guard pane == .processes else { return shown.filter { $0.hint != nil } }
+        return shown.filter { $0.action == .nextPane || $0.action == .sweep }.map {
             $0.action == .nextPane ? $0.hinted("namespaces") : $0
         }
     }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        let namespaces = ordered(context.model.overview?.namespaces ?? [])
-        let selected = namespaces.indices.contains(selection) ? namespaces[selection].name : nil
-        let height = OverviewScreen.listHeight(for: context.size)
-        if pane == .processes, let delta = ListMotion.delta(action, page: context.pageRows) {
-            processSelection = ListMotion.clamp(
-                processSelection + delta, count: context.model.overview?.processes.count ?? 0)
-            return []
-        }
-        if pane == .processes && Self.namespaceActions.contains(action) {
+    /// Runs `body`, an action on the selected namespace, unless the processes have the focus.
+    private mutating func onNamespaces(
+        _ context: inout ViewContext, _ body: (inout OverviewView, inout ViewContext) -> Void
+    ) -> [ConsoleEffect] {
+        if pane == .processes {
             context.report(
                 "The process list has the focus: \(context.label(.nextPane)) goes back to the namespaces.")
-            return []
-        }
-        if let delta = ListMotion.delta(action, page: context.pageRows) {
-            select(selection + delta, among: namespaces, height: height)
-            return []
-        }
-        switch action {
-        case .drillIn:
-            if let selected { context.show(EntriesView(namespace: selected)) }
-        case .nextPane, .previousPane:
-            pane = pane == .namespaces ? .processes : .namespaces
-        case .sortNext, .reverseSort:
-            if action == .sortNext {
-                sort = sort.next
-                descending = sort != .name
-            } else {
-                descending.toggle()
-            }
-            // The cursor goes to the top row of the new order.
-            scroll = 0
-            select(0, among: ordered(namespaces), height: height)
-        case .sortMenu:
-            sortMenuOpen = true
-            context.report(
-                "Sort by: " + NamespaceColumn.allCases.map { "\($0.menuKey) \($0.title)" }.joined(separator: " · ")
-                    + " (the same column again reverses)")
-        case .sweep:
-            context.startAction(.target(.sweep(namespace: nil)), title: "sweep all")
-        case .clearNamespace:
-            if let selected { context.startAction(.target(.clear(namespace: selected)), title: "clear \(selected)") }
-        default:
-            break
+        } else {
+            body(&self, &context)
         }
         return []
+    }
+
+    /// The selected namespace's name.
+    private func selected(in context: ViewContext) -> String? {
+        let namespaces = ordered(context.model.overview?.namespaces ?? [])
+        return namespaces.indices.contains(selection) ? namespaces[selection].name : nil
+    }
+
+    private mutating func switchPane() -> [ConsoleEffect] {
+        pane = pane == .namespaces ? .processes : .namespaces
+        return []
+    }
+
+    /// The cursor to the top row of the (new) order.
+    private mutating func toTop(in context: ViewContext) {
+        scroll = 0
+        select(
+            0, among: ordered(context.model.overview?.namespaces ?? []),
+            height: OverviewScreen.listHeight(for: context.size))
     }
 
     package mutating func intercept(_ key: Key, in context: inout ViewContext) -> [ConsoleEffect]? {
@@ -139,15 +173,12 @@ package struct OverviewView: ConsoleView {
             sort = column
             descending = column != .name
         }
-        scroll = 0
-        select(
-            0, among: ordered(context.model.overview?.namespaces ?? []),
-            height: OverviewScreen.listHeight(for: context.size))
+        toTop(in: context)
     }
 
     /// Selects row `index` (clamped) of `namespaces`, scrolled into view.
     private mutating func select(_ index: Int, among namespaces: [NamespaceFacts], height: Int) {
-        selection = ListMotion.clamp(index, count: namespaces.count)
+        selection = ListMove.clamp(index, count: namespaces.count)
         selectedName = namespaces.indices.contains(selection) ? namespaces[selection].name : nil
         scroll = OverviewScreen.scroll(scroll, selection: selection, height: height)
     }
@@ -169,7 +200,7 @@ package struct OverviewView: ConsoleView {
             if let column { sortBy(column, in: context) }
         case .processRow(let index):
             pane = .processes
-            processSelection = ListMotion.clamp(index, count: snapshot.processes.count)
+            processSelection = ListMove.clamp(index, count: snapshot.processes.count)
         case .processPanel:
             pane = .processes
         case .none:
@@ -178,10 +209,9 @@ package struct OverviewView: ConsoleView {
         return []
     }
 
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ snapshot: OverviewSnapshot, for read: OverviewRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        guard case .overview(let snapshot) = data else { return [] }
         let old = Dictionary(
             (context.model.overview?.namespaces ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for namespace in snapshot.namespaces {
@@ -226,18 +256,19 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
     case entries
     /// By bytes.
     case bytes
-    /// By recent hit rate (namespaces without reads first).
+    /// By recent hit rate (namespaces without reads, "–", last either way).
     case hitRate
     /// By expired entries waiting for a sweep.
     case expired
 
-    /// What the column compares (names compare by their position in name order).
-    fileprivate func key(_ namespace: NamespaceFacts) -> Double {
+    /// What the column compares (names compare by their position in name order); `nil` when
+    /// the figure is unknown.
+    fileprivate func key(_ namespace: NamespaceFacts) -> Double? {
         switch self {
         case .name: 0
         case .entries: Double(namespace.entries)
         case .bytes: Double(namespace.bytes)
-        case .hitRate: namespace.hitRate ?? -1
+        case .hitRate: namespace.hitRate
         case .expired: Double(namespace.expired)
         }
     }
@@ -265,27 +296,5 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
         case .hitRate: "h"
         case .expired: "x"
         }
-    }
-}
-
-/// How the movement keys move a selection in a list.
-enum ListMotion {
-    /// The rows `action` moves by (`nil` for other actions); top and bottom move by a lot
-    /// and are clamped.
-    static func delta(_ action: KeyAction, page: Int) -> Int? {
-        switch action {
-        case .moveUp: -1
-        case .moveDown: 1
-        case .pageUp: -page
-        case .pageDown: page
-        case .top: Int.min / 2
-        case .bottom: Int.max / 2
-        default: nil
-        }
-    }
-
-    /// `index` within a list of `count` rows.
-    static func clamp(_ index: Int, count: Int) -> Int {
-        max(0, min(index, count - 1))
     }
 }

@@ -25,33 +25,42 @@ package struct StatisticsView: ConsoleView {
 
     package static let title = "Statistics"
 
-    package static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding<StatisticsView>] =
         [
-            KeyBinding(.cycleWindow, hint: "window", help: "Window: 5 min, 1 h, 24 h"),
-            KeyBinding(.nextPane, hint: "panel", help: "Switch between the list and the graphs"),
-            KeyBinding(.previousPane, help: "Switch between the list and the graphs"),
-        ] + KeyBinding.listMotion
+            KeyBinding(.cycleWindow, hint: "window", help: "Window: 5 min, 1 h, 24 h") { view, context in
+                view.window = view.window.next
+                view.snapshot = nil
+                context.load(view.loads(in: context, refreshing: false))
+                return []
+            },
+            KeyBinding(.nextPane, hint: "panel", help: "Switch between the list and the graphs") { view, _ in
+                view.switchPane()
+            },
+            KeyBinding(.previousPane, help: "Switch between the list and the graphs") { view, _ in view.switchPane() },
+        ]
+        + KeyBinding.listMotion { view, move, context in
+            view.selection = ListMove.clamp(
+                view.selection + move.delta(page: context.pageRows), count: context.model.namespaceNames.count + 1)
+            return []
+        }
 
-    package var tab: KeyAction? { .showStatistics }
+    package static let tab: ViewTab? = ViewTab(
+        action: .showStatistics, label: "Stats", help: "Statistics (of the namespace in view)")
+
+    package static func opened(from context: ViewContext) -> StatisticsView? {
+        StatisticsView(namespace: context.model.current.view.subjectNamespace, among: context.model.namespaceNames)
+    }
+
+    private mutating func switchPane() -> [ConsoleEffect] {
+        pane = pane == .namespaces ? .graphs : .namespaces
+        return []
+    }
     package var isAuxiliary: Bool { true }
 
     package func breadcrumb(in context: ViewContext) -> String? {
         let names = context.model.namespaceNames
         let scope = names.indices.contains(selection - 1) ? names[selection - 1] : "all"
         return "statistics of \(scope), last \(window.rawValue)"
-    }
-
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if let delta = ListMotion.delta(action, page: context.pageRows) {
-            selection = ListMotion.clamp(selection + delta, count: context.model.namespaceNames.count + 1)
-        } else if action == .nextPane || action == .previousPane {
-            pane = pane == .namespaces ? .graphs : .namespaces
-        } else if action == .cycleWindow {
-            window = window.next
-            snapshot = nil
-            return [.load(loads(in: context, refreshing: false))]
-        }
-        return []
     }
 
     package mutating func click(at point: Point, in area: Rect, context: inout ViewContext) -> [ConsoleEffect] {
@@ -62,24 +71,31 @@ package struct StatisticsView: ConsoleView {
         }
         pane = .namespaces
         let first = max(0, selection - list.size.rows + 1)
-        selection = ListMotion.clamp(first + point.row - list.minRow, count: context.model.namespaceNames.count + 1)
+        selection = ListMove.clamp(first + point.row - list.minRow, count: context.model.namespaceNames.count + 1)
         return []
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.statistics(view: context.viewID, window: window)]
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [StatisticsRead] {
+        [StatisticsRead(window: window)]
     }
 
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ snapshot: StatisticsSnapshot, for read: StatisticsRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        if case .statistics(_, let window) = request, window == self.window, case .statistics(let snapshot) = data {
-            self.snapshot = snapshot
-        }
+        if read.window == window { self.snapshot = snapshot }
         return []
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         StatisticsScreen.draw(self, model: context.model, in: area, into: &buffer, options: options)
+    }
+}
+
+/// The telemetry of a window.
+package struct StatisticsRead: ConsoleRead {
+    let window: StatisticsWindow
+
+    package func run(on source: any ConsoleDataSource) throws -> StatisticsSnapshot {
+        try source.statistics(window: window)
     }
 }

@@ -13,6 +13,7 @@ enum TimelineScreen {
         let bucketRows = min(snapshot.buckets.count + 3, area.size.rows - 4)
         let top = Rect(column: area.minColumn, row: area.minRow, columns: area.size.columns, rows: bucketRows)
         drawBuckets(snapshot, scope: scope, in: top, into: &buffer, options: options)
+        if snapshot.isAges { return }
         let bottom = Rect(
             column: area.minColumn, row: top.maxRow, columns: area.size.columns, rows: area.size.rows - bucketRows)
         drawHours(snapshot, in: bottom, into: &buffer, options: options)
@@ -45,7 +46,9 @@ enum TimelineScreen {
     ) {
         let counting = snapshot.isExact ? "" : "\(options.dot)counting, at least"
         buffer.drawBox(
-            area, style: CellStyle(.border), border: options.border, title: "Expiry of \(scope)\(counting)")
+            area, style: CellStyle(.border), border: options.border,
+            title: snapshot.isAges
+                ? "Ages of \(scope) (no expiry is recorded)" : "Expiry of \(scope)\(counting)")
         let inner = area.insetBy(1)
         guard !inner.isEmpty else { return }
         let widths = TableColumn.widths(columns, total: inner.size.columns)
@@ -65,7 +68,7 @@ enum TimelineScreen {
             let bytes = Formatting.bytes(Int(clamping: bucket.bytes))
             buffer.drawTableRow(
                 [
-                    TableCell(name(bucket.kind), CellStyle(role)),
+                    TableCell(bucket.ageLabel ?? name(bucket.kind), CellStyle(bucket.ageLabel == nil ? role : .text)),
                     TableCell((snapshot.isExact ? "" : "≥") + Formatting.count(bucket.entries)),
                     TableCell((snapshot.isExact ? "" : "≥") + bytes, CellStyle(.muted)), TableCell(""),
                 ], columns: columns, widths: widths, at: Point(column: inner.minColumn, row: row),

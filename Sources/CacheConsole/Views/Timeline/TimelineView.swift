@@ -13,11 +13,19 @@ package struct TimelineView: ConsoleView {
 
     package static let title = "Timeline"
 
-    package static let bindings: [KeyBinding] = [
-        KeyBinding(.sweep, hint: "sweep", help: "Sweep what it shows as expired", destructive: true)
+    package static let bindings: [KeyBinding<TimelineView>] = [
+        KeyBinding(.sweep, hint: "sweep", help: "Sweep what it shows as expired", destructive: true) { view, context in
+            context.startAction(.target(.sweep(namespace: view.namespace)), title: "sweep \(view.namespace ?? "all")")
+            return []
+        }
     ]
 
-    package var tab: KeyAction? { .showTimeline }
+    package static let tab: ViewTab? = ViewTab(
+        action: .showTimeline, label: "Timeline", help: "Expiry timeline (of the namespace in view)")
+
+    package static func opened(from context: ViewContext) -> TimelineView? {
+        TimelineView(namespace: context.model.current.view.subjectNamespace)
+    }
     package var isAuxiliary: Bool { true }
     package var subjectNamespace: String? { namespace }
 
@@ -25,25 +33,27 @@ package struct TimelineView: ConsoleView {
         "timeline" + (namespace.map { " of \($0)" } ?? "")
     }
 
-    package mutating func handle(_ action: KeyAction, in context: inout ViewContext) -> [ConsoleEffect] {
-        if action == .sweep {
-            context.startAction(.target(.sweep(namespace: namespace)), title: "sweep \(namespace ?? "all")")
-        }
-        return []
+    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [TimelineRead] {
+        [TimelineRead(namespace: namespace)]
     }
 
-    package mutating func loads(in context: ViewContext, refreshing: Bool) -> [LoadRequest] {
-        [.timeline(view: context.viewID, namespace: namespace)]
-    }
-
-    package mutating func apply(_ data: LoadedData, for request: LoadRequest, in context: inout ViewContext)
+    package mutating func apply(_ snapshot: TimelineSnapshot, for read: TimelineRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
-        if case .timeline(let snapshot) = data { self.snapshot = snapshot }
+        self.snapshot = snapshot
         return []
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {
         TimelineScreen.draw(self, in: area, into: &buffer, options: options)
+    }
+}
+
+/// The expiry timeline of a namespace (`nil`: of the store).
+package struct TimelineRead: ConsoleRead {
+    let namespace: String?
+
+    package func run(on source: any ConsoleDataSource) throws -> TimelineSnapshot {
+        try source.timeline(namespace: namespace)
     }
 }

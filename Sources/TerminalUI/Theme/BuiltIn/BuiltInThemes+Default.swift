@@ -33,8 +33,8 @@ extension BuiltInThemes {
         highlightChanged = { fg = "#000000", bg = "#d7d75f" }
         tag = { fg = "violet" }
         good = { fg = "ok" }
-        warn = { fg = "caution" }
-        bad = { fg = "danger", attributes = ["bold"] }
+        warn = { fg = "caution", attributes = ["bold"] }
+        bad = { fg = "danger", attributes = ["bold", "underline"] }
         info = { fg = "accent" }
         graphLow = { fg = "#5f87af" }
         graphMidLow = { fg = "#5fafaf" }

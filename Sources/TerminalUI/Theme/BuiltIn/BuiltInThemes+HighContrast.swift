@@ -18,7 +18,7 @@ extension BuiltInThemes {
         marked = { fg = "brightMagenta", attributes = ["bold", "underline"] }
         highlightChanged = { fg = "#000000", bg = "#00ffff", attributes = ["bold"] }
         tag = { fg = "brightCyan" }
-        good = { fg = "brightGreen", attributes = ["bold"] }
+        good = { fg = "brightGreen" }
         warn = { fg = "brightYellow", attributes = ["bold"] }
         bad = { fg = "brightRed", attributes = ["bold", "underline"] }
         info = { fg = "brightCyan", attributes = ["bold"] }

@@ -32,8 +32,8 @@ extension BuiltInThemes {
         highlightChanged = { fg = "#000000", bg = "#ffff87" }
         tag = { fg = "violet" }
         good = { fg = "ok" }
-        warn = { fg = "caution" }
-        bad = { fg = "danger", attributes = ["bold"] }
+        warn = { fg = "caution", attributes = ["bold"] }
+        bad = { fg = "danger", attributes = ["bold", "underline"] }
         info = { fg = "accent" }
         graphLow = { fg = "#5f87d7" }
         graphMidLow = { fg = "#008787" }

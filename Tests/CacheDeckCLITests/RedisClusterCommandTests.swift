@@ -1,0 +1,44 @@
+import CacheDeckTestSupport
+import Foundation
+import Testing
+
+/// `keys`, `key` and `info` on a real Redis Cluster (three primaries, three replicas).
+@Suite("Redis Cluster commands", .enabled(if: redisAvailable))
+struct RedisClusterCommandTests {
+    let cluster: RedisCluster
+    let folder: TemporaryFolder
+
+    init() throws {
+        cluster = try RedisCluster()
+        folder = try TemporaryFolder()
+        // Keys on every primary: write each through the node serving it (`-c` follows MOVED).
+        for index in 0..<30 {
+            _ = try cluster.nodes[0].cli("-c", "SET", "user:\(index)", "v\(index)")
+        }
+    }
+
+    func run(_ arguments: String...) throws -> CLIResult {
+        try CLIProcess(arguments, folder: folder).wait()
+    }
+
+    @Test func keysKeyAndInfoReadEveryPrimary() throws {
+        let keys = try run("keys", cluster.url)
+        #expect(keys.status == 0 && keys.stderr.isEmpty, "\(keys.stderr)")
+        #expect(keys.stdout.contains("30 keys, "))
+        let below = try run("keys", cluster.url, "user:")
+        #expect(below.stdout.split(separator: "\n").filter { $0.contains(" string ") }.count == 30)
+        let key = try run("key", cluster.url, "user:7")
+        #expect(key.status == 0 && key.stdout.contains("v7"))
+
+        let info = try run("info", cluster.url)
+        #expect(info.status == 0 && info.stdout.contains("cluster of 3 primaries") && info.stdout.contains("Keys        30"))
+        let rows = info.stdout.split(separator: "\n").filter { $0.hasPrefix("127.0.0.1:") }
+        #expect(rows.count == 6 && rows.filter { $0.contains(" primary ") }.count == 3 && rows.allSatisfy { $0.hasSuffix("up") })
+    }
+
+    @Test func aStoreCommandRefusesAClusterInOneLine() throws {
+        let result = try run("namespaces", cluster.url)
+        #expect(result.status != 0 && result.errorLines.count == 1)
+        #expect(result.stderr.contains("not supported yet"))
+    }
+}
