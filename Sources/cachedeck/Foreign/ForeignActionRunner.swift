@@ -84,7 +84,7 @@ struct ForeignActionRunner {
                 headers: ["id", "when", "namespace", "action", "entries", "bytes", "undo"],
                 rows: records.map { record in
                     [
-                        "#\(record.id)", Figures.timestamp(record.at), TerminalText.sanitize(record.namespace),
+                        "#\(record.id)", TimeText.timestamp(record.at), TerminalText.sanitize(record.namespace),
                         TerminalText.sanitize(record.summary), Formatting.count(record.entries),
                         Formatting.bytes(Int(clamping: record.bytes)),
                         record.undoneAt == nil ? "restore \(record.id)" : "undone",

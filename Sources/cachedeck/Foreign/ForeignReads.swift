@@ -96,7 +96,7 @@ struct ForeignReads {
         let entry = detail.entry
         let now = now
         func time(_ value: Int64?, unknown: String = Table.none) -> String {
-            value.map { "\(Figures.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? unknown
+            value.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? unknown
         }
         print(
             Fields(items: [
