@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// `cachedeck FILE` on caches other libraries wrote, in a real terminal: one per family
-/// (python-diskcache through the library when PyPI is reachable; Rails Solid Cache and
-/// Laravel from their published schemas).
+/// (python-diskcache, requests-cache and Django through the libraries when PyPI is reachable;
+/// Rails Solid Cache, Laravel, Apple URLCache and entity_cache from their published schemas).
 @Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"), .serialized)
 struct ForeignConsoleEndToEndTests {
     let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("foreign-e2e-\(UUID().uuidString.prefix(8))")
@@ -23,15 +23,14 @@ struct ForeignConsoleEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/cache.db"
         try executeSQL(
-            """
-            CREATE TABLE "solid_cache_entries" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "key" blob NOT NULL,
-            "value" blob NOT NULL, "created_at" datetime(6) NOT NULL, "key_hash" integer NOT NULL, "byte_size" integer NOT NULL);
+            ForeignSchemas.solidCache + """
             INSERT INTO solid_cache_entries (key, value, created_at, key_hash, byte_size)
             VALUES ('views/home', x'04085b0669', datetime('now', '-2 hours'), 1, 180);
             """, on: path)
         let tmux = try open(path)
         try tmux.waitFor("Rails Solid Cache, read-only")
-        try tmux.waitFor("Apps  – (this format records none)")
+        let overview = try tmux.waitFor("Apps  – (this format records none)")
+        #expect(!overview.contains("live app"), "the header claims no count of apps the format does not record")
         // Bytes are counted on a thread of their own and arrive without a key press.
         try tmux.waitFor("1 entries (180 B)")
         try tmux.keys("Enter")
@@ -47,14 +46,7 @@ struct ForeignConsoleEndToEndTests {
 
     /// A Laravel database cache at `path` (its migration's tables) holding `rows` (SQL values).
     static func laravel(_ path: String, rows: String) throws {
-        try executeSQL(
-            """
-            CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
-            primary key ("key"));
-            CREATE TABLE "cache_locks" ("key" varchar not null, "owner" varchar not null, "expiration" integer not null,
-            primary key ("key"));
-            INSERT INTO cache VALUES \(rows);
-            """, on: path)
+        try executeSQL(ForeignSchemas.laravel + "INSERT INTO cache VALUES \(rows);", on: path)
     }
 
     @Test func laravelShowsExpiryAndPHPValuesAsText() throws {
@@ -96,6 +88,100 @@ struct ForeignConsoleEndToEndTests {
         try tmux.keys("q")
         try tmux.waitFor("exit=0")
         #expect(!FileManager.default.fileExists(atPath: cache + "/cache.db-wal"))
+    }
+
+    @Test func urlCacheShowsResponsesByAgeAndTheirBodies() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/Cache.db"
+        try executeSQL(
+            ForeignSchemas.urlCache + """
+            INSERT INTO cfurl_cache_response (entry_ID, request_key, time_stamp)
+            VALUES (1, 'https://example.com/api.json', datetime('now', '-3 hours'));
+            INSERT INTO cfurl_cache_receiver_data VALUES (1, 0, CAST('{"b":1,"a":[true]}' AS BLOB));
+            """, on: path)
+        let tmux = try open(path)
+        try tmux.waitFor("Apple URLCache, read-only")
+        try tmux.keys("Enter")
+        try tmux.waitFor("https://example.com/api.json")
+        try tmux.keys("Enter")
+        try tmux.waitFor("Value · JSON")
+        try tmux.waitFor("\"a\": [")
+        try tmux.keys("Escape", "2")
+        try tmux.waitFor("Ages of responses (no expiry is recorded)")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func entityCacheTablesAreNamespaces() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/lego.store"
+        try executeSQL(
+            ForeignSchemas.entityCache + """
+            INSERT INTO entity_cache VALUES
+              ('sets', '10294-1', '{"name":"Titanic"}', unixepoch() - 60, unixepoch() + 3600),
+              ('themes', '721', '{"name":"Icons"}', unixepoch() - 60, NULL);
+            """, on: path)
+        let tmux = try open(path)
+        try tmux.waitFor("entity_cache, read-only")
+        try tmux.waitFor("Namespaces (2)")
+        try tmux.keys("Enter")
+        try tmux.waitFor("10294-1")
+        try tmux.keys("Enter")
+        try tmux.waitFor("Titanic")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test(.enabled(if: PythonLibraries.isAvailable, "python3 with venv and PyPI are unavailable"))
+    func requestsCacheResponsesOpenWithPickledValuesAsBytes() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/http_cache.sqlite"
+        try PythonLibraries.script(
+            """
+            import datetime
+            from requests_cache.backends.sqlite import SQLiteCache
+            from requests_cache.models import CachedResponse
+            b = SQLiteCache('\(path)')
+            later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=2)
+            b.save_response(CachedResponse(url='http://example.com/a', status_code=200, expires=later), cache_key='k1')
+            """)
+        let tmux = try open(path)
+        try tmux.waitFor("requests-cache, read-only")
+        try tmux.waitFor("redirects")
+        try tmux.keys("j", "Enter")  // responses, after redirects
+        try tmux.waitFor("responses · 1 entries")
+        try tmux.waitFor("k1")
+        try tmux.keys("Enter")
+        try tmux.waitFor("pickle")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test(.enabled(if: PythonLibraries.isAvailable, "python3 with venv and PyPI are unavailable"))
+    func djangoKeyPrefixesAreNamespaces() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/db.sqlite3"
+        try PythonLibraries.script(
+            """
+            import django
+            from django.conf import settings
+            settings.configure(USE_TZ=True,
+                DATABASES={'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': '\(path)'}},
+                CACHES={'default': {'BACKEND': 'django.core.cache.backends.db.DatabaseCache',
+                                    'LOCATION': 'my_cache', 'KEY_PREFIX': 'shop', 'VERSION': 3}})
+            django.setup()
+            from django.core.management import call_command
+            call_command('createcachetable')
+            from django.core.cache import cache
+            cache.set('cart', {'items': 2}, 600)
+            """)
+        let tmux = try open(path)
+        try tmux.waitFor("Django database cache, read-only")
+        try tmux.waitFor("shop")
+        try tmux.keys("Enter")
+        try tmux.waitFor("shop:3:cart")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
     }
 }
 

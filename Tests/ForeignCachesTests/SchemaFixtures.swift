@@ -16,40 +16,11 @@ struct SchemaFixtures {
 
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
-    static let solidCacheSchema = """
-        CREATE TABLE "solid_cache_entries" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "key" blob(1024) NOT NULL,
-        "value" blob(536870912) NOT NULL, "created_at" datetime(6) NOT NULL, "key_hash" integer(8) NOT NULL,
-        "byte_size" integer(4) NOT NULL);
-        CREATE UNIQUE INDEX "index_solid_cache_entries_on_key_hash" ON "solid_cache_entries" ("key_hash");
-        CREATE INDEX "index_solid_cache_entries_on_byte_size" ON "solid_cache_entries" ("byte_size");
-        """
-
-    static let laravelSchema = """
-        CREATE TABLE "cache" ("key" varchar not null, "value" text not null, "expiration" integer not null,
-        primary key ("key"));
-        CREATE TABLE "cache_locks" ("key" varchar not null, "owner" varchar not null, "expiration" integer not null,
-        primary key ("key"));
-        """
-
-    static let urlCacheSchema = """
-        CREATE TABLE cfurl_cache_response(entry_ID INTEGER PRIMARY KEY AUTOINCREMENT UNIQUE, version INTEGER,
-        hash_value INTEGER, storage_policy INTEGER, request_key TEXT UNIQUE,
-        time_stamp NOT NULL DEFAULT CURRENT_TIMESTAMP, partition TEXT);
-        CREATE TABLE cfurl_cache_blob_data(entry_ID INTEGER PRIMARY KEY, response_object BLOB, request_object BLOB,
-        proto_props BLOB, user_info BLOB);
-        CREATE TABLE cfurl_cache_receiver_data(entry_ID INTEGER PRIMARY KEY, isDataOnFS INTEGER, receiver_data BLOB);
-        """
-
-    static let entityCacheSchema = """
-        CREATE TABLE entity_cache (table_name TEXT NOT NULL, primary_key TEXT NOT NULL, data BLOB NOT NULL,
-        created_at DOUBLE NOT NULL, expires_at DOUBLE, PRIMARY KEY (table_name, primary_key));
-        """
-
     /// A Solid Cache file with `count` Marshal values, one a minute apart before `now` (seconds).
     func solidCache(_ name: String = "production.bin", count: Int = 3, now: Int = 1_790_000_000) throws -> String {
         let path = path(name)
         try executeSQL(
-            Self.solidCacheSchema + """
+            ForeignSchemas.solidCache + """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
                 INSERT INTO solid_cache_entries (key, value, created_at, key_hash, byte_size)
                 SELECT 'views/' || i, x'0408' || randomblob(10), datetime(\(now) - i * 60, 'unixepoch'), i, 140 + i FROM n;
@@ -61,7 +32,7 @@ struct SchemaFixtures {
     func laravel(_ name: String = "data", now: Int = 1_790_000_000, journal: String = "DELETE") throws -> String {
         let path = path(name)
         try executeSQL(
-            "PRAGMA journal_mode = \(journal);" + Self.laravelSchema + """
+            "PRAGMA journal_mode = \(journal);" + ForeignSchemas.laravel + """
                 INSERT INTO cache VALUES ('laravel_cache_user:1', 'a:1:{s:4:"name";s:3:"Ann";}', \(now + 3600));
                 INSERT INTO cache VALUES ('laravel_cache_count', 'i:42;', \(now - 10));
                 INSERT INTO cache_locks VALUES ('laravel_cache_lock', 'owner-1', \(now + 30));
@@ -73,7 +44,7 @@ struct SchemaFixtures {
     func urlCache(onDisk: Int = 5000, writeSideFile: Bool = true) throws -> String {
         let path = path("Cache.db")
         try executeSQL(
-            Self.urlCacheSchema + """
+            ForeignSchemas.urlCache + """
                 INSERT INTO cfurl_cache_response (entry_ID, request_key, time_stamp)
                 VALUES (1, 'https://example.com/api.json', '2026-11-01 10:00:00'),
                        (2, 'https://example.com/photo.jpg', '2026-11-02 10:00:00');
@@ -93,7 +64,7 @@ struct SchemaFixtures {
     func entityCache(_ name: String = "lego.store", count: Int = 250, now: Double = 1_790_000_000) throws -> String {
         let path = path(name)
         try executeSQL(
-            Self.entityCacheSchema + """
+            ForeignSchemas.entityCache + """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
                 INSERT INTO entity_cache
                 SELECT CASE i % 2 WHEN 0 THEN 'sets' ELSE 'themes' END, printf('%05d', (i * 7919) % 100000),

@@ -69,8 +69,10 @@ extension ConsoleController {
             ? model.location + (model.server.map { options.dot + KeyspaceText.server($0) } ?? "")
             : URL(fileURLWithPath: model.location).lastPathComponent
                 + (model.overview?.file.owner.map { ", owned by \($0)" } ?? "")
-        // The live apps go last but keep their room: a long server line is cut instead.
-        let apps = model.overview.map { overview in
+        // The live apps go last but keep their room: a long server line is cut instead. Another
+        // library's cache records no apps: nothing is said rather than "0 live apps".
+        let apps = model.overview.flatMap { overview -> String? in
+            guard overview.file.foreignFormat == nil else { return nil }
             let live = overview.processes.filter(\.isLive).count
             // A filled bullet only when something is live.
             return "  \(live > 0 ? options.liveGlyph : options.stoppedGlyph) \(live) live \(live == 1 ? "app" : "apps")"

@@ -50,7 +50,7 @@ enum BudgetedReplyFunctions {
 
     /// The constructors hiredis installs in a new reader (`nil` only when hiredis could not
     /// allocate one: every reply is refused then).
-    nonisolated(unsafe) private static let defaults: redisReplyObjectFunctions? = {
+    private static let defaults: redisReplyObjectFunctions? = {
         guard let reader = redisReaderCreate() else { return nil }
         defer { redisReaderFree(reader) }
         return reader.pointee.fn.pointee

@@ -19,7 +19,7 @@ public final class RedisStoreInspector: Sendable {
     let pool: RedisPool
 
     /// Connects to the database `url` names and logs in (one line on failure, as
-    /// ``RedisKeyspace/init(url:separator:environment:timeout:)``); `prefix` is the store's
+    /// `RedisKeyspace(url:separator:environment:timeout:)`); `prefix` is the store's
     /// ``RedisStoreOptions/prefix``.
     public init(
         url: String, prefix: String = RedisStoreOptions.defaultPrefix,

@@ -10,13 +10,13 @@ import Synchronization
 /// ``KeyspaceScanProgress/isComplete`` (for the keys that existed for the whole scan); until
 /// then they are lower bounds, and marked so. The tree's memory is bounded (see
 /// ``KeyspaceLevel/unlistedKeys``).
-public final class KeyspaceScan: SteppedScan {
+package final class KeyspaceScan: SteppedScan {
     /// The prefix the scan is limited to (empty: every key).
-    public let prefix: Data
+    package let prefix: Data
     /// The separator the tree splits names on.
-    public let separator: String
+    package let separator: String
     /// The `COUNT` hint of each `SCAN` call.
-    public let batchSize: Int
+    package let batchSize: Int
     private let servers: RedisServers
     private let state: Mutex<State>
     private let gate = StepGate()
@@ -64,7 +64,7 @@ public final class KeyspaceScan: SteppedScan {
     }
 
     /// How far the scan is.
-    public var progress: KeyspaceScanProgress {
+    package var progress: KeyspaceScanProgress {
         state.withLock { Self.progress($0) }
     }
 
@@ -72,7 +72,7 @@ public final class KeyspaceScan: SteppedScan {
     /// (or another thread is stepping it). On a cluster whose slot map changed, the scan
     /// starts over on the new primaries (keys may have moved to a node already walked).
     @discardableResult
-    public func step() throws -> KeyspaceScanProgress {
+    package func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
             let epoch = servers.epoch
             let found = state.withLock { state -> (Int, NodeWalk, isFull: Bool)? in
@@ -126,7 +126,7 @@ public final class KeyspaceScan: SteppedScan {
 
     /// The keys right under the scan's prefix (no separator after it) that the last step
     /// found, in the order `SCAN` named them: what a caller streams as the scan runs.
-    public func keysFoundByLastStep() -> [KeyspaceNode] {
+    package func keysFoundByLastStep() -> [KeyspaceNode] {
         let separator = Data(separator.utf8)
         return state.withLock { state in
             state.lastFound.compactMap { key, facts in
@@ -140,7 +140,7 @@ public final class KeyspaceScan: SteppedScan {
 
     /// The children of `path` (the scan's prefix when `nil`) found so far, the largest
     /// first, at most `limit` of them.
-    public func level(_ path: Data? = nil, limit: Int = 1000) -> KeyspaceLevel {
+    package func level(_ path: Data? = nil, limit: Int = 1000) -> KeyspaceLevel {
         state.withLock { state in
             state.tree.level(
                 path ?? prefix, limit: limit, isComplete: state.isComplete, separatorText: separator,

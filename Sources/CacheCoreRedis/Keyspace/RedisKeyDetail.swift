@@ -3,55 +3,55 @@ import Foundation
 
 /// One element of a value's preview: a list item or set member (`value` only), a hash
 /// field, a sorted-set member with its score, or a stream entry with its id.
-public struct RedisPreviewItem: Sendable, Hashable, Codable {
+package struct RedisPreviewItem: Sendable, Hashable, Codable {
     /// The field, member or entry id (`nil` for list items and set members).
-    public var name: String?
+    package var name: String?
     /// The item, the field's value, the member's score, or the entry's fields (`f=v f=v`).
-    public var value: String
+    package var value: String
 }
 
 /// The first part of a value, rendered for reading. Bytes that are not UTF-8 show as `\xNN`
 /// (`PrintableKey`); a string that is not text shows as a hex dump.
-public struct RedisValuePreview: Sendable, Hashable, Codable {
+package struct RedisValuePreview: Sendable, Hashable, Codable {
     /// How the preview reads: `text` or `hex` for strings, `items` for the other types,
     /// `none` for types it cannot show (modules).
-    public var format: String
+    package var format: String
     /// A string's first bytes as text.
-    public var text: String?
+    package var text: String?
     /// A string's first bytes as a hex dump.
-    public var hex: [HexDumpLine]?
+    package var hex: [HexDumpLine]?
     /// The first items of a list, hash, set, sorted set or stream.
-    public var items: [RedisPreviewItem]?
+    package var items: [RedisPreviewItem]?
     /// Whether the value holds more than the preview shows.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
 }
 
 /// One key in full: `TYPE`, `OBJECT ENCODING`, `PTTL`, `MEMORY USAGE`, its length and a
 /// bounded preview of its value.
-public struct RedisKeyDetail: Sendable, Hashable, Codable {
+package struct RedisKeyDetail: Sendable, Hashable, Codable {
     /// The key's bytes.
-    public var key: Data
+    package var key: Data
     /// The key as printable text.
-    public var keyText: String
+    package var keyText: String
     /// `TYPE`.
-    public var type: RedisKeyType
+    package var type: RedisKeyType
     /// `OBJECT ENCODING` (`listpack`, `hashtable`, `embstr`, …).
-    public var encoding: String
+    package var encoding: String
     /// `PTTL` in milliseconds when read (`nil`: no expiry).
-    public var ttlMilliseconds: Int64?
+    package var ttlMilliseconds: Int64?
     /// When it expires, in milliseconds since the epoch (`nil`: never).
-    public var expiresAt: Int64?
+    package var expiresAt: Int64?
     /// `MEMORY USAGE` in bytes (sampled for large collections: see `bytes`'s mark).
-    public var bytes: KeyspaceAmount
+    package var bytes: KeyspaceAmount
     /// `STRLEN`, `LLEN`, `HLEN`, `SCARD`, `ZCARD` or `XLEN` (`nil` for module types).
-    public var length: Int?
+    package var length: Int?
     /// What `length` counts: `bytes`, `items`, `fields`, `members` or `entries`.
-    public var lengthUnit: String?
+    package var lengthUnit: String?
     /// The value's first part.
-    public var preview: RedisValuePreview
+    package var preview: RedisValuePreview
 
     /// A string value's bytes previewed (4 KiB).
-    public static let previewBytes = 4096
+    package static let previewBytes = 4096
     /// A collection's items previewed.
-    public static let previewItems = 50
+    package static let previewItems = 50
 }

@@ -9,13 +9,13 @@ import Foundation
 /// `XRANGE`), never `KEYS` nor anything unbounded, so it works with an ACL user allowed
 /// `+@read +@connection +info` and never changes the data. Keys and values are bytes:
 /// names that are not UTF-8 show with `PrintableKey` escapes.
-public final class RedisKeyspace: Sendable {
+package final class RedisKeyspace: Sendable {
     /// `host:port/db`, never the password.
-    public let endpoint: String
+    package let endpoint: String
     /// The URL without its password.
-    public let redactedURL: String
+    package let redactedURL: String
     /// The separator the tree splits key names on.
-    public let separator: String
+    package let separator: String
     let servers: RedisServers
 
     /// Connects to the database `url` names (`redis://[user:password@]host:port/db`, or a
@@ -23,7 +23,7 @@ public final class RedisKeyspace: Sendable {
     /// `REDISCLI_AUTH`) and logs in, so a bad URL, a refused connection or a wrong password
     /// fails here with one line. On a cluster, scans walk every primary and a key is read
     /// from the node serving its slot.
-    public init(
+    package init(
         url: String, separator: String = ":", environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(5)
     ) throws {
@@ -36,7 +36,7 @@ public final class RedisKeyspace: Sendable {
     /// Whether `text` is meant as a URL rather than a file: it starts with a scheme and `://`
     /// (`redis://`, but also `rediss://` or `redis+cluster://`, which the URL parser then
     /// refuses in one line: a URL is never taken as a path).
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         guard let end = text.range(of: "://")?.lowerBound, end > text.startIndex else { return false }
         let scheme = text[..<end]
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
@@ -44,23 +44,23 @@ public final class RedisKeyspace: Sendable {
     }
 
     /// Whether `text` names a Redis Cluster (`redis+cluster://`).
-    public static func isClusterURL(_ text: String) -> Bool { ClusterURL.isCluster(text) }
+    package static func isClusterURL(_ text: String) -> Bool { ClusterURL.isCluster(text) }
 
     /// The bytes of a key or prefix typed as text: `PrintableKey` escapes (`\xff`, `\\`)
     /// stand for their bytes, as the tree shows names that are not UTF-8.
-    public static func bytes(ofTyped text: String) -> Data {
+    package static func bytes(ofTyped text: String) -> Data {
         PrintableKey.bytes(text) ?? Data(text.utf8)
     }
 
     /// A key or prefix as printable text: UTF-8 as it is, other bytes as `PrintableKey`
     /// escapes (which `bytes(ofTyped:)` reads back).
-    public static func text(of bytes: Data) -> String {
+    package static func text(of bytes: Data) -> String {
         PrintableKey.text(bytes)
     }
 
     /// The server's version, role, memory and exact key count (`DBSIZE`); on a cluster, the
     /// memory and keys of the primaries that answer, summed (the role says how many did not).
-    public func server() throws -> RedisServerInfo {
+    package func server() throws -> RedisServerInfo {
         guard case .cluster = servers else {
             return try servers.primaries[0].withConnection { connection in try RedisServerInfo.read(on: connection) }
         }
@@ -86,12 +86,12 @@ public final class RedisKeyspace: Sendable {
 
     /// A new scan of the keys starting with `prefix` (all keys when empty), `batchSize` keys
     /// a `SCAN` call; nothing is read until it is stepped.
-    public func scan(prefix: Data = Data(), batchSize: Int = 500) -> KeyspaceScan {
+    package func scan(prefix: Data = Data(), batchSize: Int = 500) -> KeyspaceScan {
         KeyspaceScan(servers: servers, prefix: prefix, separator: separator, batchSize: batchSize)
     }
 
     /// `key` in full; `nil` when it does not exist.
-    public func key(_ key: Data) throws -> RedisKeyDetail? {
+    package func key(_ key: Data) throws -> RedisKeyDetail? {
         try servers.withConnection(forKey: key) { connection in
             try RedisKeyReader.read(key, on: connection, now: KeyspaceScan.now())
         }

@@ -19,7 +19,7 @@ public struct RedisServerInfo: Sendable, Hashable, Codable {
     public var maxMemoryPolicy: String
     /// `DBSIZE`: the exact number of keys in the database when asked.
     public var keyCount: Int
-    /// A cluster's nodes (`nil`: one server); see ``RedisKeyspace/clusterNodes()``.
+    /// A cluster's nodes (`nil`: one server); see `RedisKeyspace.clusterNodes()`.
     public var nodes: [RedisClusterNode]? = nil
 
     /// Reads `INFO` and `DBSIZE` in one round trip.

@@ -35,23 +35,10 @@ package final class RedisRawClient {
 
     /// `SCAN`s the keys matching `pattern` (a glob) and `UNLINK`s them in batches; returns how many.
     package func unlinkMatching(_ pattern: String, batch: Int = 1000) throws -> Int {
-        var cursor = "0"
         var removed = 0
-        let limit = try ScanLimit(on: connection)
-        var calls = 0
-        repeat {
-            try limit.check(calls, endpoint: connection.endpoint.description)
-            calls += 1
-            let reply = try connection.command([
-                "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(pattern), "COUNT", RedisArgument(batch),
-            ])
-            guard let parts = reply.array, parts.count == 2, let next = parts[0].string else { break }
-            cursor = next
-            let keys = (parts[1].array ?? []).compactMap(\.data)
-            if !keys.isEmpty {
-                removed += Int(try connection.command(["UNLINK"] + keys.map { RedisArgument($0) }).integer ?? 0)
-            }
-        } while cursor != "0"
+        try connection.scanAll(matching: pattern, count: batch) { keys in
+            removed += Int(try connection.command(["UNLINK"] + keys.map { RedisArgument($0) }).integer ?? 0)
+        }
         return removed
     }
 

@@ -48,21 +48,8 @@ enum RedisTelemetryReader {
     {
         let prefix = keys.statisticsPrefix(client: id)
         var namespaces: [String: CacheStatistics] = [:]
-        var cursor = "0"
-        let limit = try ScanLimit(on: connection)
-        var calls = 0
-        repeat {
-            try limit.check(calls, endpoint: connection.endpoint.description)
-            calls += 1
-            let reply = try connection.command([
-                "SCAN", RedisArgument(cursor), "MATCH", RedisArgument(RedisKeys.glob(prefix) + "*"), "COUNT", 1000,
-            ])
-            guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
-                throw RedisError.server("SCAN gave an unexpected reply")
-            }
-            cursor = next
-            let found = (parts[1].array ?? []).compactMap(\.string)
-            guard !found.isEmpty else { continue }
+        try connection.scanAll(matching: RedisKeys.glob(prefix) + "*") { keys in
+            let found = keys.compactMap { String(data: $0, encoding: .utf8) }
             let replies = try connection.pipeline(found.map { ["HGETALL", RedisArgument($0)] })
             for (key, reply) in zip(found, replies) {
                 let name = RedisKeys.unescape(String(key.dropFirst(prefix.count)))
@@ -75,7 +62,7 @@ enum RedisTelemetryReader {
                 }
                 namespaces[name, default: .zero] += RedisTelemetry.statistics(hash)
             }
-        } while cursor != "0"
+        }
         return namespaces
     }
 
