@@ -3,9 +3,9 @@ import Testing
 
 @testable import CacheCore
 
-/// A namespace ranked by size is read from the expiry index, which holds `size`, never from the
-/// table with its values; since format 7 rankings by creation, hits or last access scan the
-/// namespace (there is no access index). A format-4 file loses its access index when an app
+/// A namespace ranked by size or creation is read from the expiry index, which holds `size` and
+/// (from format 7) `created_at`, never from the table with its values; since format 7 rankings
+/// by hits or last access scan the namespace (there is no access index). A format-4 file loses its access index when an app
 /// opens it, and a read-only store reads it as it is.
 @Suite struct RankingIndexTests {
     /// A store with namespace `n`: 50 entries of different sizes and hit counts.
@@ -35,12 +35,16 @@ import Testing
         return try connection.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) }.joined(separator: "; ")
     }
 
-    @Test func aRankingBySizeReadsOnlyTheExpiryIndex() throws {
+    @Test func aRankingBySizeOrCreationReadsOnlyTheExpiryIndex() throws {
         let fixture = try Self.fixture()
-        for descending in [false, true] {
-            let plan = try Self.plan(fixture, EntrySort(.size, descending: descending))
-            #expect(plan.contains("COVERING INDEX entries_by_expiry"), "\(plan)")
+        for field in [EntrySortField.size, .created] {
+            for descending in [false, true] {
+                let plan = try Self.plan(fixture, EntrySort(field, descending: descending))
+                #expect(plan.contains("COVERING INDEX entries_by_expiry"), "\(field): \(plan)")
+            }
         }
+        let hits = try Self.plan(fixture, EntrySort(.hits))
+        #expect(!hits.contains("COVERING"), "no index holds hits: \(hits)")
         let filtered = try Self.plan(fixture, EntrySort(.size), filter: "ttl<1h")
         #expect(filtered.contains("COVERING INDEX entries_by_expiry"), "a filter on the index's columns: \(filtered)")
     }

@@ -44,6 +44,26 @@ import Testing
         #expect(try cache.count() == Self.size, "one by one, each set evicts one")
     }
 
+    @Test func aPooledCandidateIsReadAgainBeforeItIsEvicted() {
+        typealias Candidate = SampledEviction.Candidate
+        let read = Candidate(id: 1, namespaceID: 1, size: 1, accessedAt: 1)
+        let gone = Candidate(id: 2, namespaceID: 1, size: 1, accessedAt: 2)
+        let unread = Candidate(id: 3, namespaceID: 1, size: 1, accessedAt: 3)
+        let readSince = Candidate(id: 1, namespaceID: 1, size: 1, accessedAt: 40)
+        var sampler = SampledEviction(fresh: 50, pool: [read, gone, unread])
+        let current = { (candidate: Candidate) -> Candidate? in
+            switch candidate.id {
+            case 1: readSince
+            case 2: nil
+            default: candidate
+            }
+        }
+        #expect(sampler.next(draw: { nil }, current: current) == unread, "read since pooled, or gone: passed over")
+        #expect(sampler.pool == [readSince], "the read one is pooled again with its new time")
+        #expect(sampler.next(draw: { nil }, current: current) == readSince)
+        #expect(sampler.next(draw: { nil }, current: current) == nil)
+    }
+
     @Test func itRespectsAByteLimit() throws {
         let fixture = try TestStore()
         let cache = try fixture.store.dataCache(

@@ -59,8 +59,7 @@ extension SQLiteConnection {
 
     /// Writes one entry, in a write transaction that checked the namespace is live
     /// (``isLiveNamespace(id:name:)``). `created_at` is when the set happened, `accessed_at`
-    /// when it reached the file (`now`; later than the set with write-behind), which is what
-    /// other processes' coherence checks look for.
+    /// when it reached the file (`now`; later than the set with write-behind).
     func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
         try run(
             """
@@ -263,6 +262,16 @@ extension SQLiteConnection {
         }
     }
 
+    /// Entry `id` as sampled eviction compares it, if it is still there.
+    func evictionCandidate(id: Int64) throws -> SampledEviction.Candidate? {
+        try withStatement("SELECT id, size, accessed_at, namespace_id FROM entries WHERE id = ?1") { statement in
+            statement.bind(id)
+            return try statement.firstRow {
+                SampledEviction.Candidate(id: $0.int64(0), namespaceID: $0.int64(3), size: $0.int(1), accessedAt: $0.int64(2))
+            }
+        }
+    }
+
     /// The id and size of the row a statement is on (columns 0 and 1).
     private static func victim(_ row: SQLiteStatement) -> Eviction.Victim {
         Eviction.Victim(id: row.int64(0), size: row.int(1))
@@ -278,6 +287,16 @@ extension SQLiteConnection {
             "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3", lastAt, hits, id)
     }
 
+    /// Adds `hits` memory-tier reads to `key` of namespace row `namespaceID` and moves its
+    /// access time up to `lastAt`.
+    func recordAccess(namespaceID: Int64, key: String, lastAt: Int64, hits: Int64) throws {
+        try run(
+            """
+            UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2
+            WHERE namespace_id = ?3 AND key = ?4
+            """, lastAt, hits, namespaceID, key)
+    }
+
     /// Fills `temp.doomed` with those of `ids` that are past their stale window at `now`.
     func fillDoomed(purgeable ids: [Int64], now: Int64) throws {
         let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
@@ -285,26 +304,19 @@ extension SQLiteConnection {
             "SELECT id FROM entries WHERE id IN (SELECT value FROM json_each(?1)) AND stale_until <= ?2", json, now)
     }
 
-    /// The keys of the namespace's entries that reached the file at `since` or later, with
-    /// when each was set.
-    func entriesWritten(namespaceID: Int64, since: Int64) throws -> [(key: String, writtenAt: Int64)] {
-        try withStatement("SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2") {
-            statement in
-            statement.bind(namespaceID, since)
-            return try statement.rows { ($0.text(0), $0.int64(1)) }
-        }
-    }
-
-    /// The id and written hits of `key` in namespace `name`, if its entry has `version`.
-    func entryHits(namespace name: String, key: String, version: String) throws -> (id: Int64, hits: Int64)? {
+    /// The id, namespace row and written hits of `key` in namespace `name`, if its entry has
+    /// `version`.
+    func entryHits(namespace name: String, key: String, version: String) throws
+        -> (id: Int64, namespaceID: Int64, hits: Int64)?
+    {
         try withStatement(
             """
-            SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+            SELECT e.id, n.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
             WHERE n.name = ?1 AND e.version = ?3
             """
         ) { statement in
             statement.bind(name, key, version)
-            return try statement.firstRow { ($0.int64(0), $0.int64(1)) }
+            return try statement.firstRow { ($0.int64(0), $0.int64(1), $0.int64(2)) }
         }
     }
 

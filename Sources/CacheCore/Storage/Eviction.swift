@@ -34,7 +34,8 @@ enum Eviction {
     /// Brings one namespace within its policy's limits; returns what it removed.
     @discardableResult
     static func enforce(
-        namespaceID: Int64, policy: NamespacePolicy, on connection: SQLiteConnection, now: Int64, limit: Int = .max
+        namespaceID: Int64, policy: NamespacePolicy, on connection: SQLiteConnection, pools: EvictionPools, now: Int64,
+        limit: Int = .max
     ) throws -> EvictionTally {
         var tally = EvictionTally()
         guard policy.maxEntries != nil || policy.maxBytes != nil else { return tally }
@@ -45,12 +46,13 @@ enum Eviction {
         let expired = try evictExpired(namespaceID: namespaceID, until: &excess, on: connection, now: now, limit: limit)
         tally.add(expired: expired, in: namespaceID)
         guard excess.isOver, expired < limit else { return tally }
-        var sampler = SampledEviction(fresh: now)
+        var sampler = SampledEviction(fresh: now, pool: pools.take(namespaceID))
         var live: [Victim] = []
         if policy.eviction == .leastRecentlyUsed && totals.entries > SampledEviction.exactUpTo {
             live = try sample(
                 namespaceID: namespaceID, with: &sampler, until: &excess, limit: limit - expired, on: connection
             ).map(Victim.init)
+            pools.keep(sampler.pool, for: namespaceID)
         }
         if excess.isOver && live.count < limit - expired {
             let remaining = limit - expired - live.count
@@ -69,7 +71,8 @@ enum Eviction {
     /// removed.
     @discardableResult
     static func enforceStore(
-        maxEntries: Int?, maxBytes: Int?, on connection: SQLiteConnection, now: Int64, limit: Int = .max
+        maxEntries: Int?, maxBytes: Int?, on connection: SQLiteConnection, pools: EvictionPools, now: Int64,
+        limit: Int = .max
     ) throws -> EvictionTally {
         var tally = EvictionTally()
         guard maxEntries != nil || maxBytes != nil else { return tally }
@@ -85,12 +88,13 @@ enum Eviction {
             budget -= expired
         }
         guard excess.isOver, budget > 0 else { return tally }
-        var sampler = SampledEviction(fresh: now)
+        var sampler = SampledEviction(fresh: now, pool: pools.take(nil))
         var victims = [Int64: [Victim]]()
         if totals.entries > SampledEviction.exactUpTo {
             for candidate in try sample(namespaceID: nil, with: &sampler, until: &excess, limit: budget, on: connection) {
                 victims[candidate.namespaceID, default: []].append(Victim(candidate))
             }
+            pools.keep(sampler.pool, for: nil)
         }
         let picked = victims.values.reduce(0) { $0 + $1.count }
         if excess.isOver && picked < budget {
@@ -118,8 +122,13 @@ enum Eviction {
             try connection.entry(atOrAfter: Int64.random(in: 1...lastID), namespaceID: namespaceID)
                 ?? connection.entry(atOrAfter: 0, namespaceID: namespaceID)
         }
+        let current = { (candidate: SampledEviction.Candidate) in
+            try connection.evictionCandidate(id: candidate.id).flatMap {
+                namespaceID == nil || $0.namespaceID == namespaceID ? $0 : nil
+            }
+        }
         var victims: [SampledEviction.Candidate] = []
-        while excess.isOver, victims.count < limit, let victim = try sampler.next(draw: draw) {
+        while excess.isOver, victims.count < limit, let victim = try sampler.next(draw: draw, current: current) {
             victims.append(victim)
             excess.remove(size: victim.size)
         }

@@ -1,13 +1,18 @@
+import Synchronization
+
 /// Least-recently-used eviction without an access index, as Redis does it ("approximated
 /// LRU"): each eviction draws ``samples`` random entries, keeps the oldest-accessed ones seen
-/// so far in a pool of ``poolSize`` candidates, and evicts the oldest in the pool. Redis
-/// measured this "very close to the theoretical" LRU; `cachedeck-bench hitratio` compares
-/// the two on Zipf and scan-polluted traces.
+/// so far in a pool of ``poolSize`` candidates, and evicts the oldest in the pool. As in
+/// Redis, the pool outlives the eviction (see ``EvictionPools``), so the oldest entries met by
+/// earlier draws are still candidates later; unlike Redis, a pooled candidate is read again
+/// before it is evicted, and one read since it was pooled goes back with its new time.
+/// Redis measured this "very close to the theoretical" LRU; `cachedeck-bench hitratio`
+/// compares the two on Zipf and scan-polluted traces.
 ///
 /// An entry accessed at or after `fresh` (written or read by the very transaction that
 /// evicts) never enters the pool, so a just-written entry is not evicted while older ones
-/// exist. When a round of draws finds no candidate, ``next(draw:)`` returns `nil` and the
-/// caller falls back to the exact order.
+/// exist. When a round of draws finds no candidate, ``next(draw:current:)`` returns `nil` and
+/// the caller falls back to the exact order.
 package struct SampledEviction {
     /// A drawn entry.
     package struct Candidate: Equatable, Sendable {
@@ -34,28 +39,42 @@ package struct SampledEviction {
     static let exactUpTo = 4096
 
     /// Oldest access first.
-    private var pool: [Candidate] = []
+    private(set) var pool: [Candidate]
     /// Ids already returned, never offered again.
     private var taken: Set<Int64> = []
     private let fresh: Int64
 
-    /// Evictions whose candidates were accessed before `fresh`.
-    package init(fresh: Int64) { self.fresh = fresh }
+    /// Evictions whose candidates were accessed before `fresh`, starting from the candidates
+    /// an earlier eviction left in `pool`.
+    package init(fresh: Int64, pool: [Candidate] = []) {
+        self.fresh = fresh
+        self.pool = pool
+    }
 
     /// The next entry to evict: draws ``samples`` entries with `draw` (`nil` when there is
-    /// nothing to draw), pools the oldest and takes the oldest of the pool.
-    package mutating func next(draw: () throws -> Candidate?) rethrows -> Candidate? {
+    /// nothing to draw), pools the oldest and takes the oldest of the pool that `current`
+    /// (which reads a candidate again, `nil` once it is gone) finds unchanged.
+    package mutating func next(draw: () throws -> Candidate?, current: (Candidate) throws -> Candidate?) rethrows
+        -> Candidate?
+    {
         for _ in 0..<Self.samples {
             guard let candidate = try draw() else { break }
             offer(candidate)
         }
-        guard !pool.isEmpty else { return nil }
-        let oldest = pool.removeFirst()
-        taken.insert(oldest.id)
-        return oldest
+        while !pool.isEmpty {
+            let oldest = pool.removeFirst()
+            guard let now = try current(oldest) else { continue }
+            guard now == oldest else {
+                offer(now)
+                continue
+            }
+            taken.insert(oldest.id)
+            return oldest
+        }
+        return nil
     }
 
-    /// Whether `id` was returned by ``next(draw:)``.
+    /// Whether `id` was returned by ``next(draw:current:)``.
     func took(_ id: Int64) -> Bool { taken.contains(id) }
 
     private mutating func offer(_ candidate: Candidate) {
@@ -67,5 +86,21 @@ package struct SampledEviction {
         guard index < Self.poolSize else { return }
         pool.insert(candidate, at: index)
         if pool.count > Self.poolSize { pool.removeLast() }
+    }
+}
+
+/// The candidate pools sampled eviction keeps between evictions, one per namespace and one
+/// for the store-wide limit (`nil`), for the file's writer.
+final class EvictionPools: Sendable {
+    private let pools = Mutex<[Int64?: [SampledEviction.Candidate]]>([:])
+
+    /// The pool of `namespaceID` (`nil`: the store's), emptied until ``keep(_:for:)``.
+    func take(_ namespaceID: Int64?) -> [SampledEviction.Candidate] {
+        pools.withLock { $0.removeValue(forKey: namespaceID) ?? [] }
+    }
+
+    /// Keeps `pool` for the next eviction of `namespaceID` (`nil`: the store's).
+    func keep(_ pool: [SampledEviction.Candidate], for namespaceID: Int64?) {
+        pools.withLock { $0[namespaceID] = pool }
     }
 }

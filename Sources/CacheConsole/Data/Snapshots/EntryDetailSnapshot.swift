@@ -16,6 +16,9 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     /// What the value is, where the console names it (a foreign cache's `Python pickle ·
     /// hex dump`); `nil`: JSON or a hex dump, as ``value`` says.
     package var valueKind: String?
+    /// Whether apps write the entry's hits and last access in batches (a CacheDeck file:
+    /// file and memory reads wait up to about a second in each app), so the figures lag.
+    package var readsLag = false
 
     /// A detail with these values.
     package init(

@@ -36,6 +36,7 @@ extension EntryDetailSnapshot {
             entry: EntryInfo(detail.entry, id: id, recordsReads: recordsReads), namespace: detail.entry.namespace,
             valueBytes: detail.entry.valueBytes, staleUntil: detail.entry.staleUntil, version: detail.entry.version,
             value: ValueText(detail.value))
+        readsLag = recordsReads
     }
 }
 
