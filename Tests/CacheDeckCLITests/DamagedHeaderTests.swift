@@ -9,11 +9,34 @@ import Testing
 @Suite struct DamagedHeaderTests {
     /// Header fields a failing disk can hit: SQLite's magic, the page size, the file format
     /// versions, the reserved bytes, the schema format, the text encoding, CacheDeck's format
-    /// version and its application id.
-    static let offsets = [0, 8, 16, 18, 19, 20, 44, 56, 60, 68]
+    /// version, its application id and the page count (a count past the end with every page
+    /// the tables use present is damage, not a truncation).
+    static let offsets = [0, 8, 16, 18, 19, 20, 28, 44, 56, 60, 68]
+
+    /// Page 1's b-tree header and first cell pointers, after the file header: the list of the
+    /// file's tables, rebuilt from its cells.
+    static let schemaPageOffsets = [100, 104, 108, 112]
 
     @Test(arguments: offsets)
     func checkReportsAndFixSalvagesEveryEntry(_ offset: Int) throws {
+        try damageThenSalvage(at: offset, reason: "its header (page 1) is damaged; its tables are readable")
+    }
+
+    @Test(arguments: schemaPageOffsets)
+    func damageToTheListOfTablesIsReportedAndSalvaged(_ offset: Int) throws {
+        try damageThenSalvage(
+            at: offset, reason: "its first page (the list of its tables) is damaged; its tables are readable")
+    }
+
+    @Test func aTruncatedFileIsStillTruncated() throws {
+        let fixture = try CLIFixture()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: fixture.path)[.size] as? Int)
+        try #require(truncate(fixture.path, off_t(size / 4096 / 2 * 4096)) == 0)
+        let check = try fixture.run("check", fixture.path)
+        #expect(check.status != 0 && check.stderr.contains("it is truncated"), "\(check.stderr)")
+    }
+
+    private func damageThenSalvage(at offset: Int, reason: String) throws {
         let fixture = try CLIFixture()
         let entries = 3 + 11 + 5
         let file = try #require(FileHandle(forUpdatingAtPath: fixture.path))
@@ -23,7 +46,7 @@ import Testing
 
         let check = try fixture.run("check", fixture.path)
         #expect(check.status == 1 && check.errorLines.count == 1, "\(check.stderr)")
-        #expect(check.stderr.contains("its header (page 1) is damaged; its tables are readable"), "\(check.stderr)")
+        #expect(check.stderr.contains(reason), "\(check.stderr)")
         #expect(check.stderr.contains("--fix"))
 
         let fix = try fixture.run("check", fixture.path, "--fix", "--yes")

@@ -9,30 +9,62 @@ enum HeaderRepair {
     private static let magic = Array("SQLite format 3\0".utf8)
 
     /// A readable copy of the main file at `path` (next to it, removed by the caller) and
-    /// what was wrong, when `path` does not read as a cache but the copy, its header made
-    /// sound, holds CacheDeck's tables; `nil` otherwise (a sound cache, someone else's
-    /// database, or damage past the header).
+    /// what was wrong, when `path` does not read as a cache but the copy, its header and
+    /// page 1's list of tables made sound, holds CacheDeck's tables; `nil` otherwise (a sound
+    /// cache, someone else's database, a truncated file, or damage past page 1).
     static func readableCopy(of path: String) -> (path: String, reason: String)? {
         guard let header = FileHeader.read(path), schemaText(in: path) else { return nil }
         let isSound = isSound(header.bytes)
         var wal = stat()
         let hasWAL = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
-        // A sound header is only read past when a `-wal` is what SQLite read instead.
-        guard !isSound || (hasWAL && !holdsCache(path)) else { return nil }
+        // A sound header is only read past when SQLite finds the file damaged, or reads a
+        // `-wal` that is another database's instead (never for a busy or unreadable file).
+        let reading = reading(path)
+        guard !isSound || reading == .damaged || (hasWAL && reading == .otherTables) else { return nil }
         let copy = "\(path).readable-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let manager = FileManager.default
         guard (try? manager.copyItem(atPath: path, toPath: copy)) != nil else { return nil }
+        // A page count past the end is a truncation unless every page the tables use is there.
+        let countPastEnd = header.pageCount.map { $0 * (header.pageSize ?? 0) > header.fileSize } ?? false
         let reason =
-            isSound
-            ? "its -wal holds another database's pages; the main file's tables are readable"
-            : "its header (page 1) is damaged; its tables are readable"
+            !isSound || countPastEnd
+            ? "its header (page 1) is damaged; its tables are readable"
+            : reading == .otherTables
+                ? "its -wal holds another database's pages; the main file's tables are readable"
+                : "its first page (the list of its tables) is damaged; its tables are readable"
         for pageSize in pageSizes(header.bytes) where header.fileSize % Int64(pageSize) == 0 {
-            if patch(copy, pageSize: pageSize, fileSize: header.fileSize, original: header.bytes), holdsCache(copy) {
+            guard patch(copy, pageSize: pageSize, fileSize: header.fileSize, original: header.bytes) else { break }
+            if holdsCache(copy), !countPastEnd || isIntact(copy) { return (copy, reason) }
+            if rebuildSchemaPage(copy, pageSize: pageSize, pageCount: Int(header.fileSize) / pageSize) {
                 return (copy, reason)
             }
         }
         try? manager.removeItem(atPath: copy)
         return nil
+    }
+
+    /// Tries each of ``SchemaPageRepair``'s images of page 1 in `copy`; keeps the first with
+    /// which CacheDeck's tables read and SQLite's quick check passes.
+    private static func rebuildSchemaPage(_ copy: String, pageSize: Int, pageCount: Int) -> Bool {
+        guard let file = FileHandle(forUpdatingAtPath: copy) else { return false }
+        defer { try? file.close() }
+        func page(_ number: Int) -> [UInt8]? {
+            guard (try? file.seek(toOffset: UInt64((number - 1) * pageSize))) != nil,
+                let data = try? file.read(upToCount: pageSize), data.count == pageSize
+            else { return nil }
+            return [UInt8](data)
+        }
+        guard let first = page(1),
+            SchemaPageRepair.looksDamaged(first, usable: pageSize, pageCount: pageCount) || !holdsCache(copy)
+        else { return false }
+        for image in SchemaPageRepair.candidates(first, usable: pageSize, pageCount: pageCount, page: page) {
+            guard (try? file.seek(toOffset: 100)) != nil,
+                (try? file.write(contentsOf: Data(image[100...]))) != nil
+            else { return false }
+            try? file.synchronize()
+            if holdsCache(copy), isIntact(copy) { return true }
+        }
+        return false
     }
 
     /// Whether the header reads as one a CacheDeck cache has: SQLite's magic, a valid page
@@ -90,13 +122,33 @@ enum HeaderRepair {
     }
 
     /// Whether `file` (with its `-wal`, if any) opens and holds CacheDeck's tables.
-    private static func holdsCache(_ file: String) -> Bool {
+    private static func holdsCache(_ file: String) -> Bool { reading(file) == .cache }
+
+    private enum Reading { case cache, otherTables, damaged, failed }
+
+    /// How SQLite reads `file`: CacheDeck's tables, other tables, damage (corrupt or not a
+    /// database), or another failure (busy, unreadable).
+    private static func reading(_ file: String) -> Reading {
+        do {
+            let connection = try SQLiteConnection(
+                path: file, readOnly: true, create: false, busyTimeout: .milliseconds(100))
+            let tables = Set(try connection.tableNames())
+            return tables.isSuperset(of: ["namespaces", "entries", "entry_tags"]) ? .cache : .otherTables
+        } catch let error as SQLiteError where error.isCorrupt || error.isNotADatabase {
+            return .damaged
+        } catch {
+            return .failed
+        }
+    }
+
+    /// Whether SQLite's quick check of `file` passes: every page its tables use is there.
+    private static func isIntact(_ file: String) -> Bool {
         guard
             let connection = try? SQLiteConnection(
                 path: file, readOnly: true, create: false, busyTimeout: .milliseconds(100)),
-            let tables = try? connection.tableNames()
+            let problems = try? connection.sqliteProblems(.quick)
         else { return false }
-        return Set(tables).isSuperset(of: ["namespaces", "entries", "entry_tags"])
+        return problems.isEmpty
     }
 
     private static func integer(_ bytes: [UInt8], at offset: Int) -> UInt32 {
