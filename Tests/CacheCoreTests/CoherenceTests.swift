@@ -91,6 +91,16 @@ import Testing
         #expect(try app.get(4) == "crimson")
     }
 
+    @Test func theWriteJournalKeepsOnlyItsNewestRows() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        _ = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        let writer = try fixture.reopen().cache("bulk", key: Int.self, value: Int.self)
+        try writer.set((0..<12_500).map { (key: $0, value: $0) })
+        let kept = try #require(try fixture.scalar("SELECT count(*) FROM entry_writes"))
+        #expect(kept > SQLiteConnection.journalRetention && kept < SQLiteConnection.journalRetention + 1000, "\(kept)")
+        #expect(try fixture.scalar("SELECT max(seq) FROM entry_writes") == 12_500)
+    }
+
     @Test func aProcessThatFellBehindTheWriteJournalClearsItsMemory() throws {
         let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
         let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)

@@ -144,26 +144,23 @@ extension SQLiteConnection {
     /// trims rows older than ``journalRetention``.
     func journalEntryWrites(origin: String) throws {
         let retention = Self.journalRetention
+        let whenOthersCopy =
+            "WHEN EXISTS (SELECT 1 FROM main.memory_tiers WHERE origin NOT IN (SELECT origin FROM temp.store_origin))"
+        let body = """
+            BEGIN
+                INSERT INTO entry_writes (namespace_id, key, written_at) VALUES (new.namespace_id, new.key, new.created_at);
+                DELETE FROM entry_writes
+                WHERE seq <= CASE WHEN last_insert_rowid() % 1000 = 0 THEN last_insert_rowid() - \(retention) ELSE 0 END;
+            END;
+            """
         try execute(
             """
             CREATE TEMP TABLE IF NOT EXISTS store_origin (origin TEXT NOT NULL);
             DELETE FROM temp.store_origin;
             DROP TRIGGER IF EXISTS temp.entries_journal_insert;
             DROP TRIGGER IF EXISTS temp.entries_journal_update;
-            CREATE TEMP TRIGGER entries_journal_insert AFTER INSERT ON main.entries
-            WHEN EXISTS (SELECT 1 FROM main.memory_tiers WHERE origin NOT IN (SELECT origin FROM temp.store_origin))
-            BEGIN
-                INSERT INTO entry_writes (namespace_id, key, written_at) VALUES (new.namespace_id, new.key, new.created_at);
-                DELETE FROM entry_writes
-                WHERE seq <= CASE WHEN last_insert_rowid() % 1000 = 0 THEN last_insert_rowid() - \(retention) ELSE 0 END;
-            END;
-            CREATE TEMP TRIGGER entries_journal_update AFTER UPDATE OF created_at ON main.entries
-            WHEN EXISTS (SELECT 1 FROM main.memory_tiers WHERE origin NOT IN (SELECT origin FROM temp.store_origin))
-            BEGIN
-                INSERT INTO entry_writes (namespace_id, key, written_at) VALUES (new.namespace_id, new.key, new.created_at);
-                DELETE FROM entry_writes
-                WHERE seq <= CASE WHEN last_insert_rowid() % 1000 = 0 THEN last_insert_rowid() - \(retention) ELSE 0 END;
-            END;
+            CREATE TEMP TRIGGER entries_journal_insert AFTER INSERT ON main.entries \(whenOthersCopy) \(body)
+            CREATE TEMP TRIGGER entries_journal_update AFTER UPDATE OF created_at ON main.entries \(whenOthersCopy) \(body)
             """)
         try run("INSERT INTO temp.store_origin (origin) VALUES (?1)", origin)
     }
