@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -73,6 +74,9 @@ let package = Package(
                 "TerminalUI",
                 "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `cachedeck metrics`: the Prometheus text format (its HTTP server is a few
+                // lines of sockets, in Sources/cachedeck/Metrics).
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

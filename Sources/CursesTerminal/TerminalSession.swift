@@ -43,6 +43,8 @@ package final class TerminalSession {
     }
 
     private var isActive = true
+    /// Whether the terminal takes OSC 52 (`nil`: not asked yet).
+    private var clipboardSupported: Bool?
     private let screen: OpaquePointer
     private let output: UnsafeMutablePointer<FILE>
     private let input: UnsafeMutablePointer<FILE>
@@ -187,6 +189,31 @@ package final class TerminalSession {
     /// Clears the terminal and draws the next frame whole (for Ctrl-L, or after something
     /// else wrote to the terminal).
     package func redrawAll() {
+        painter.invalidate(clearing: true)
+    }
+
+    /// Sets the clipboard with OSC 52 where the terminal takes it (see `Clipboard`; asked once).
+    package func copyToClipboard(_ bytes: [UInt8]) -> Bool {
+        if clipboardSupported == nil { clipboardSupported = Clipboard.isSupported() }
+        guard isActive, clipboardSupported == true else { return false }
+        let sequence = Clipboard.sequence(bytes)
+        fwrite(sequence, 1, sequence.count, output)
+        fflush(output)
+        return true
+    }
+
+    /// Leaves curses (ordinary terminal modes, the main screen, the cursor shown, no mouse
+    /// reporting) while `body` runs, then resumes it and draws the next frame whole.
+    package func suspend(_ body: () -> Void) {
+        guard isActive else { return body() }
+        mousemask(0, nil)
+        def_prog_mode()
+        endwin()
+        body()
+        reset_prog_mode()
+        curs_set(0)
+        wrefresh(cn_stdscr())
+        applyMouseReporting()
         painter.invalidate(clearing: true)
     }
 

@@ -16,4 +16,10 @@ package protocol Terminal: AnyObject {
     func draw(_ buffer: ScreenBuffer)
     /// Clears the terminal so the next frame is drawn whole.
     func redrawAll()
+    /// Sets the clipboard to `bytes` with OSC 52; `false` (nothing written) where the terminal
+    /// is not known to take it.
+    func copyToClipboard(_ bytes: [UInt8]) -> Bool
+    /// Gives the terminal back in its ordinary mode while `body` runs (a pager), then takes it
+    /// again and draws the next frame whole.
+    func suspend(_ body: () -> Void)
 }

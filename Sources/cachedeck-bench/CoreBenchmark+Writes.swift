@@ -22,6 +22,26 @@ extension CoreBenchmark {
         record(ReportRow(operation: "durable set (autocommit)", times: setTimes, budget: .atMost(1.5, label: "≤ 1.5×")))
         try settle()
 
+        // The same sets, each with an app-given sort value (its index entry is the cost).
+        let sorted = try store.dataCache("sorted", key: String.self)
+        let sortedKeys = Workload.keys("v", count: plan.total)
+        let sortedTimes = try Timing.compare(
+            plan,
+            cacheCore: { round in
+                for index in plan.range(round) {
+                    try sorted.set(value(index), for: sortedKeys[index], sortValue: Int64(index))
+                }
+            },
+            baseline: { round in
+                for index in plan.range(round) {
+                    try floor.set(namespace: "sorted", key: sortedKeys[index], value: value(index))
+                }
+            })
+        record(
+            ReportRow(
+                operation: "durable set with a sort value", times: sortedTimes, budget: .atMost(1.5, label: "≤ 1.5×")))
+        try settle()
+
         let json = try store.cache("json", key: String.self, value: BenchRecord.self)
         let records = Workload.records(count: plan.total)
         let encoded = try Workload.encoded(records)

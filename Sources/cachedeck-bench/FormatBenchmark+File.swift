@@ -168,6 +168,7 @@ struct ReferenceRow {
         case .expires: expiresAt.map { "\($0)" } ?? "never"
         case .lastAccess: "\(lastAccessAt)"
         case .hits: "\(hits)"
+        case .sortValue: "none"
         }
     }
 }

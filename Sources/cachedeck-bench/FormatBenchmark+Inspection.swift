@@ -126,7 +126,8 @@ extension FormatBenchmark {
     /// order; by expiry, expiring entries (by expiry, then stale limit) before the others.
     static func precedes(_ a: ReferenceRow, _ b: ReferenceRow, by field: EntrySortField) -> Bool {
         switch field {
-        case .key:
+        case .key, .sortValue:
+            // The reference rows have no sort values: that order lists them by key.
             if a.key != b.key { return a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
         case .size:
             if a.size != b.size { return a.size < b.size }

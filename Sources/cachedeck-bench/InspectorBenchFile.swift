@@ -5,7 +5,8 @@ import Foundation
 /// Builds the inspector benchmark's file: namespace `bench` with the requested entries and
 /// `small` with 1000, rows written straight into the schema CacheCore created (much faster
 /// than the API) with spread-out sizes, ages, expiries (10% never, 3% expired), hits (a third
-/// never read), 1% tagged `hot`, and keys inserted in shuffled order.
+/// never read), 1% tagged `hot`, 90% with a sort value (their creation time), and keys
+/// inserted in shuffled order.
 struct InspectorBenchFile {
     let path: String
     let entries: Int
@@ -23,8 +24,8 @@ struct InspectorBenchFile {
         try connection.execute("PRAGMA synchronous = OFF")
         let insert = try connection.prepare(
             """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, hits, tags)
-            VALUES ((SELECT id FROM namespaces WHERE name = ?1), ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, hits, tags, sort_value)
+            VALUES ((SELECT id FROM namespaces WHERE name = ?1), ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)
             """)
         var generator = SplitMix64(seed: 0x1_4E5_EC7)
         let values = (0..<1024).map { _ in
@@ -78,6 +79,8 @@ struct InspectorBenchFile {
         } else {
             sqlite3_bind_null(handle, 9)
         }
+        // A sort value (a message's date, say) on all but a tenth of the entries.
+        if roll % 10 == 5 { sqlite3_bind_null(handle, 10) } else { sqlite3_bind_int64(handle, 10, created) }
         try connection.check(sqlite3_step(handle), "insert")
     }
 }

@@ -93,7 +93,10 @@ struct InspectorBenchmark {
         // An app's typed query (Cache.entries: live entries, decoded) against the inspector's
         // page of the same order in the same run, which reads no values.
         let bench = try store.dataCache("bench", key: String.self)
-        for sort in [EntrySort(.key), EntrySort(.expires), EntrySort(.expires, descending: true)] {
+        for sort in [
+            EntrySort(.key), EntrySort(.expires), EntrySort(.expires, descending: true), EntrySort(.sortValue),
+            EntrySort(.sortValue, descending: true),
+        ] {
             let name = sort.field.rawValue + (sort.descending ? " desc" : "")
             try measure("Cache.entries, 50 decoded, \(name)") {
                 "\(try bench.entries(CacheQuery(orderedBy: sort, limit: 50)).entries.count) entries"
@@ -103,6 +106,7 @@ struct InspectorBenchmark {
         try measure("Cache.entries, 50 decoded, prefix k0001 tag hot") {
             "\(try bench.entries(CacheQuery(prefix: "k0001", tags: ["hot"], limit: 50)).entries.count) entries"
         }
+        queryRows.append((rows.count - 1, "key, prefix k0001 + tag hot"))
         let id = try inspector.entries(EntryQuery(namespace: "bench", limit: 1)).rows.first?.id ?? 0
         try measure("entry detail") { "\(try inspector.entry(id: id)?.entry.valueBytes ?? 0) value bytes" }
         try measure("expiry timeline, bench") { timeline(try inspector.expiryTimeline(namespace: "bench")) }

@@ -24,7 +24,7 @@ struct CacheDeck: AsyncParsableCommand {
             ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
             InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self,
-            PurgeCommand.self, CompactCommand.self, ExportCommand.self, KeysCommand.self, KeyCommand.self,
+            PurgeCommand.self, CompactCommand.self, ExportCommand.self, MetricsCommand.self, KeysCommand.self, KeyCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

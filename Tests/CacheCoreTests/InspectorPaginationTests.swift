@@ -36,6 +36,7 @@ import Testing
             UPDATE entries SET stale_until = 7 + id % 2 WHERE id % 7 >= 4 AND expires_at IS NULL;
             UPDATE entries SET key = CAST(x'ff61c3' AS TEXT) WHERE key = 'k3-24';
             UPDATE entries SET key = CAST(x'ff61' AS TEXT) WHERE key = 'k4-25';
+            UPDATE entries SET sort_value = id % 6 - 2 WHERE id % 5 < 3;
             """)
         return fixture
     }
@@ -53,6 +54,9 @@ import Testing
             sort.descending
                 ? "expires_at IS NOT NULL, expires_at DESC, stale_until DESC, size DESC, id DESC"
                 : "expires_at IS NULL, expires_at, stale_until, size, id"
+        case .sortValue:
+            "sort_value IS NULL, sort_value\(direction), "
+                + "CASE WHEN sort_value IS NULL THEN CAST(key AS BLOB) END\(direction), id\(direction)"
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import CacheCore
 
 /// Least-recently-used eviction in namespaces larger than ``SampledEviction/exactUpTo``, where
-/// it samples instead of reading an access index (format 7 has none).
+/// it samples instead of reading an access index (format 8 has none).
 @Suite struct SampledEvictionTests {
     /// More entries than the exact order is used for.
     static let size = SampledEviction.exactUpTo + 904
@@ -104,8 +104,8 @@ import Testing
     }
 }
 
-/// Format 7: the access index is dropped by the migration, inside its transaction, so an app
-/// killed while it migrates leaves a format-6 file with the index or a format-7 file without.
+/// Format 8: the access index is dropped by the migration, inside its transaction, so an app
+/// killed while it migrates leaves a format-6 file with the index or a format-8 file without.
 @Suite struct AccessIndexMigrationTests {
     static let entries = 30_000
 
@@ -132,7 +132,7 @@ import Testing
         #expect(try Self.hasAccessIndex(path))
         let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
         defer { try? store.close() }
-        #expect(try rawScalar(path: path, "PRAGMA user_version") == 7)
+        #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
         #expect(try !Self.hasAccessIndex(path))
         let cache = try store.dataCache("n", key: String.self)
         #expect(try cache.count() == Self.entries)
@@ -148,11 +148,11 @@ import Testing
         for round in 0..<TestScale.count(ci: 6, full: 30) {
             let path = try killedOpen(of: original, in: folder, round: round, within: whole)
             let version = try rawScalar(path: path, "PRAGMA user_version")
-            #expect(version == 6 || version == 7, "round \(round)")
+            #expect(version == 6 || version == Int64(Schema.currentVersion), "round \(round)")
             #expect(try Self.hasAccessIndex(path) == (version == 6), "round \(round): the index goes with format 6")
             #expect(try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'k%'") == Int64(Self.entries))
             let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
-            #expect(try rawScalar(path: path, "PRAGMA user_version") == 7)
+            #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
             #expect(try store.dataCache("n", key: String.self).count() == Self.entries)
             try store.close()
         }

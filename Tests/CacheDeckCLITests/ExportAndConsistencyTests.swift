@@ -68,6 +68,11 @@ import Testing
             #expect(stats.status == 0 && stats.stdout.hasPrefix("Activity of namespace sessions"))
         }
         #expect(try fixture.run("stats", fixture.path, "colors", "-n", "tiles").status != 0)
+        // The fixture's apps have no loader: their load failures are unknown, not 0 (as in the console).
+        let rows = try fixture.run("stats", fixture.path).stdout.split(separator: "\n").map {
+            $0.split(separator: " ")
+        }.filter { ["1m", "5m", "1h", "24h"].contains($0.first ?? "") }
+        #expect(rows.count == 4 && rows.allSatisfy { Int($0.last ?? "0") == nil }, "\(rows)")
         #expect(!(try fixture.run("sweep", "--help").stdout.contains("--namespace")))
     }
 

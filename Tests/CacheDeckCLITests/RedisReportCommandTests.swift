@@ -55,6 +55,20 @@ struct RedisReportCommandTests {
         #expect(try elsewhere.status == 0 && (elsewhere.json() as? [Any])?.isEmpty == true)
     }
 
+    @Test func metricsServesEveryClientsCountersSinceItOpened() throws {
+        let metrics = try CLIProcess(["metrics", server.url, "--listen", "127.0.0.1:0"], folder: folder)
+        let samples = Scrape.samples(try Scrape.get("/metrics", port: try Scrape.port(of: metrics)).body)
+        let colors = "{namespace=\"colors\",window=\"since_open\"}"
+        #expect(samples["cachedeck_hits\(colors)"] == 2 && samples["cachedeck_misses\(colors)"] == 1)
+        #expect(samples["cachedeck_sets\(colors)"] == 1500 && samples["cachedeck_hit_ratio\(colors)"] == 2.0 / 3)
+        #expect(samples["cachedeck_entries{namespace=\"colors\"}"] == 1500)
+        #expect(samples["cachedeck_expired_entries{namespace=\"old\"}"] == 3)
+        #expect(samples["cachedeck_processes"] == 1 && samples["cachedeck_live_processes"] == 1)
+        metrics.signal(SIGINT)
+        let result = try metrics.wait()
+        #expect(result.status == 0 && result.stdout.hasSuffix("Stopped.\n"))
+    }
+
     @Test func statsShowsEveryClientsCountersSinceItOpened() throws {
         let report = try run("stats", server.url, "colors", "--json").object()
         #expect(report["namespace"] as? String == "colors" && report["processes"] as? Int == 1)

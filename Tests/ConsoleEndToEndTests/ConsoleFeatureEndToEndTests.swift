@@ -105,4 +105,35 @@ struct ConsoleFeatureEndToEndTests {
         try tmux.keys("q")
         try tmux.waitFor("exit=0")
     }
+
+    /// In an entry: `/` searches the value, `y` copies the key through OSC 52 (tmux with
+    /// `set-clipboard on` keeps it as a paste buffer), `v` leaves curses for `less` on the value
+    /// and comes back when it quits.
+    @Test func theDetailViewSearchesCopiesAndPagesTheValue() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try Tmux(columns: 120, rows: 40, environment: ["PAGER": "less"])
+        try tmux.setOption("set-clipboard", "on")
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.type(":ns parts", enter: true)
+        try tmux.waitFor("category:bricks")
+        try tmux.keys("Enter")
+        let detail = try tmux.waitFor("Value · JSON")
+        let keyLine = try #require(detail.split(separator: "\n").first { $0.hasPrefix(" Key ") })
+        let key = String(keyLine.dropFirst(" Key ".count)).trimmingCharacters(in: .whitespaces)
+        try tmux.keys("y")
+        try tmux.waitFor("Copied the key \(key) to the clipboard.")
+        #expect(tmux.pasteBuffer() == key)
+        try tmux.type("/\"", enter: true)
+        try tmux.waitFor("match 1 of")
+        try tmux.keys("v")
+        let paged = try tmux.waitFor("(END)")
+        #expect(!paged.contains("Value · JSON") && paged.contains("{"))
+        try tmux.keys("q")
+        try tmux.waitFor("Showed the value of \(key)")
+        try tmux.waitFor("Value · JSON")
+        try tmux.keys("Escape", "q")
+        try tmux.waitFor("exit=0")
+    }
 }

@@ -38,6 +38,9 @@ struct ForeignConsoleEndToEndTests {
         try tmux.waitFor("views/home")
         try tmux.keys("Enter")
         try tmux.waitFor("Value · Ruby Marshal · hex dump")
+        // Its value is shown, never read whole: no pager, no copy of it (the key copies).
+        try tmux.keys("v")
+        try tmux.waitFor("values are shown, never read whole")
         try tmux.keys("Escape", "2")
         try tmux.waitFor("Ages of entries (no expiry is recorded)")
         try tmux.keys("q")

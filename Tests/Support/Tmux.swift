@@ -118,6 +118,16 @@ public final class Tmux {
         try run(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// Sets the server's global option `name` (`set-clipboard on`, …).
+    public func setOption(_ name: String, _ value: String) throws {
+        try run(["set-option", "-g", name, value])
+    }
+
+    /// The newest paste buffer (where OSC 52 lands with `set-clipboard on`); `nil` when none.
+    public func pasteBuffer() -> String? {
+        try? run(["show-buffer"])
+    }
+
     /// Polls the pane (with its SGR sequences if `escapes`) until `condition` holds, for at
     /// most `timeout` (``timeout`` if nil); returns the pane, or throws with the last one.
     @discardableResult

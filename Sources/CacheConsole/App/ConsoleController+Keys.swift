@@ -33,6 +33,9 @@ extension ConsoleController {
         + tabBindings.filter { $0.shown.action != .help }
         + [
             GlobalBinding(.pause, help: "Pause / resume live updates") { $0.togglePause() },
+            GlobalBinding(.freezeOrder, help: "Freeze / unfreeze the order: rows stay put, figures still update") {
+                $0.toggleFreeze()
+            },
             GlobalBinding(.refreshFaster, help: "Refresh faster") { $0.changeRefresh(faster: true) },
             GlobalBinding(.refreshSlower, help: "Refresh slower") { $0.changeRefresh(faster: false) },
             GlobalBinding(.undo, help: "Undo the last action", destructive: true) { $0.undoLast() },
@@ -142,6 +145,20 @@ extension ConsoleController {
         return reload()
     }
 
+    /// Freezes the order of every view's rows where they are now, or lets them move again.
+    private mutating func toggleFreeze() -> [ConsoleEffect] {
+        model.live.isFrozen.toggle()
+        let frozen = model.live.isFrozen
+        for index in model.views.indices {
+            withView(at: index) { view, context in view.freeze(frozen, in: context) }
+        }
+        report(
+            frozen
+                ? "Order frozen: rows stay where they are while their figures update (\(label(.freezeOrder)) lets them move)."
+                : "Order live again: rows follow the sort.")
+        return frozen ? [] : reload()
+    }
+
     private mutating func changeRefresh(faster: Bool) -> [ConsoleEffect] {
         let steps = LiveState.steps
         let index = steps.lastIndex { $0 <= model.live.interval } ?? 0
@@ -196,6 +213,10 @@ extension ConsoleController {
     /// of any view (closing it returns there) and gives way to whatever opens next.
     mutating func show(_ view: any ConsoleView) -> [ConsoleEffect] {
         if model.current.view.isAuxiliary && model.current.view.isSame(as: view) { return [] }
+        var view = view
+        if model.live.isFrozen {
+            view.freeze(true, in: ViewContext(viewID: model.nextViewID, size: size, model: model, settings: settings))
+        }
         let entry = model.makeEntry(view)
         navigate { stack in
             if stack.count > 1 && stack[stack.count - 1].isHelp { stack.removeLast() }

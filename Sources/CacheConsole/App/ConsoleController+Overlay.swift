@@ -44,11 +44,16 @@ extension ConsoleController {
     }
 
     /// Applies filter text to the current Entries view (an error in it goes to the status
-    /// line; the last one goes once the text parses).
+    /// line; the last one goes once the text parses), or searches the Detail view's value.
     private mutating func applyFilter(_ text: String) -> [ConsoleEffect] {
-        guard model.current.view is EntriesView else { return [] }
+        guard model.current.view is EntriesView || model.current.view is DetailView else { return [] }
         model.status = nil
         return withCurrentView { view, context in
+            if var detail = view as? DetailView {
+                detail.searchValue(text, in: context)
+                view = detail
+                return []
+            }
             guard var entries = view as? EntriesView else { return [] }
             let applied = entries.applyFilter(text, context: &context)
             let effects = applied ? entries.pageLoads(in: context) : []

@@ -123,6 +123,9 @@ package struct ConsoleController: Sendable {
             model.live.refreshing = false
             report(error.description, isError: true)
             return []
+        case .notice(let text, let isError):
+            report(text, isError: isError)
+            return []
         }
     }
 
@@ -254,6 +257,7 @@ package struct ConsoleController: Sendable {
                     if let redis = snapshot.redis { model.server = redis.server }
                 }
                 if let snapshot = data.value as? KeyspaceSnapshot { model.server = snapshot.server }
+                if let handoff = data.value as? ValueHandoff { effects.append(.handOff(handoff)) }
             case .failure(let error):
                 if let id = result.request.viewID, let index = model.views.firstIndex(where: { $0.id == id }) {
                     model.views[index].view.requestFailed(result.request)

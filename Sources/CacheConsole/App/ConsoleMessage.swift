@@ -29,6 +29,8 @@ package enum ConsoleMessage: Sendable {
     case undone(auditID: Int64, outcome: UndoOutcome)
     /// An action, undo or refresh check failed.
     case failed(ConsoleError)
+    /// The runtime did something the operator should hear of (a value copied or paged).
+    case notice(String, isError: Bool)
 }
 
 /// Work the controller asks the runtime to do; reads and actions run off the terminal's
@@ -55,6 +57,8 @@ package enum ConsoleEffect: Sendable, Hashable {
     case setMouseReporting(Bool)
     /// Clear the terminal and draw the next frame whole.
     case redrawAll
+    /// Copy text to the clipboard or show it in `$PAGER`.
+    case handOff(ValueHandoff)
     /// Leave the console.
     case quit
 }

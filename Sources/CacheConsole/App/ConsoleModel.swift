@@ -73,9 +73,17 @@ package struct ConsoleModel: Sendable {
     }
 
     /// The actions the store does not offer, with why: a Redis store expires entries itself,
-    /// so it has nothing to sweep. Their keys are left off the hint line and refused.
+    /// so it has nothing to sweep; another library's cache is shown, never read whole. Their
+    /// keys are left off the hint line and refused.
     var unsupported: [KeyAction: String] {
-        overview?.redis == nil ? [:] : [.sweep: "Redis expires entries itself: there is nothing to sweep."]
+        var actions: [KeyAction: String] = [:]
+        if overview?.redis != nil { actions[.sweep] = "Redis expires entries itself: there is nothing to sweep." }
+        if let format = overview?.file.foreignFormat {
+            let reason = "This \(format) file's values are shown, never read whole (its key copies)."
+            actions[.copyValue] = reason
+            actions[.openPager] = reason
+        }
+        return actions
     }
 
     /// Every message of the session, oldest first (the latest ``messageLogLimit``).
@@ -163,6 +171,8 @@ package struct LiveState: Sendable, Hashable {
     package internal(set) var pausedAt: Int64?
     /// When data was last loaded (ms).
     package internal(set) var loadedAt: Int64?
+    /// Whether the order of rows is frozen: refreshes update figures in place and move no row.
+    package internal(set) var isFrozen = false
     /// Whether a refresh is in flight.
     var refreshing = false
     /// Whether the file changed since the last load.

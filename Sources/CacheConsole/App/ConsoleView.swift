@@ -47,6 +47,9 @@ package protocol ConsoleView: Sendable {
     mutating func apply(_ output: Read.Output, for read: Read, in context: inout ViewContext) -> [ConsoleEffect]
     /// `read` failed (the console reports the error).
     mutating func loadFailed(_ read: Read)
+    /// Freezes the order of the view's rows where they are now (`false`: lets them follow the
+    /// sort again); a frozen view's refreshes update figures in place.
+    mutating func freeze(_ frozen: Bool, in context: ViewContext)
     /// The terminal was resized to `size`.
     mutating func resized(to size: Size)
     /// Forgets highlights from before `cutoff` and changes from before `quietCutoff` (ms).
@@ -81,6 +84,7 @@ extension ConsoleView {
         -> [ConsoleEffect]
     { [] }
     package mutating func loadFailed(_ read: Read) {}
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {}
     package mutating func resized(to size: Size) {}
     package mutating func prune(highlightsBefore cutoff: Int64, changesBefore quietCutoff: Int64) {}
 

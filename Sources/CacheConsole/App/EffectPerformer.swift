@@ -5,7 +5,7 @@ import CacheCore
 /// controller expects. The runtime calls it on background threads; tests call it directly.
 package enum EffectPerformer {
     /// The message `effect` produces on `source`; `nil` for effects the runtime handles
-    /// itself (theme, mouse, redraw, quit). A running action also hands its progress to
+    /// itself (theme, mouse, redraw, clipboard and pager, quit). A running action also hands its progress to
     /// `post` after every batch.
     package static func perform(
         _ effect: ConsoleEffect, on source: any ConsoleDataSource,
@@ -45,7 +45,7 @@ package enum EffectPerformer {
                         return !stop.isStopped
                     })
             }
-        case .applyTheme, .setMouseReporting, .redrawAll, .quit:
+        case .applyTheme, .setMouseReporting, .redrawAll, .handOff, .quit:
             return nil
         }
     }

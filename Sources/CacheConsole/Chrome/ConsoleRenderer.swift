@@ -21,8 +21,10 @@ extension ConsoleController {
             drawInput(prompt: "/", line.field, into: &buffer)
             let status = model.status.flatMap { $0.isError ? $0.text : nil }
             drawAboveInput(
-                status ?? "Filter as you type: " + EntriesView.filterSyntax
-                    + " · ↑/↓ history · Enter keeps · Esc undoes",
+                status
+                    ?? (model.current.view is DetailView
+                        ? "Search the value as you type (a capital letter matches case)"
+                        : "Filter as you type: " + EntriesView.filterSyntax) + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):
             drawInput(prompt: ":", line.field, into: &buffer)
@@ -146,7 +148,9 @@ extension ConsoleController {
         let timing =
             "query \(TimeText.milliseconds(model.timings.queryMilliseconds)) · frame "
             + TimeText.milliseconds(model.timings.renderMilliseconds) + " "
-        let timingWidth = TerminalText.displayWidth(of: timing)
+        // A frozen order is said where the eye goes after a key, and stays while it lasts.
+        let frozen = model.live.isFrozen ? " order frozen (\(label(.freezeOrder))) " : ""
+        let timingWidth = TerminalText.displayWidth(of: timing) + TerminalText.displayWidth(of: frozen)
         let room = size.columns - timingWidth - 2
         var used = 0
         if let busy = model.busy {
@@ -170,8 +174,9 @@ extension ConsoleController {
             used = drawHints(in: room, row: row, into: &buffer)
         }
         if used <= size.columns - timingWidth {
-            buffer.put(
-                timing, at: Point(column: size.columns - timingWidth, row: row), style: CellStyle(.statusBar, [.dim]))
+            let column = buffer.put(
+                frozen, at: Point(column: size.columns - timingWidth, row: row), style: CellStyle(.headerAccent))
+            buffer.put(timing, at: Point(column: column, row: row), style: CellStyle(.statusBar, [.dim]))
         }
     }
 

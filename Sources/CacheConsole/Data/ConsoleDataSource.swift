@@ -35,6 +35,9 @@ package protocol ConsoleDataSource: Sendable {
         -> ActionResult?
     /// Undoes the action with audit id `auditID`; returns how many entries came back.
     func undo(auditID: Int64) throws -> UndoOutcome
+    /// The whole value stored under the canonical `key` in `namespace` (up to 16 MiB), exactly
+    /// as stored; `nil` when the entry is gone.
+    func wholeValue(namespace: String, key: String) throws -> Data?
     /// Writes the entries `request` selects as JSON Lines to its file; returns how many.
     func export(_ request: ExportRequest) throws -> Int
     /// Gives the file's free pages and WAL back to the filesystem (see
@@ -59,6 +62,10 @@ extension ConsoleDataSource {
     }
 
     package var hasKeyspace: Bool { isKeyspace }
+
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        throw ConsoleError("Copying or paging a value is for CacheDeck files and Redis stores.")
+    }
 
     package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
         throw ConsoleError("This console shows a cache file, not a Redis keyspace.")

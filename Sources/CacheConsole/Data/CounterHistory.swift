@@ -47,6 +47,13 @@ struct CounterHistory: Sendable {
         return (Self.growth(from: old, to: new), last.at - first.at)
     }
 
+    /// ``delta(_:from:until:reach:)`` as the ``Activity`` of the span it covers, ending at `until`.
+    func activity(_ namespace: String?, from: Int64, until: Int64, reach: Int64 = 0) -> Activity? {
+        delta(namespace, from: from, until: until, reach: reach).map {
+            Activity(start: until - $0.milliseconds, duration: $0.milliseconds, statistics: $0.counted)
+        }
+    }
+
     /// Hit rate, operations and evictions per second in `points` buckets of `resolution` ms
     /// ending at `now`, oldest first.
     func series(_ namespace: String?, now: Int64, resolution: Int64, points: Int) -> StatisticsSeries {
@@ -68,6 +75,8 @@ struct CounterHistory: Sendable {
             series.operations.append(Double(Self.operations(counted)) / seconds)
             series.evictions.append(Double(counted.evictions) / seconds)
         }
+        let start = now - Int64(points) * resolution
+        series.totals = activity(namespace, from: start, until: now, reach: resolution).map(ActivityCounts.init)
         return series
     }
 

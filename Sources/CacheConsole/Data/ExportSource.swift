@@ -22,6 +22,14 @@ package protocol ExportSource {
     func exportHexDump(of row: EntryRow) throws -> ValueRendering?
 }
 
+extension ExportSource {
+    /// The whole value under the canonical `key` in `namespace` (up to 16 MiB); `nil` when
+    /// there is no such entry.
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        try exportRow(namespace: namespace, key: key).map { try EntryExporter.value(of: $0, from: self) }
+    }
+}
+
 extension Inspector: ExportSource {
     package func exportPage(namespace: String, filter: EntryFilter, limit: Int, after cursor: EntryCursor?) throws
         -> (rows: [EntryRow], next: EntryCursor?)

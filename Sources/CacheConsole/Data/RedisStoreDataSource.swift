@@ -83,12 +83,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         let seconds = history.series(nil, now: now, resolution: 1000, points: 60)
         let recent = history.delta(nil, from: now - 10_000, until: now, reach: 1000)
         let perSecond = { (count: Int) in recent.map { Double(count) / max(0.001, Double($0.milliseconds) / 1000) } }
-        let lastMinute = { (namespace: String?) -> Double? in
-            guard let counted = history.delta(namespace, from: now - 60_000, until: now)?.counted,
-                counted.requests > 0
-            else { return nil }
-            return counted.hitRate
-        }
+        let lastMinute = { (namespace: String?) in history.activity(namespace, from: now - 60_000, until: now) }
         return OverviewSnapshot(
             file: FileFacts(
                 path: location, formatVersion: 0, fileBytes: Int64(server.usedMemory), walBytes: 0,
@@ -100,15 +95,18 @@ package final class RedisStoreDataSource: ConsoleDataSource {
                     lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))
             },
             activity: ActivityFacts(
-                hitRates: seconds.hitRate, hitRate: lastMinute(nil),
+                hitRates: seconds.hitRate, hitRate: lastMinute(nil)?.hitRate,
                 operationsPerSecond: perSecond(recent.map { CounterHistory.operations($0.counted) } ?? 0) ?? 0,
                 expirationsPerSecond: perSecond(recent?.counted.expirations ?? 0) ?? 0,
                 evictionsPerSecond: perSecond(recent?.counted.evictions ?? 0) ?? 0),
             namespaces: counts.map { count in
-                NamespaceFacts(
+                let activity = lastMinute(count.namespace.name)
+                var facts = NamespaceFacts(
                     name: count.namespace.name, entries: count.entries, expired: count.expiredEntries,
-                    bytes: count.bytes, hitRate: lastMinute(count.namespace.name), version: count.namespace.version,
+                    bytes: count.bytes, hitRate: activity?.hitRate, version: count.namespace.version,
                     isExact: count.isExact)
+                facts.lastMinute = activity.map(ActivityCounts.init)
+                return facts
             },
             redis: RedisFacts(server: server, prefix: inspector.prefix, countedAt: progress.completedAt))
     }
@@ -162,10 +160,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
             series = { history.series($0, now: now, resolution: resolution, points: points) }
         } else {
             series = { [inspector] namespace in
-                let points = try inspector.activity(namespace: namespace, over: telemetryWindow).points
-                return StatisticsSeries(
-                    hitRate: points.map { $0.hitRate ?? .nan }, operations: points.map(\.operationsPerSecond),
-                    evictions: points.map(\.evictionsPerSecond))
+                StatisticsSeries(try inspector.activity(namespace: namespace, over: telemetryWindow))
             }
         }
         var namespaces: [String: StatisticsSeries] = [:]
@@ -205,6 +200,11 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     package func undo(auditID: Int64) throws -> UndoOutcome {
         defer { recount() }
         return try actions.undo(auditID: auditID)
+    }
+
+    /// The whole value, through the inspector.
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        try inspector.wholeValue(namespace: namespace, key: key)
     }
 
     /// Writes the entries as JSON Lines (``EntryExporter``), in `SCAN` order.

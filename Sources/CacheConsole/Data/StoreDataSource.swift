@@ -65,9 +65,11 @@ package struct StoreDataSource: ConsoleDataSource {
                 expirationsPerSecond: recent.reduce(0) { $0 + $1.perSecond($1.expirations) } / span,
                 evictionsPerSecond: recent.reduce(0) { $0 + $1.evictionsPerSecond } / span),
             namespaces: namespaces.map { namespace in
-                NamespaceFacts(
+                var facts = NamespaceFacts(
                     name: namespace.name, entries: namespace.entryCount, expired: namespace.expiredEntryCount,
                     bytes: namespace.bytes, hitRate: namespace.lastMinute.hitRate, version: namespace.version)
+                facts.lastMinute = ActivityCounts(namespace.lastMinute)
+                return facts
             }, tags: try inspector.tags())
     }
 
@@ -123,14 +125,16 @@ package struct StoreDataSource: ConsoleDataSource {
             case .day: .day
             }
         func series(_ namespace: String?) throws -> StatisticsSeries {
-            let points = try inspector.activity(namespace: namespace, over: telemetryWindow).points
-            return StatisticsSeries(
-                hitRate: points.map { $0.hitRate ?? .nan }, operations: points.map(\.operationsPerSecond),
-                evictions: points.map(\.evictionsPerSecond))
+            StatisticsSeries(try inspector.activity(namespace: namespace, over: telemetryWindow))
         }
         var namespaces: [String: StatisticsSeries] = [:]
         for namespace in try inspector.namespaces() { namespaces[namespace.name] = try series(namespace.name) }
         return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
+    }
+
+    /// The whole value, through the inspector.
+    package func wholeValue(namespace: String, key: String) throws -> Data? {
+        try store.inspector.wholeValue(namespace: namespace, key: key)
     }
 
     /// The entries `request` selects, through the inspector, as JSON Lines.

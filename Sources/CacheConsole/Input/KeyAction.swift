@@ -60,6 +60,10 @@ extension KeyAction {
     package static let help = KeyAction("help", [.character("?"), .function(1)])
     /// Pause or resume live refresh.
     package static let pause = KeyAction("pause", [.character("p")])
+    /// Keep the rows where they are while their figures still update (or let them move again).
+    package static let freezeOrder = KeyAction("freezeOrder", [.character("F")])
+    /// Open the entries that expire in the coming hour.
+    package static let nextHour = KeyAction("nextHour", [.character("E")])
     /// Refresh more often.
     package static let refreshFaster = KeyAction("refreshFaster", [.character("+"), .character("=")])
     /// Refresh less often.
@@ -78,6 +82,12 @@ extension KeyAction {
     package static let sortMenu = KeyAction("sortMenu", [.character("o")])
     /// Show the value as a hex dump, or as text again.
     package static let toggleHex = KeyAction("toggleHex", [.character("x")])
+    /// Copy the entry's key (OSC 52, else a private file).
+    package static let copyKey = KeyAction("copyKey", [.character("y")])
+    /// Copy the entry's value (OSC 52, else a private file).
+    package static let copyValue = KeyAction("copyValue", [.character("Y")])
+    /// Open the entry's value in `$PAGER`.
+    package static let openPager = KeyAction("openPager", [.character("v")])
     /// Go to the Overview.
     package static let showOverview = KeyAction("showOverview", [.character("1")])
     /// Show the expiry timeline (of the namespace in view, else of the store).

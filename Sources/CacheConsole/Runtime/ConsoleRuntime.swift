@@ -89,6 +89,9 @@ package final class ConsoleRuntime {
             case .applyTheme(let theme): terminal.theme = theme
             case .setMouseReporting(let on): terminal.mouseReporting = on
             case .redrawAll: terminal.redrawAll()
+            case .handOff(let handoff):
+                let outcome = HandoffRunner.carryOut(handoff, on: terminal)
+                perform(controller.handle(.notice(outcome.text, isError: outcome.isError)), on: terminal)
             case .load, .refresh:
                 reads.submit(effect)
             case .prepare, .run, .undo, .export, .compact:

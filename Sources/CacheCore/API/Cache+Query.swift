@@ -23,14 +23,18 @@ extension Cache where Key: Decodable {
         }
         request.limit = min(max(query.limit, 1), 10_000)
         let page = try store.inspector.entries(request)
-        let values = try store.database.read { try $0.values(ofEntries: page.rows.map(\.id)) }
+        let hasSortValues = store.database.hasSortValues
+        let values = try store.database.read {
+            try $0.values(ofEntries: page.rows.map(\.id), withSortValues: hasSortValues)
+        }
         let entries = page.rows.compactMap { row -> CachedEntry<Key, Value>? in
-            guard let key = CanonicalKey.decode(Key.self, from: row.key), let data = values[row.id],
-                let value = decoded(data, key: row.key)
+            guard let key = CanonicalKey.decode(Key.self, from: row.key), let stored = values[row.id],
+                let value = decoded(stored.value, key: row.key)
             else { return nil }
             return CachedEntry(
                 key: key, value: value, createdAt: Date(millisecondsSince1970: row.createdAt),
-                expiresAt: row.expiresAt.map(Date.init(millisecondsSince1970:)), tags: row.tags)
+                expiresAt: row.expiresAt.map(Date.init(millisecondsSince1970:)), tags: row.tags,
+                sortValue: stored.sortValue)
         }
         return CachePage(entries: entries, next: page.next)
     }

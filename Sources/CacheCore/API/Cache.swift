@@ -99,9 +99,14 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Stores `value` for `key`. `expiration` defaults to the policy's; `tags` label the entry
-    /// for invalidation. Durable when it returns, unless the policy writes behind.
-    public func set(_ value: Value, for key: Key, expiration: Expiration? = nil, tags: [String] = []) throws {
-        try set([(key, value)], expiration: expiration, tags: tags)
+    /// for invalidation; `sortValue` is the app's own order for it (a message's date, say, as
+    /// milliseconds since 1970), which queries order by (``EntrySortField/sortValue``) and
+    /// ``NamespacePolicy/keepingNewest(_:by:)`` keeps the highest of. Durable when it returns,
+    /// unless the policy writes behind.
+    public func set(
+        _ value: Value, for key: Key, expiration: Expiration? = nil, tags: [String] = [], sortValue: Int64? = nil
+    ) throws {
+        try set([CacheItem(key: key, value: value, tags: tags, sortValue: sortValue)], expiration: expiration)
     }
 
     /// Stores many values in one transaction (much faster than one `set` each).
@@ -117,13 +122,21 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// Stores many values, each with tags of its own, in one transaction (an email app's
     /// `saveAll`, each message tagged with its folder).
     public func set(_ items: [(key: Key, value: Value, tags: [String])], expiration: Expiration? = nil) throws {
+        try set(items.map { CacheItem(key: $0.key, value: $0.value, tags: $0.tags) }, expiration: expiration)
+    }
+
+    /// Stores many values, each with its own tags and sort value, in one transaction (an
+    /// email app's `saveAll`: each message tagged with its folder, sorted by its date).
+    public func set(_ items: [CacheItem<Key, Value>], expiration: Expiration? = nil) throws {
         let policy = record.policy
         guard policy.isEnabled, !items.isEmpty else { return }
         let now = clock.nowMilliseconds()
         let expiration = expiration ?? policy.expiration
         try write(
             items.map {
-                ($0.key, $0.value, WriteAttributes(expiration: expiration, policy: policy, tags: $0.tags, now: now))
+                let attributes = WriteAttributes(
+                    expiration: expiration, policy: policy, tags: $0.tags, sortValue: $0.sortValue, now: now)
+                return ($0.key, $0.value, attributes)
             },
             now: now)
     }

@@ -15,8 +15,8 @@ public struct CacheQuery: Sendable, Hashable {
     /// More conditions, as the console's filter: `size>1KB age<1h regex:^a` (see
     /// ``EntryFilter/init(parsing:)``).
     public var filter: EntryFilter
-    /// The order: by key, creation or expiry (indexed, so a page costs what it returns; the
-    /// other ``EntrySortField``s rank the whole namespace first).
+    /// The order: by key, creation, expiry or sort value (indexed, so a page costs what it
+    /// returns; the other ``EntrySortField``s rank the whole namespace first).
     public var order: EntrySort
     /// The most entries a page holds (1…10,000).
     public var limit: Int
@@ -63,6 +63,25 @@ public struct CachedEntry<Key: Sendable, Value: Sendable>: Sendable {
     /// When it expires; `nil` for never.
     public let expiresAt: Date?
     public let tags: [String]
+    /// The app's sort value it was set with, if any.
+    public let sortValue: Int64?
+}
+
+/// One entry of a batch ``Cache/set(_:expiration:)-([CacheItem])``: its key, value, tags and
+/// app-given sort value.
+public struct CacheItem<Key: Sendable, Value: Sendable>: Sendable {
+    public var key: Key
+    public var value: Value
+    public var tags: [String]
+    /// The app's order for the entry (see ``Cache/set(_:for:expiration:tags:sortValue:)``).
+    public var sortValue: Int64?
+
+    public init(key: Key, value: Value, tags: [String] = [], sortValue: Int64? = nil) {
+        self.key = key
+        self.value = value
+        self.tags = tags
+        self.sortValue = sortValue
+    }
 }
 
 /// A page of a query's entries.

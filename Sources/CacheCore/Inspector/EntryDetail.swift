@@ -76,4 +76,6 @@ public struct EntryDetail: Sendable, Hashable, Codable {
     public var isExpired: Bool
     /// The value, rendered.
     public var value: ValueRendering
+    /// The app-given sort value (``Cache/set(_:for:expiration:tags:sortValue:)``), if any.
+    public var sortValue: Int64? = nil
 }

@@ -41,6 +41,9 @@ public enum EntryFilterTerm: Sendable, Hashable {
     /// Milliseconds until expiry compare with the operand. Expired entries have a time to live
     /// of zero or less; entries that never expire have an infinite one.
     case timeToLive(FilterComparison, milliseconds: Int64)
+    /// The expiry time (milliseconds since the epoch) compares with the operand. An entry
+    /// that never expires has no expiry time and meets no such term (``neverExpires`` finds it).
+    case expiresAt(FilterComparison, milliseconds: Int64)
     /// Key plus value bytes compare with the operand.
     case size(FilterComparison, bytes: Int64)
     /// Recorded reads compare with the operand.
@@ -85,6 +88,8 @@ extension EntryFilterTerm: CustomStringConvertible {
         case .tag(let tag): "tag:" + FilterText.operand(tag)
         case .timeToLive(let comparison, let milliseconds):
             "ttl" + comparison.rawValue + FilterText.duration(milliseconds)
+        case .expiresAt(let comparison, let milliseconds):
+            "expires" + comparison.rawValue + FilterText.timestamp(milliseconds)
         case .size(let comparison, let bytes): "size" + comparison.rawValue + FilterText.size(bytes)
         case .hits(let comparison, let count): "hits" + comparison.rawValue + String(count)
         case .age(let comparison, let milliseconds): "age" + comparison.rawValue + FilterText.duration(milliseconds)

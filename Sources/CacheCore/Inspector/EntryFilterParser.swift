@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a filter's text did not parse: one line naming the offending part.
 public struct EntryFilterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The explanation, e.g. `unknown field 'siz' (fields: ttl, size, hits, age)`.
@@ -18,6 +20,8 @@ extension EntryFilter {
     ///   units `ms`, `s`, `m`, `h`, `d`, `w` (a negative time to live has expired).
     /// - `size>1KB`, `size<=4KiB` — key plus value bytes: `B`, `KB`, `MB`, `GB` (1000) and
     ///   `KiB`, `MiB`, `GiB` (1024); a bare number is bytes.
+    /// - `expires>=2026-11-27T03:00:00Z`, `expires<2026-11-27T04:00:00.500Z` — the expiry
+    ///   time, ISO 8601 in UTC (milliseconds optional); never-expiring entries meet none.
     /// - `hits=0`, `hits>10` — recorded reads.
     /// - `expired` (not yet swept) and `never` (no expiry).
     ///
@@ -72,11 +76,12 @@ struct FilterToken {
         switch field.lowercased() {
         case "ttl": return .timeToLive(comparison, milliseconds: try FilterNumber.duration(operand))
         case "age": return .age(comparison, milliseconds: try FilterNumber.duration(operand))
+        case "expires": return .expiresAt(comparison, milliseconds: try FilterNumber.timestamp(operand))
         case "size": return .size(comparison, bytes: try FilterNumber.size(operand))
         case "hits":
             guard let count = Int64(operand), count >= 0 else { throw EntryFilterError("bad count '\(operand)'") }
             return .hits(comparison, count)
-        default: throw EntryFilterError("unknown field '\(field)' (fields: ttl, size, hits, age)")
+        default: throw EntryFilterError("unknown field '\(field)' (fields: ttl, size, hits, age, expires)")
         }
     }
 }
@@ -137,6 +142,27 @@ enum FilterNumber {
         guard let factor = FilterText.durationUnits.first(where: { $0.name == unit.lowercased() })?.milliseconds
         else { throw error }
         return try scaled(number, by: factor, orThrow: error)
+    }
+
+    /// Milliseconds since the epoch of `2026-11-27T03:00:00Z` or `2026-11-27T03:00:00.250Z`.
+    static func timestamp(_ text: String) throws(EntryFilterError) -> Int64 {
+        let error = EntryFilterError("bad time '\(text)' (ISO 8601 in UTC: 2026-11-27T03:00:00Z)")
+        // Milliseconds are read as digits, not through a Double, so every one survives.
+        var whole = Substring(text)
+        var fraction: Int64 = 0
+        if let dot = text.lastIndex(of: "."), text.hasSuffix("Z") {
+            let digits = text[text.index(after: dot)..<text.index(before: text.endIndex)]
+            guard (1...3).contains(digits.count), digits.allSatisfy(\.isASCII), let value = Int64(digits) else {
+                throw error
+            }
+            fraction = value * [100, 10, 1][digits.count - 1]
+            whole = text[..<dot] + "Z"
+        }
+        guard let date = try? Date.ISO8601FormatStyle().parse(String(whole)) else { throw error }
+        let seconds = date.timeIntervalSince1970
+        // Years 1 through 9999, as ISO 8601 writes them.
+        guard (-62_135_596_800...253_402_300_799).contains(seconds) else { throw error }
+        return Int64(seconds) * 1000 + fraction
     }
 
     /// Bytes of `512`, `1KB`, `4KiB` or `1.5MB`.

@@ -13,12 +13,16 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     case lastAccess
     /// Recorded reads.
     case hits
+    /// The app-given sort value (``Cache/set(_:for:expiration:tags:sortValue:)``); entries
+    /// without one come after those with one in either direction, in key order. Reaching
+    /// them walks the namespace's keys, checking each row.
+    case sortValue
 
     /// Whether the file format has an index in this order. Pages in such an order walk the index;
     /// the others rank a scan of the table that ``EntryQuery/scanLimit`` bounds.
     public var hasIndex: Bool {
         switch self {
-        case .key, .expires: true
+        case .key, .expires, .sortValue: true
         case .size, .created, .lastAccess, .hits: false
         }
     }

@@ -40,4 +40,12 @@ extension SQLiteConnection {
             return try statement.firstRow { EntryRowSQL.read($0, namespaces: namespaces) }
         }
     }
+
+    /// The sort value of entry `id` (format 7 and later), `nil` when it has none.
+    func sortValue(ofEntry id: Int64) throws -> Int64? {
+        try withStatement("SELECT sort_value FROM entries WHERE id = ?1") { statement in
+            statement.bind(id)
+            return try statement.firstRow { $0.optionalInt64(0) } ?? nil
+        }
+    }
 }

@@ -21,6 +21,9 @@ extension EntryFilterTerm {
             let bound = sql.parameter(now.addingClamped(milliseconds))
             let finite = "expires_at \(comparison.rawValue) \(bound)"
             return comparison.holdsForInfinity ? "(expires_at IS NULL OR \(finite))" : finite
+        case .expiresAt(let comparison, let milliseconds):
+            // NULL (never) compares with nothing: it has no expiry time.
+            return "expires_at \(comparison.rawValue) \(sql.parameter(milliseconds))"
         case .size(let comparison, let bytes):
             return "size \(comparison.rawValue) \(sql.parameter(bytes))"
         case .hits(let comparison, let count):
@@ -41,7 +44,7 @@ extension EntryFilterTerm {
         switch self {
         case .keyContains, .keyPrefix: "key"
         case .keyMatches, .tag: nil
-        case .timeToLive, .expired, .neverExpires: "expires_at"
+        case .timeToLive, .expiresAt, .expired, .neverExpires: "expires_at"
         case .size: "size"
         case .hits: "hits"
         case .age: "created_at"
@@ -53,7 +56,7 @@ extension EntryFilterTerm {
     func narrowsWalk(by field: EntrySortField) -> Bool {
         switch self {
         case .keyPrefix: field == .key
-        case .timeToLive, .expired, .neverExpires: field == .expires
+        case .timeToLive, .expiresAt, .expired, .neverExpires: field == .expires
         case .keyContains, .keyMatches, .tag, .size, .hits, .age: false
         }
     }
@@ -63,7 +66,7 @@ extension EntryFilterTerm {
     func readsRow(walking field: EntrySortField) -> Bool {
         switch self {
         case .keyContains, .keyPrefix, .keyMatches: field != .key
-        case .timeToLive, .expired, .neverExpires: field != .expires
+        case .timeToLive, .expiresAt, .expired, .neverExpires: field != .expires
         case .tag, .size, .hits, .age: true
         }
     }

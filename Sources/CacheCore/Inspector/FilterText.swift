@@ -1,3 +1,5 @@
+import Foundation
+
 /// The lexical rules shared by the filter parser and ``EntryFilter/description``.
 enum FilterText {
     /// Words that are terms of their own rather than key text.
@@ -20,6 +22,18 @@ enum FilterText {
         text.isEmpty || text.first == "\"" || keywords.contains(text.lowercased())
             || prefixes.contains { text.lowercased().hasPrefix($0) }
             || text.contains { $0.isWhitespace || $0 == "\"" || operatorCharacters.contains($0) }
+    }
+
+    /// Milliseconds since the epoch as the filter writes them: ISO 8601 in UTC, with
+    /// milliseconds when there are any.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        // Whole seconds through Date (exact in a Double), the milliseconds as digits.
+        let remainder = ((milliseconds % 1000) + 1000) % 1000
+        let seconds = (milliseconds - remainder) / 1000
+        let text = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        guard remainder != 0 else { return text }
+        let digits = String(remainder)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// The operand of a `name:` term, quoted when it must be.

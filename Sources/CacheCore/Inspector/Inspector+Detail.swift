@@ -8,10 +8,19 @@ extension Inspector {
         let now = store.now()
         let maxBytes = min(max(options.maxBytes, 16), 16 << 20)
         let fetched = options.format == .automatic ? max(maxBytes, Self.jsonParseLimit) : maxBytes
-        let row = try store.database.read { connection in
-            try connection.entryRow(id: id, previewBytes: fetched, namespaces: try connection.namespaceNames())
+        let hasSortValues = store.database.hasSortValues
+        let found = try store.database.read { connection in
+            try connection.readTransaction {
+                try connection.entryRow(id: id, previewBytes: fetched, namespaces: try connection.namespaceNames()).map {
+                    ($0, hasSortValues ? try connection.sortValue(ofEntry: id) : nil)
+                }
+            }
         }
-        return row.map { Self.detail(of: $0, now: now, format: options.format, maxBytes: maxBytes) }
+        return found.map { row, sortValue in
+            var detail = Self.detail(of: row, now: now, format: options.format, maxBytes: maxBytes)
+            detail.sortValue = sortValue
+            return detail
+        }
     }
 
     /// The entry stored under the canonical `key` in `namespace`, or `nil` when there is none.

@@ -18,6 +18,9 @@ extension Inspector {
             throw InspectorError.cursorMismatch
         }
         if let cursor = query.after, !cursor.isWellFormed { throw InspectorError.invalidCursor }
+        if query.sort.field == .sortValue, !store.database.hasSortValues {
+            throw InspectorError.noSortValues
+        }
         return try store.database.read { connection in
             guard let namespace = try connection.inspectedNamespace(named: query.namespace) else {
                 throw InspectorError.noSuchNamespace(query.namespace)

@@ -6,6 +6,8 @@ public enum InspectorError: Error, Sendable, Hashable, CustomStringConvertible {
     case cursorMismatch
     /// A cursor token (``EntryCursor/token``) that does not decode.
     case invalidCursor
+    /// Sorting by sort value in a file older than format 7, opened read-only (not migrated).
+    case noSortValues
 
     /// A one-line explanation.
     public var description: String {
@@ -13,6 +15,7 @@ public enum InspectorError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchNamespace(let name): "no namespace named '\(name)'"
         case .cursorMismatch: "the cursor belongs to another namespace or sort order; start from the first page"
         case .invalidCursor: "the cursor is not one a page of entries handed out; start from the first page"
+        case .noSortValues: "this file predates sort values (format 7); an app must open it read-write once"
         }
     }
 }

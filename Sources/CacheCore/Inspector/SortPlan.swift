@@ -43,6 +43,11 @@ struct SortPlan {
             let never = Segment(
                 condition: "expires_at IS NULL", columns: [.integer("stale_until", nullable: true), .integer("size")])
             segments = sort.descending ? [never, expiring] : [expiring, never]
+        case .sortValue:
+            segments = [
+                Segment(condition: "sort_value IS NOT NULL", columns: [.integer("sort_value")]),
+                Segment(condition: "sort_value IS NULL", columns: [Column(name: "key", isText: true, isNullable: false)]),
+            ]
         }
     }
 
@@ -51,12 +56,12 @@ struct SortPlan {
     /// For an order no index delivers, the columns of the index that holds its sort column
     /// (besides `namespace_id` and the row id, which every index holds): a ranking that reads
     /// nothing else scans that index instead of the table and its values. The expiry index
-    /// holds `size` and (from format 7) `created_at`; format 7 has no access index, so last
+    /// holds `size` and (from format 8) `created_at`; format 8 has no access index, so last
     /// access and hits rank a scan of the namespace's rows.
     var rankingIndexColumns: Set<String>? {
         switch sort.field {
         case .size, .created: ["expires_at", "stale_until", "size", "created_at"]
-        case .key, .expires, .lastAccess, .hits: nil
+        case .key, .expires, .lastAccess, .hits, .sortValue: nil
         }
     }
 

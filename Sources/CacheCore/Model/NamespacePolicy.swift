@@ -10,6 +10,17 @@ public struct NamespacePolicy: Sendable, Hashable {
         case leastRecentlyUsed
         /// Oldest first inserted first: "keep the newest N" (overwriting a key keeps its place).
         case oldestCreated
+        /// Lowest app-given sort value first, entries set without one before any: "keep the
+        /// newest N" by the sort value (an email's date), whatever order they were written in.
+        case lowestSortValue
+    }
+
+    /// What ``keepingNewest(_:by:)`` calls newest.
+    public enum Newest: Sendable, Hashable {
+        /// First inserted last (``Eviction/oldestCreated``).
+        case written
+        /// Highest sort value (``Eviction/lowestSortValue``).
+        case sortValue
     }
 
     /// Where entries live: memory, the file, or memory in front of the file.
@@ -137,11 +148,13 @@ public struct NamespacePolicy: Sendable, Hashable {
         return copy
     }
 
-    /// A copy that keeps at most `count` entries, dropping the oldest written first.
-    public func keepingNewest(_ count: Int) -> NamespacePolicy {
+    /// A copy that keeps at most `count` entries, dropping the oldest first: the first inserted
+    /// (`.written`, the default) or those with the lowest sort value (`.sortValue`; entries set
+    /// without one go first).
+    public func keepingNewest(_ count: Int, by newest: Newest = .written) -> NamespacePolicy {
         var copy = self
         copy.maxEntries = count
-        copy.eviction = .oldestCreated
+        copy.eviction = newest == .written ? .oldestCreated : .lowestSortValue
         return copy
     }
 }

@@ -46,15 +46,16 @@ extension SQLiteConnection {
     {
         try run(
             """
-            INSERT OR IGNORE INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-            VALUES ((SELECT id FROM namespaces WHERE id = ?1 AND name = ?11), ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
+            INSERT OR IGNORE INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags, sort_value)
+            VALUES ((SELECT id FROM namespaces WHERE id = ?1 AND name = ?12), ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9, ?11)
             ON CONFLICT (namespace_id, key) DO UPDATE SET
                 value = excluded.value, size = excluded.size, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags,
+                sort_value = excluded.sort_value
             """,
             namespaceID, write.key, write.value, write.size, write.writtenAt, write.attributes.expiresAt,
-            write.attributes.staleUntil, version, write.attributes.tagsJSON, now, name) > 0
+            write.attributes.staleUntil, version, write.attributes.tagsJSON, now, write.attributes.sortValue, name) > 0
     }
 
     /// Writes one entry, in a write transaction that checked the namespace is live
@@ -63,15 +64,16 @@ extension SQLiteConnection {
     func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
         try run(
             """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags, sort_value)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9, ?11)
             ON CONFLICT (namespace_id, key) DO UPDATE SET
                 value = excluded.value, size = excluded.size, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags,
+                sort_value = excluded.sort_value
             """,
             namespaceID, write.key, write.value, write.size, write.writtenAt, write.attributes.expiresAt,
-            write.attributes.staleUntil, version, write.attributes.tagsJSON, now)
+            write.attributes.staleUntil, version, write.attributes.tagsJSON, now, write.attributes.sortValue)
     }
 
     /// Writes `writes` in order, as ``upsertEntry(namespaceID:_:version:now:)`` does one by
@@ -90,9 +92,9 @@ extension SQLiteConnection {
                 try withDynamicStatement(sql) { statement in
                     for (offset, write) in writes[start..<start + rows].enumerated() {
                         statement.bind(
-                            from: Int32(offset * 10 + 1), namespaceID, write.key, write.value, write.size,
+                            from: Int32(offset * 11 + 1), namespaceID, write.key, write.value, write.size,
                             write.writtenAt, write.attributes.expiresAt, write.attributes.staleUntil, version,
-                            write.attributes.tagsJSON, now)
+                            write.attributes.tagsJSON, now, write.attributes.sortValue)
                     }
                     try statement.run()
                 }
@@ -106,20 +108,22 @@ extension SQLiteConnection {
     /// (a 1,000-row set is 31 statements of 32 rows and one of 8).
     static let upsertGroupSizes = [32, 8]
 
-    /// The multi-row upserts of ``upsertGroupSizes``: row `r` binds `?(10r + 1)`…`?(10r + 10)`
+    /// The multi-row upserts of ``upsertGroupSizes``: row `r` binds `?(11r + 1)`…`?(11r + 11)`
     /// in the order of ``upsertEntry(namespaceID:_:version:now:)``.
     static let upsertGroupSQL = upsertGroupSizes.map { rows in
         let values = (0..<rows).map { row in
-            let p = (1...10).map { "?\(row * 10 + $0)" }
-            return "(\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[9]), \(p[7]), \(p[8]))"
+            let p = (1...11).map { "?\(row * 11 + $0)" }
+            return
+                "(\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[9]), \(p[7]), \(p[8]), \(p[10]))"
         }
         return """
-            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags)
+            INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags, sort_value)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (namespace_id, key) DO UPDATE SET
                 value = excluded.value, size = excluded.size, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
-                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags
+                accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags,
+                sort_value = excluded.sort_value
             """
     }
 
@@ -196,17 +200,29 @@ extension SQLiteConnection {
     private static let entriesByRecency: StaticString =
         "SELECT id, size, accessed_at FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
 
-    /// Runs `body` over the namespace's entries in the order `eviction` removes them.
+    /// The passes over a namespace's entries (`?1`) that list them in the order `eviction`
+    /// removes them, one after the other. By sort value, entries without one come first (by
+    /// id, a pass over the namespace) and then the others through their partial index.
+    static func evictionPasses(_ eviction: NamespacePolicy.Eviction) -> [StaticString] {
+        switch eviction {
+        case .leastRecentlyUsed: [entriesByRecency]
+        case .oldestCreated: ["SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY id"]
+        case .lowestSortValue:
+            [
+                "SELECT id, size FROM entries WHERE namespace_id = ?1 AND sort_value IS NULL ORDER BY id",
+                """
+                SELECT id, size FROM entries INDEXED BY entries_by_sort_value
+                WHERE namespace_id = ?1 AND sort_value IS NOT NULL ORDER BY sort_value, id
+                """,
+            ]
+        }
+    }
+
+    /// Runs `body` over the namespace's entries listed by `pass` (see ``evictionPasses(_:)``).
     func withEntries<T>(
-        namespaceID: Int64, inOrderOf eviction: NamespacePolicy.Eviction,
-        _ body: (RowCursor<Eviction.Victim>) throws -> T
+        namespaceID: Int64, listedBy pass: StaticString, _ body: (RowCursor<Eviction.Victim>) throws -> T
     ) throws -> T {
-        let sql: StaticString =
-            switch eviction {
-            case .leastRecentlyUsed: Self.entriesByRecency
-            case .oldestCreated: "SELECT id, size FROM entries WHERE namespace_id = ?1 ORDER BY id"
-            }
-        return try withStatement(sql) { statement in
+        try withStatement(pass) { statement in
             statement.bind(namespaceID)
             return try body(RowCursor(statement: statement, read: Self.victim))
         }
@@ -402,6 +418,7 @@ struct SalvagedEntry {
     let hits: Int64?
     let version: Data?
     let tags: Data?
+    let sortValue: Int64?
 }
 
 /// The SQL of salvage (see ``Salvage``): entries read up to damaged pages and copied by id.
@@ -415,15 +432,22 @@ extension SQLiteConnection {
         }
     }
 
-    /// Entry `id` as stored, or `nil` when there is none.
-    func salvagedEntry(id: Int64) throws -> SalvagedEntry? {
-        try withStatement(
-            """
+    /// Entry `id` as stored, or `nil` when there is none; its sort value only from a file of
+    /// format 7 or later (`withSortValue`).
+    func salvagedEntry(id: Int64, withSortValue: Bool) throws -> SalvagedEntry? {
+        let sql: StaticString =
+            withSortValue
+            ? """
             SELECT namespace_id, CAST(key AS BLOB), value, size, created_at, expires_at, stale_until,
-                   accessed_at, hits, CAST(version AS BLOB), CAST(tags AS BLOB)
+                   accessed_at, hits, CAST(version AS BLOB), CAST(tags AS BLOB), sort_value
             FROM entries WHERE id = ?1
             """
-        ) { statement in
+            : """
+            SELECT namespace_id, CAST(key AS BLOB), value, size, created_at, expires_at, stale_until,
+                   accessed_at, hits, CAST(version AS BLOB), CAST(tags AS BLOB), NULL
+            FROM entries WHERE id = ?1
+            """
+        return try withStatement(sql) { statement in
             statement.bind(id)
             return try statement.firstRow { row in
                 func bytes(_ column: Int32) -> Data? { row.isNull(column) ? nil : row.blob(column) }
@@ -431,7 +455,7 @@ extension SQLiteConnection {
                     namespaceID: row.optionalInt64(0), key: bytes(1), value: bytes(2), size: row.optionalInt64(3),
                     createdAt: row.optionalInt64(4), expiresAt: row.optionalInt64(5),
                     staleUntil: row.optionalInt64(6), accessedAt: row.optionalInt64(7), hits: row.optionalInt64(8),
-                    version: bytes(9), tags: bytes(10))
+                    version: bytes(9), tags: bytes(10), sortValue: row.optionalInt64(11))
             }
         }
     }
@@ -441,11 +465,11 @@ extension SQLiteConnection {
         try run(
             """
             INSERT OR IGNORE INTO entries (id, namespace_id, key, value, size, created_at, expires_at, stale_until,
-                accessed_at, hits, version, tags)
-            VALUES (?1, ?2, CAST(?3 AS TEXT), ?4, ?5, ?6, ?7, ?8, ?9, ?10, CAST(?11 AS TEXT), CAST(?12 AS TEXT))
+                accessed_at, hits, version, tags, sort_value)
+            VALUES (?1, ?2, CAST(?3 AS TEXT), ?4, ?5, ?6, ?7, ?8, ?9, ?10, CAST(?11 AS TEXT), CAST(?12 AS TEXT), ?13)
             """,
             id, entry.namespaceID, entry.key, entry.value, entry.size, entry.createdAt, entry.expiresAt,
-            entry.staleUntil, entry.accessedAt, entry.hits, entry.version, entry.tags)
+            entry.staleUntil, entry.accessedAt, entry.hits, entry.version, entry.tags, entry.sortValue)
     }
 
     /// Fills the tag index from every entry's tags.
@@ -500,13 +524,19 @@ extension SQLiteConnection {
 }
 
 extension SQLiteConnection {
-    /// The values of entries `ids`, by id (for a query page the inspector listed).
-    func values(ofEntries ids: [Int64]) throws -> [Int64: Data] {
+    /// The values and sort values of entries `ids`, by id (for a query page the inspector
+    /// listed); no sort values from a file older than format 7 (`withSortValues` false).
+    func values(ofEntries ids: [Int64], withSortValues: Bool) throws -> [Int64: (value: Data, sortValue: Int64?)] {
         guard !ids.isEmpty else { return [:] }
-        return try withStatement("SELECT id, value FROM entries WHERE id IN (SELECT value FROM json_each(?1))") {
-            statement in
+        let sql: StaticString =
+            withSortValues
+            ? "SELECT id, value, sort_value FROM entries WHERE id IN (SELECT value FROM json_each(?1))"
+            : "SELECT id, value, NULL FROM entries WHERE id IN (SELECT value FROM json_each(?1))"
+        return try withStatement(sql) { statement in
             statement.bind(Self.jsonArray(ids))
-            return Dictionary(try statement.rows { ($0.int64(0), $0.blob(1)) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(
+                try statement.rows { ($0.int64(0), ($0.blob(1), $0.optionalInt64(2))) },
+                uniquingKeysWith: { first, _ in first })
         }
     }
 }

@@ -54,9 +54,9 @@ enum Eviction {
             ).map(Victim.init)
             pools.keep(sampler.pool, for: namespaceID)
         }
-        if excess.isOver && live.count < limit - expired {
+        for pass in SQLiteConnection.evictionPasses(policy.eviction) where excess.isOver && live.count < limit - expired {
             let remaining = limit - expired - live.count
-            live += try connection.withEntries(namespaceID: namespaceID, inOrderOf: policy.eviction) { entries in
+            live += try connection.withEntries(namespaceID: namespaceID, listedBy: pass) { entries in
                 try pick(from: entries, skipping: sampler, until: &excess, limit: remaining)
             }
         }

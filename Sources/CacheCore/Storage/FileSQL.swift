@@ -51,9 +51,13 @@ extension SQLiteConnection {
 
     /// Reads the first row of `table` through `index` (`nil`: the table's own b-tree), which
     /// throws when that b-tree's root page is damaged.
+    /// A partial index is read under its own condition (``Schema/partialIndexConditions``).
     func probe(table: String, index: String?) throws {
         let sql =
-            index.map { "SELECT 1 FROM \(Self.quoted(table)) INDEXED BY \(Self.quoted($0)) LIMIT 1" }
+            index.map {
+                "SELECT 1 FROM \(Self.quoted(table)) INDEXED BY \(Self.quoted($0))"
+                    + (Schema.partialIndexConditions[$0].map { " WHERE " + $0 } ?? "") + " LIMIT 1"
+            }
             ?? "SELECT 1 FROM \(Self.quoted(table)) NOT INDEXED LIMIT 1"
         _ = try withDynamicStatement(sql) { try $0.step() }
     }

@@ -32,7 +32,7 @@ extension Schema {
 }
 
 extension Schema {
-    /// Format v7: the write journal, from which processes holding memory copies learn which
+    /// Format v8: the write journal, from which processes holding memory copies learn which
     /// keys others rewrote (``CoherenceMonitor``). Each writer connection fills it through a
     /// temporary trigger (``SQLiteConnection/journalEntryWrites(origin:)``) only while an
     /// instance other than its own holds a memory tier, so a store nobody else copies from

@@ -38,16 +38,19 @@ enum Salvage {
     static func copy(from source: SQLiteConnection, into target: SQLiteConnection) throws -> Int {
         let namespaces = source.readableNamespaces()
         var ids = Set<Int64>()
-        // `entries_by_access` exists in files of format 1–6 only (a missing index reads nothing).
+        // `entries_by_access` exists in files of format 1–7 only (a missing index reads nothing).
         for index in [nil, "entries_by_expiry", "entries_by_access"] {
             ids.formUnion(source.readableEntryIDs(indexedBy: index))
         }
         let known = Set(namespaces.map(\.id))
+        let withSortValues = ((try? source.formatVersion()) ?? 0) >= Schema.sortValuesVersion
         var copied = 0
         try target.writeTransaction {
             for namespace in namespaces { try target.insertSalvagedNamespace(namespace) }
             for id in ids.sorted() {
-                guard try copyEntry(id, from: source, into: target, namespaces: known) else { continue }
+                guard
+                    try copyEntry(id, from: source, into: target, namespaces: known, withSortValue: withSortValues)
+                else { continue }
                 copied += 1
             }
             // The counters and the tag index, derived from what was copied (whether or not
@@ -60,11 +63,12 @@ enum Salvage {
 
     /// Copies entry `id` if it can be read and its namespace is known; whether it did.
     private static func copyEntry(
-        _ id: Int64, from source: SQLiteConnection, into target: SQLiteConnection, namespaces: Set<Int64>
+        _ id: Int64, from source: SQLiteConnection, into target: SQLiteConnection, namespaces: Set<Int64>,
+        withSortValue: Bool
     ) throws -> Bool {
         let entry: SalvagedEntry?
         do {
-            entry = try source.salvagedEntry(id: id)
+            entry = try source.salvagedEntry(id: id, withSortValue: withSortValue)
         } catch let error as SQLiteError where error.isCorrupt {
             return false
         }

@@ -205,7 +205,9 @@ enum StoreFile {
                         "format \(header.version) must be upgraded to \(Schema.currentVersion); open it read-write once"
                 )
             }
-            return Database(path: path, writer: nil, busyTimeout: options.busyTimeout, immutable: immutable)
+            return Database(
+                path: path, writer: nil, busyTimeout: options.busyTimeout, immutable: immutable,
+                hasSortValues: header.version >= Schema.sortValuesVersion)
         }
         try mapped(path) {
             try connection.configureWriter()

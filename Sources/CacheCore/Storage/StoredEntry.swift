@@ -57,8 +57,11 @@ package struct WriteAttributes: Sendable {
     package let staleUntil: Int64?
     package let tagsJSON: String?
     let tags: [String]
+    /// The app-given sort value (format 7), if any.
+    package let sortValue: Int64?
 
-    init(expiration: Expiration, policy: NamespacePolicy, tags: [String], now: Int64) {
+    init(expiration: Expiration, policy: NamespacePolicy, tags: [String], sortValue: Int64? = nil, now: Int64) {
+        self.sortValue = sortValue
         expiresAt = expiration.expiresAt(now: now)
         staleUntil = expiresAt.map { $0 + policy.staleWindow.milliseconds }
         if tags.isEmpty {

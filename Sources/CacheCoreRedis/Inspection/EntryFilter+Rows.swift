@@ -28,6 +28,8 @@ extension EntryFilterTerm {
         case .timeToLive(let comparison, let milliseconds):
             guard let expiresAt = row.expiresAt else { return comparison.holdsForInfinity }
             return comparison.holds(expiresAt, now.addingClamped(milliseconds))
+        case .expiresAt(let comparison, let milliseconds):
+            return row.expiresAt.map { comparison.holds($0, milliseconds) } ?? false
         case .size(let comparison, let bytes): return comparison.holds(Int64(row.size), bytes)
         case .hits(let comparison, let count): return comparison.holds(Int64(row.hits), count)
         case .age(let comparison, let milliseconds):

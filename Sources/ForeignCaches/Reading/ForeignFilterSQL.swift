@@ -46,6 +46,9 @@ struct ForeignFilterSQL {
                 "(CASE WHEN \(expires.column) IS NULL THEN ? ELSE (\(expires.milliseconds) - ?) \(comparison.rawValue) ? END)",
                 [.integer(comparison.holdsForInfinity ? 1 : 0), .integer(now), .integer(milliseconds)]
             )
+        case .expiresAt(let comparison, let milliseconds):
+            guard let expires = table.expires else { throw missing("expiry") }
+            return ("\(expires.column) \(comparison.rawValue) ?", [expires.stored(milliseconds)])
         case .expired:
             guard let expires = table.expires else { throw missing("expiry") }
             return ("\(expires.column) <= ?", [expires.stored(now)])

@@ -209,6 +209,7 @@ struct ForeignSection: Sendable {
         case .hits:
             guard let hits = table.hits else { throw unavailable("hits") }
             return "ifnull(\(hits), -1)"
+        case .sortValue: throw unavailable("sort values")
         }
     }
 

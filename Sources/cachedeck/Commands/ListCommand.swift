@@ -24,10 +24,11 @@ struct ListCommand: ParsableCommand {
 
     /// The orders `--sort` accepts.
     enum Order: String, ExpressibleByArgument, CaseIterable {
-        case key, size, created, expires, access, hits
+        case key, size, created, expires, access, hits, value
 
         var field: EntrySortField {
             switch self {
+            case .value: .sortValue
             case .key: .key
             case .size: .size
             case .created: .created

@@ -66,6 +66,7 @@ struct ShowCommand: ParsableCommand {
                 ("Hits", Formatting.count(entry.hits)),
                 ("Version", entry.version.isEmpty ? Table.none : entry.version),
                 ("Tags", entry.tags.isEmpty ? Table.none : entry.tags.joined(separator: ", ")),
+                ("Sort value", detail.sortValue.map { String($0) } ?? Table.none),
             ]
             ).rendered)
         print()

@@ -102,8 +102,13 @@ struct StatsCommand: ParsableCommand {
                         ]
                         + [
                             activity.sets, activity.removes, activity.evictions, activity.expirations,
-                            activity.invalidations, activity.loadFailures,
+                            activity.invalidations,
                         ].map(Formatting.count)
+                        // No loader call recorded (a store without a loader): unknown, as the console says.
+                        + [
+                            activity.loadSuccesses.addingClamped(activity.loadFailures) > 0
+                                ? Formatting.count(activity.loadFailures) : Table.none
+                        ]
                 }
             ).rendered)
     }

@@ -63,12 +63,23 @@ enum Figures {
         case .at(let date): parts = ["at " + TimeText.timestamp(Int64(saturating: date.timeIntervalSince1970 * 1000))]
         }
         if let maxEntries = policy.maxEntries {
-            parts.append(
-                policy.eviction == .oldestCreated
-                    ? "newest \(Formatting.count(maxEntries))" : "≤ \(Formatting.count(maxEntries)) lru")
+            let count = Formatting.count(maxEntries)
+            let kept =
+                switch policy.eviction {
+                case .oldestCreated: "newest \(count)"
+                case .lowestSortValue: "newest \(count) by sort value"
+                case .leastRecentlyUsed: "≤ \(count) lru"
+                }
+            parts.append(kept)
         }
         if let maxBytes = policy.maxBytes {
-            parts.append("≤ \(Formatting.bytes(maxBytes))" + (policy.eviction == .oldestCreated ? " oldest" : " lru"))
+            let order =
+                switch policy.eviction {
+                case .oldestCreated: " oldest"
+                case .lowestSortValue: " lowest sort value"
+                case .leastRecentlyUsed: " lru"
+                }
+            parts.append("≤ \(Formatting.bytes(maxBytes))" + order)
         }
         if policy.staleWindow > .zero { parts.append("stale \(span(policy.staleWindow.milliseconds))") }
         if policy.tiers != .disk { parts.append(policy.tiers == .memory ? "memory only" : "memory+disk") }

@@ -77,21 +77,23 @@ import TerminalUI
               4             Audit log                                     :ttl CHANGE tag=T [ns=N]     New expiry for a tag (or pre…
               M             Message log (every result and error of this…  :expire [tag=T] [ns=N]       Expire now: selected, marked…
               p             Pause / resume live updates                   :export FILE                 Marked, filtered or all entr…
-              +, =          Refresh faster                                :export FILE ns=N [filter]   A namespace's (matching) ent…
-              -, _          Refresh slower                                :export! FILE …              Export, replacing FILE if it…
-              u             Undo the last action                          :compact                     Give free pages back to disk
-              m             Mouse on / off                                :undo                        Undo the last action
-              Ctrl-L        Redraw the screen                             :theme NAME                  Switch the colour theme
-              Ctrl-Q        Quit (closes the help first)                  :refresh SECONDS             Set the refresh interval
-             In lists                                                     :overview                    Go to the Overview
-              ↑, k          Move up                                       :timeline                    Show the expiry timeline
-              ↓, j          Move down                                     :stats                       Show the statistics graphs
-              PgUp, Ctrl-B  Page up                                       :audit                       Show the audit log
-              PgDn, Ctrl-F  Page down                                     :mouse                       Mouse on / off
-              g, Home       First row                                     :help                        Show keys and commands
-              G, End        Last row                                      :q                           Quit
+              F             Freeze / unfreeze the order: rows stay put,…  :export FILE ns=N [filter]   A namespace's (matching) ent…
+              +, =          Refresh faster                                :export! FILE …              Export, replacing FILE if it…
+              -, _          Refresh slower                                :compact                     Give free pages back to disk
+              u             Undo the last action                          :undo                        Undo the last action
+              m             Mouse on / off                                :theme NAME                  Switch the colour theme
+              Ctrl-L        Redraw the screen                             :refresh SECONDS             Set the refresh interval
+              Ctrl-Q        Quit (closes the help first)                  :overview                    Go to the Overview
+             In lists                                                     :timeline                    Show the expiry timeline
+              ↑, k          Move up                                       :stats                       Show the statistics graphs
+              ↓, j          Move down                                     :audit                       Show the audit log
+              PgUp, Ctrl-B  Page up                                       :mouse                       Mouse on / off
+              PgDn, Ctrl-F  Page down                                     :help                        Show keys and commands
+              g, Home       First row                                     :q                           Quit
+              G, End        Last row
              Overview
               Enter, →, l   Open the selected namespace
+              E             Entries of the selected namespace that expi…
               s             Sort by the next column
               S             Reverse the sort
               o             Sort by a column you pick
@@ -101,8 +103,6 @@ import TerminalUI
               D             Clear the selected namespace
              Entries
               Enter, →, l   Open the selected entry
-              /             Filter (as you type; Esc clears it)
-              n             Next row whose key holds the filter's text
              Esc back  : command  Ctrl-Q quit  ? help                                                        query 1.0 ms · frame –
             """#)
         harness.press(.control("q"))
@@ -120,6 +120,7 @@ import TerminalUI
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                      READ-ONLY  live 1 s
              cache.sqlite › help
+              Ctrl-L        Redraw the screen
               q             Quit (closes the help first)
              In lists
               ↑, k          Move up
@@ -130,6 +131,7 @@ import TerminalUI
               G, End        Last row
              Overview
               Enter, →, l   Open the selected namespace
+              E             Entries of the selected namespace that expire in the coming hour
               s             Sort by the next column
               S             Reverse the sort
               o             Sort by a column you pick
@@ -139,8 +141,6 @@ import TerminalUI
               D             Clear the selected namespace (read-only: disabled)
              Entries
               Enter, →, l   Open the selected entry
-              /             Filter (as you type; Esc clears it)
-              n             Next row whose key holds the filter's text
              Esc back  : command  q quit  ? help                     query 1.0 ms · frame –
             """#)
     }

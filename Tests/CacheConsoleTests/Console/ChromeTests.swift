@@ -49,11 +49,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace ▲         entries     bytes             hit rate   expired version  │
-            │hostile                   6     399 B                    –         0 –        │
-            │products                240  196.1 kB █████████      91.2%       101 v3       │
-            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
+            │namespace ▲         entries     bytes   hit rate   misses/m    ops/s   expired│
+            │hostile                   6     399 B          –          –        –         0│
+            │products                240  196.1 kB      91.2%        106   35.5/s       101│
+            │sessions                 12    2.9 kB      45.7%        217    8.2/s         4│
             │                                                                              │
             │                                                                              │
             │                                                                              │

@@ -84,3 +84,12 @@ struct ConsoleHarness<Source: ConsoleDataSource> {
         }
     }
 }
+
+extension ConsoleHarness where Source == FakeDataSource {
+    /// The Detail view of the first product (`product-0000`).
+    static func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness {
+        var harness = ConsoleHarness(columns: columns, rows: rows)
+        harness.press(.down, .enter, .enter)
+        return harness
+    }
+}

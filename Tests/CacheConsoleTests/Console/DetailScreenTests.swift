@@ -4,16 +4,10 @@ import Testing
 import TerminalUI
 
 @Suite struct DetailScreenTests {
-    private func detail(columns: Int = 80, rows: Int = 24) -> ConsoleHarness<FakeDataSource> {
-        var harness = ConsoleHarness(columns: columns, rows: rows)
-        harness.press(.down, .enter, .enter)
-        return harness
-    }
-
     /// The value is wrapped when it arrives and when the terminal is resized, not for every
     /// frame and key (a 64 KiB value took ~30 ms a wrap in a release build).
     @Test func theValueIsWrappedOncePerWidth() throws {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         let wrapped = try #require(harness.model.current.detail?.wrapped)
         #expect(wrapped.width == 80 && wrapped.lines.count == 8)
         harness.resize(columns: 62, rows: 24)
@@ -30,7 +24,7 @@ import TerminalUI
 
     @Test func prettyJSONWrapsAtEightyColumns() {
         expectScreen(
-            detail(),
+            ConsoleHarness.detail(),
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                                 live 1 s
              cache.sqlite › products › product-0000
@@ -55,13 +49,13 @@ import TerminalUI
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  ? help        query 1.0 ms · frame –
+             x hex  / search  d invalidate  y copy key  ? help       query 1.0 ms · frame –
             """#)
     }
 
     @Test func atOneTwentyByForty() {
         expectScreen(
-            detail(columns: 120, rows: 40),
+            ConsoleHarness.detail(columns: 120, rows: 40),
             #"""
              CacheDeck  cache.sqlite  ● 1 live app                                                                         live 1 s
              cache.sqlite › products › product-0000                                1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
@@ -102,12 +96,12 @@ import TerminalUI
             │                                                                                                                      │
             │                                                                                                                      │
             ╰──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────╯
-             x hex  d invalidate  Esc back  : command  q quit  ? help                                        query 1.0 ms · frame –
+             x hex  / search  d invalidate  y copy key  v pager  Esc back  : command  q quit  ? help         query 1.0 ms · frame –
             """#)
     }
 
     @Test func xSwitchesToAHexDumpAndBack() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.press(.character("x"))
         expectScreen(
             harness,
@@ -135,21 +129,21 @@ import TerminalUI
             │                                                                              │
             │                                                                              │
             ╰──────────────────────────────────────────────────────────────────────────────╯
-             x text  d invalidate  Esc back  : command  ? help       query 1.0 ms · frame –
+             x text  / search  d invalidate  y copy key  ? help      query 1.0 ms · frame –
             """#)
         harness.press(.character("x"))
         #expect(harness.screen().contains("Value · JSON"))
     }
 
     @Test func anEntryRemovedMeanwhileSaysSo() {
-        var harness = detail()
+        var harness = ConsoleHarness.detail()
         harness.source.change { $0["products"]?.removeFirst() }
         harness.wait(1000)
         #expect(harness.screen().contains("Value · JSON · gone since read"))
     }
 
     @Test func theValueScrolls() {
-        var harness = detail(columns: 60, rows: 16)
+        var harness = ConsoleHarness.detail(columns: 60, rows: 16)
         harness.press(.down, .down)
         #expect(harness.screen().contains("lines 3–7 of 8"))
         harness.press(.character("G"))

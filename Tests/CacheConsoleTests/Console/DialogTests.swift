@@ -79,11 +79,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
-            │namespace ▲       entries     bytes            hit rate   expired version ││      pid program                     seen│
-            │hostile                 6     399 B                   –         0 –       ││●    4242 shop-api@web-1            1s ago│
-            │products              240  196.1 kB ████████      91.2%       101 v3      ││○    3977 shop-worker@web-1         2h ago│
-            │sessions               12    2.9 kB ▏             45.7%         4 –       ││                                          │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
+            │namespace ▲     entries     bytes   hit rate   misses/m    ops/s   expired││      pid program                     seen│
+            │hostile               6     399 B          –          –        –         0││●    4242 shop-api@web-1            1s ago│
+            │products            240  196.1 kB      91.2%        106   35.5/s       101││○    3977 shop-worker@web-1         2h ago│
+            │sessions             12    2.9 kB      45.7%        217    8.2/s         4││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
@@ -149,11 +149,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │nam╭─ Confirm ────────────────────────────────────────────────────────────╮n  │
-            │hos│ Sweep expired entries of all namespaces                              │   │
-            │pro│                                                                      │   │
-            │ses│ 105 entries · 83.7 kB · 12.5% of recent hits                         │   │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
+            │nam╭─ Confirm ────────────────────────────────────────────────────────────╮red│
+            │hos│ Sweep expired entries of all namespaces                              │  0│
+            │pro│                                                                      │101│
+            │ses│ 105 entries · 83.7 kB · 12.5% of recent hits                         │  4│
             │   │ e.g. products/product-0007, products/product-0014, products/product… │   │
             │   │                                                                      │   │
             │   │ Proceed? [y/N]                                                       │   │
@@ -229,11 +229,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace ▲         entries     bytes             hit rate   expired version  │
-            │hostile                   6     399 B                    –         0 –        │
-            │products                240  196.1 kB █████████      91.2%       101 v3       │
-            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
+            │namespace ▲         entries     bytes   hit rate   misses/m    ops/s   expired│
+            │hostile                   6     399 B          –          –        –         0│
+            │products                240  196.1 kB      91.2%        106   35.5/s       101│
+            │sessions                 12    2.9 kB      45.7%        217    8.2/s         4│
             │                                                                              │
             │                                                                              │
             │                                                                              │

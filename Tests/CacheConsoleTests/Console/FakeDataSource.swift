@@ -28,6 +28,8 @@ final class FakeDataSource: ConsoleDataSource {
         /// Expiry buckets (kind, entries, bytes) instead of the sample ones.
         var timelineBuckets: [(ExpiryBucketKind, Int, Int64)]?
         var reads = 0
+        /// The format of another library's cache the file claims to be (`nil`: CacheDeck's).
+        var foreignFormat: String?
     }
 
     let location: String
@@ -117,19 +119,35 @@ final class FakeDataSource: ConsoleDataSource {
         let namespaces = state.withLock { $0.namespaces }
         let facts = namespaces.keys.sorted().map { name in
             let entries = namespaces[name] ?? []
-            return NamespaceFacts(
+            var facts = NamespaceFacts(
                 name: name, entries: entries.count,
                 expired: entries.filter { ($0.expiresAt ?? .max) <= Self.now }.count,
                 bytes: Int64(entries.reduce(0) { $0 + $1.size }),
                 hitRate: name == "products" ? 0.912 : name == "sessions" ? 0.457 : nil,
                 version: name == "products" ? "v3" : "")
+            // products has a loader that failed twice; sessions has none (its failures are unknown).
+            facts.lastMinute =
+                switch name {
+                case "products":
+                    ActivityCounts(
+                        requests: 1_200, misses: 106, evictions: 3, expirations: 12, loadFailures: 2,
+                        operationsPerSecond: 35.5)
+                case "sessions":
+                    ActivityCounts(
+                        requests: 400, misses: 217, evictions: 0, expirations: 5, loadFailures: nil,
+                        operationsPerSecond: 8.2)
+                default: nil
+                }
+            return facts
         }
         let total = facts.reduce(0) { $0 + $1.entries }
         let payload = facts.reduce(Int64(0)) { $0 + $1.bytes }
+        var file = FileFacts(
+            path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
+            entries: total, now: Self.now)
+        file.foreignFormat = state.withLock(\.foreignFormat)
         return OverviewSnapshot(
-            file: FileFacts(
-                path: location, formatVersion: 2, fileBytes: 4_812_800, walBytes: 131_072, payloadBytes: payload,
-                entries: total, now: Self.now),
+            file: file,
             stores: [
                 ProcessFacts(
                     pid: 4242, program: "shop-api", host: "web-1", isLive: !state.withLock(\.appsStopped),
@@ -158,8 +176,11 @@ final class FakeDataSource: ConsoleDataSource {
 
     func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {
         try checkFailure()
-        let found = state.withLock { state in
-            state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
+        let found = state.withLock { state -> (String, EntryInfo)? in
+            if case .key(let namespace, let key) = id {
+                return state.namespaces[namespace]?.first { $0.key == key }.map { (namespace, $0) }
+            }
+            return state.namespaces.lazy.compactMap { name, rows in rows.first { $0.id == id }.map { (name, $0) } }.first
         }
         guard let (namespace, entry) = found else { return nil }
         let json = """
@@ -183,6 +204,13 @@ final class FakeDataSource: ConsoleDataSource {
             entry: entry, namespace: namespace, valueBytes: entry.size - entry.key.utf8.count,
             staleUntil: entry.expiresAt.map { $0 + 3_600_000 }, version: namespace == "products" ? "v3" : "",
             value: value)
+    }
+
+    /// The value as stored: the compact JSON the Detail view shows pretty-printed.
+    func wholeValue(namespace: String, key: String) throws -> Data? {
+        try checkFailure()
+        guard let entry = state.withLock({ $0.namespaces[namespace]?.first { $0.key == key } }) else { return nil }
+        return Data("{\"id\":\(entry.id.rowID),\"key\":\"\(entry.key)\",\"price\":{\"amount\":129.9}}".utf8)
     }
 
     func timeline(namespace: String?) throws -> TimelineSnapshot {
@@ -215,7 +243,11 @@ final class FakeDataSource: ConsoleDataSource {
             }
             let operations: [Double] = (0..<count).map { index in scale * Double(100 + (index * 37) % 90) }
             let evictions: [Double] = (0..<count).map { index in index % 30 == 0 ? scale * 4 : 0 }
-            return StatisticsSeries(hitRate: hitRate, operations: operations, evictions: evictions)
+            // Every namespace's loaders failed 4 times; sessions has none.
+            let totals = ActivityCounts(
+                requests: Int(scale * 1_000), misses: Int(scale * 90), evictions: Int(scale * 2), expirations: 7,
+                loadFailures: scale == 3 ? nil : 4, operationsPerSecond: scale * 140)
+            return StatisticsSeries(hitRate: hitRate, operations: operations, evictions: evictions, totals: totals)
         }
         return StatisticsSnapshot(
             window: window, overall: series(20), namespaces: ["products": series(12), "sessions": series(3)])
@@ -366,6 +398,7 @@ final class FakeDataSource: ConsoleDataSource {
             case .tag(let tag): row.tags.contains(tag)
             case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
             case .hits(let comparison, let count): compare(Int64(row.hits ?? 0), comparison, count)
+            case .expiresAt(let comparison, let milliseconds): row.expiresAt.map { compare($0, comparison, milliseconds) } ?? false
             case .expired: (row.expiresAt ?? .max) <= now
             case .neverExpires: row.expiresAt == nil
             case .keyMatches, .timeToLive, .age: true
@@ -387,7 +420,7 @@ final class FakeDataSource: ConsoleDataSource {
     private static func ordered(_ first: EntryInfo, _ second: EntryInfo, by sort: EntrySort) -> Bool {
         func key(_ row: EntryInfo) -> (Int64, String) {
             switch sort.field {
-            case .key: (0, row.key)
+            case .key, .sortValue: (0, row.key)
             case .size: (Int64(row.size), "")
             case .created: (row.createdAt ?? 0, "")
             case .expires: (row.expiresAt ?? .max, "")

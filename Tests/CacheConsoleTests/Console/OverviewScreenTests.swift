@@ -15,11 +15,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────────╮
-            │namespace ▲         entries     bytes             hit rate   expired version  │
-            │hostile                   6     399 B                    –         0 –        │
-            │products                240  196.1 kB █████████      91.2%       101 v3       │
-            │sessions                 12    2.9 kB ▏              45.7%         4 –        │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
+            │namespace ▲         entries     bytes   hit rate   misses/m    ops/s   expired│
+            │hostile                   6     399 B          –          –        –         0│
+            │products                240  196.1 kB      91.2%        106   35.5/s       101│
+            │sessions                 12    2.9 kB      45.7%        217    8.2/s         4│
             │                                                                              │
             │                                                                              │
             │                                                                              │
@@ -50,11 +50,11 @@ import TerminalUI
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
              Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
 
-            ╭─ Namespaces (3) ─────────────────────────────────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
-            │namespace ▲       entries     bytes            hit rate   expired version ││      pid program                     seen│
-            │hostile                 6     399 B                   –         0 –       ││●    4242 shop-api@web-1            1s ago│
-            │products              240  196.1 kB ████████      91.2%       101 v3      ││○    3977 shop-worker@web-1         2h ago│
-            │sessions               12    2.9 kB ▏             45.7%         4 –       ││                                          │
+            ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
+            │namespace ▲     entries     bytes   hit rate   misses/m    ops/s   expired││      pid program                     seen│
+            │hostile               6     399 B          –          –        –         0││●    4242 shop-api@web-1            1s ago│
+            │products            240  196.1 kB      91.2%        106   35.5/s       101││○    3977 shop-worker@web-1         2h ago│
+            │sessions             12    2.9 kB      45.7%        217    8.2/s         4││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
@@ -139,7 +139,10 @@ import TerminalUI
         #expect(names() == ["hostile", "sessions", "products"])
         harness.press(.character("s"), .character("s"))
         #expect(names() == ["products", "sessions", "hostile"], "by hit rate, namespaces without reads last")
-        harness.press(.character("s"), .character("s"))
+        harness.press(.character("s"))
+        #expect(names() == ["sessions", "products", "hostile"], "by misses of the last minute, unknown last")
+        // Through ops/s and expired back to the names.
+        harness.press(.character("s"), .character("s"), .character("s"))
         #expect(names() == ["hostile", "products", "sessions"])
         #expect(harness.screen().contains("namespace ▲"))
     }

@@ -52,6 +52,9 @@ struct RedisStoreDataSourceTests {
         }
         #expect(text.contains("\"age\"") && text.contains("7") && detail.valueBytes == 9)
         #expect(try source.entry(id: .row(1), hex: false) == nil)
+        // The whole value, as stored, for the clipboard and the pager.
+        #expect(try source.wholeValue(namespace: "users", key: "user-7") == Data(#"{"age":7}"#.utf8))
+        #expect(try source.wholeValue(namespace: "users", key: "user-none") == nil)
         let timeline = try source.timeline(namespace: "users")
         #expect(timeline.isExact && timeline.buckets.reduce(0) { $0 + $1.entries } == 250)
         #expect(throws: ConsoleError.self) { try source.auditLog(limit: 10) }
@@ -162,5 +165,30 @@ struct RedisStoreDataSourceTests {
         #expect(throws: InspectorError.noSuchNamespace("nope")) {
             try source.export(ExportRequest(namespace: "nope", path: path, replacing: true))
         }
+    }
+
+    @Test func theLastMinutesMissesAreUnknownUntilTwoSamplesThenCounted() throws {
+        let server = try RedisServer()
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        let users = try store.cache("users", key: String.self, value: Int.self, policy: .databaseOnly)
+        try users.set(1, for: "alice")
+        try store.flushTelemetry()
+        let source = try RedisStoreDataSource(url: server.url, readOnly: true)
+        let first = try source.overview().namespaces.first { $0.name == "users" }
+        #expect(first != nil && first?.lastMinute == nil, "one sample tells nothing yet: unknown")
+        _ = try users.get("alice")
+        for key in ["bob", "carol", "dave"] { _ = try users.get(key) }
+        try store.flushTelemetry()
+        // Samples a millisecond apart or less are one sample: poll with a deadline.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var minute: ActivityCounts?
+        repeat {
+            minute = try source.overview().namespaces.first { $0.name == "users" }?.lastMinute
+        } while minute == nil && ContinuousClock.now < deadline
+        #expect(minute?.requests == 4 && minute?.misses == 3)
+        #expect(minute?.loadFailures == nil, "no loader: unknown")
     }
 }

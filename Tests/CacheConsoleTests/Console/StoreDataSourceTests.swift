@@ -67,6 +67,9 @@ import Testing
         #expect(
             lines.first?.hasPrefix(
                 "00000000  7b 22 6e 61 6d 65 22 3a  22 41 64 61 22 2c 22 72  |{\"name\":\"Ada\",\"r|") == true)
+        // The whole value, as stored, for the clipboard and the pager.
+        #expect(try source.wholeValue(namespace: "users", key: user.key) == Data(#"{"name":"Ada","role":"admin"}"#.utf8))
+        #expect(try source.wholeValue(namespace: "users", key: "nobody") == nil)
 
         let timeline = try source.timeline(namespace: "tiles")
         #expect(timeline.buckets.map(\.entries).reduce(0, +) == 450 && timeline.hourly.count == 48)

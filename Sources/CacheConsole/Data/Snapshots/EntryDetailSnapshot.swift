@@ -16,6 +16,8 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     /// What the value is, where the console names it (a foreign cache's `Python pickle ·
     /// hex dump`); `nil`: JSON or a hex dump, as ``value`` says.
     package var valueKind: String?
+    /// The app-given sort value, if the entry has one.
+    package var sortValue: Int64?
     /// Whether apps write the entry's hits and last access in batches (a CacheDeck file:
     /// file and memory reads wait up to about a second in each app), so the figures lag.
     package var readsLag = false
@@ -43,5 +45,12 @@ package enum ValueText: Sendable, Hashable {
     /// Whether this is a hex dump.
     package var isHexDump: Bool {
         if case .hexDump = self { true } else { false }
+    }
+
+    /// Whether the value is longer than what is shown.
+    package var isTruncated: Bool {
+        switch self {
+        case .json(_, let isTruncated), .hexDump(_, let isTruncated): isTruncated
+        }
     }
 }

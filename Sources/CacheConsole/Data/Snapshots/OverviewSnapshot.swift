@@ -159,6 +159,9 @@ package struct NamespaceFacts: Sendable, Hashable {
     package var bytes: Int64
     /// The recent hit rate; `nil` without reads.
     package var hitRate: Double?
+    /// What apps did in the namespace in the last minute, the figures that explain the hit
+    /// rate; `nil` where the store records no telemetry (another library's cache file).
+    package var lastMinute: ActivityCounts?
     /// The namespace version.
     package var version: String
     /// Whether the counts are exact; `false`: lower bounds (a Redis census still counting).

@@ -18,13 +18,16 @@ extension ValueText {
     init(_ rendering: ValueRendering) {
         switch rendering {
         case .json(let text, let isTruncated): self = .json(text, isTruncated: isTruncated)
-        case .hexDump(let lines, let isTruncated):
-            self = .hexDump(
-                lines.map { line in
-                    let offset = String(line.offset, radix: 16)
-                    return String(repeating: "0", count: max(0, 8 - offset.count)) + offset + "  " + line.hex + "  |"
-                        + line.ascii + "|"
-                }, isTruncated: isTruncated)
+        case .hexDump(let lines, let isTruncated): self = .hexDump(Self.lines(lines), isTruncated: isTruncated)
+        }
+    }
+
+    /// Hex dump lines as `hexdump -C` prints them.
+    static func lines(_ lines: [HexDumpLine]) -> [String] {
+        lines.map { line in
+            let offset = String(line.offset, radix: 16)
+            return String(repeating: "0", count: max(0, 8 - offset.count)) + offset + "  " + line.hex + "  |"
+                + line.ascii + "|"
         }
     }
 }
@@ -36,6 +39,7 @@ extension EntryDetailSnapshot {
             entry: EntryInfo(detail.entry, id: id, recordsReads: recordsReads), namespace: detail.entry.namespace,
             valueBytes: detail.entry.valueBytes, staleUntil: detail.entry.staleUntil, version: detail.entry.version,
             value: ValueText(detail.value))
+        sortValue = detail.sortValue
         readsLag = recordsReads
     }
 }
@@ -45,7 +49,12 @@ extension TimelineSnapshot {
     init(_ timeline: ExpiryTimeline, isExact: Bool = true) {
         self.init(
             namespace: timeline.namespace,
-            buckets: timeline.buckets.map { Bucket(kind: $0.kind, entries: $0.entries, bytes: $0.bytes) },
+            buckets: timeline.buckets.map {
+                var bucket = Bucket(kind: $0.kind, entries: $0.entries, bytes: $0.bytes)
+                (bucket.from, bucket.until) = ($0.from, $0.until)
+                return bucket
+            },
             hourly: timeline.hourly.map(\.entries), isExact: isExact)
+        hourStarts = timeline.hourly.map(\.from) + (timeline.hourly.last.map { [$0.until] } ?? [])
     }
 }

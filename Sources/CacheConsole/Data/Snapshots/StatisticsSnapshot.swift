@@ -1,4 +1,5 @@
 import TerminalUI
+import CacheCore
 /// A time window of the Statistics screen.
 package enum StatisticsWindow: String, Sendable, Hashable, CaseIterable {
     /// The last five minutes.
@@ -24,9 +25,12 @@ package struct StatisticsSeries: Sendable, Hashable {
     package var operations: [Double]
     /// Evictions per second, per bucket.
     package var evictions: [Double]
+    /// What apps did over the whole window (misses, evictions, …); `nil` when unknown.
+    package var totals: ActivityCounts?
 
     /// Series with these values.
-    package init(hitRate: [Double], operations: [Double], evictions: [Double]) {
+    package init(hitRate: [Double], operations: [Double], evictions: [Double], totals: ActivityCounts? = nil) {
+        self.totals = totals
         self.hitRate = hitRate
         self.operations = operations
         self.evictions = evictions
@@ -50,5 +54,14 @@ package struct StatisticsSnapshot: Sendable, Hashable {
         self.window = window
         self.overall = overall
         self.namespaces = namespaces
+    }
+}
+
+extension StatisticsSeries {
+    /// The points of `series` and its total.
+    init(_ series: ActivitySeries) {
+        self.init(
+            hitRate: series.points.map { $0.hitRate ?? .nan }, operations: series.points.map(\.operationsPerSecond),
+            evictions: series.points.map(\.evictionsPerSecond), totals: ActivityCounts(series.total))
     }
 }

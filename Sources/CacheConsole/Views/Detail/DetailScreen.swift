@@ -90,8 +90,9 @@ enum DetailScreen {
         fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
         fact("Stale until", snapshot.staleUntil.map { TimeText.expiry($0, now: now) } ?? "–", row: 4, column: half)
         fact(
-            "Tags", entry.tags.isEmpty ? "–" : entry.tags.joined(separator: ", "), row: 5, wide: true,
-            style: CellStyle(.tag))
+            "Tags", entry.tags.isEmpty ? "–" : entry.tags.joined(separator: ", "), row: 5,
+            wide: snapshot.sortValue == nil, style: CellStyle(.tag))
+        if let sortValue = snapshot.sortValue { fact("Sort value", String(sortValue), row: 5, column: half) }
         let box = Rect(
             column: area.minColumn, row: area.minRow + metadataRows, columns: area.size.columns,
             rows: area.size.rows - metadataRows)
@@ -102,14 +103,39 @@ enum DetailScreen {
             lines.isEmpty
             ? ""
             : "\(options.dot)lines \(view.scroll + 1)–\(min(lines.count, view.scroll + box.size.rows - 2)) of \(lines.count)"
+        // A value cut for display is searched only as far as it is shown, and the count says so.
+        let shownPart = snapshot.value.isTruncated ? " in the part shown" : ""
+        let found = view.search.map { "\(options.dot)\($0.summary)\(shownPart)" } ?? ""
         buffer.drawBox(
-            box, style: CellStyle(.border), border: options.border, title: "Value\(options.dot)\(kind)\(position)")
+            box, style: CellStyle(.border), border: options.border,
+            title: "Value\(options.dot)\(kind)\(position)\(found)")
         let inner = box.insetBy(1)
         let margin = snapshot.value.isHexDump ? "" : " "
         for (offset, line) in lines.dropFirst(view.scroll).prefix(inner.size.rows).enumerated() {
+            let point = Point(column: inner.minColumn, row: inner.minRow + offset)
+            buffer.put(margin + line, at: point, maxWidth: inner.size.columns)
+            if let search = view.search {
+                drawMatches(of: search, onLine: view.scroll + offset, text: margin + line, margin: margin.count,
+                    at: point, width: inner.size.columns, into: &buffer)
+            }
+        }
+    }
+
+    /// Marks the matches on value line `line` (drawn as `text` at `point`): the current one as
+    /// the selection, the others as marked.
+    private static func drawMatches(
+        of search: ValueSearch, onLine line: Int, text: String, margin: Int, at point: Point, width: Int,
+        into buffer: inout ScreenBuffer
+    ) {
+        let characters = Array(text)
+        for (index, match) in search.matches.enumerated() where match.line == line {
+            let start = margin + match.start
+            let column = point.column + TerminalText.displayWidth(of: String(characters[..<start]))
+            let limit = point.column + width - column
+            guard limit > 0 else { continue }
             buffer.put(
-                margin + line, at: Point(column: inner.minColumn, row: inner.minRow + offset),
-                maxWidth: inner.size.columns)
+                String(characters[start..<start + match.length]), at: Point(column: column, row: point.row),
+                style: CellStyle(index == search.current ? .selection : .marked), maxWidth: limit)
         }
     }
 }

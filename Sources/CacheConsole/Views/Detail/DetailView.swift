@@ -1,5 +1,6 @@
 import TerminalUI
 import CacheCore
+import Foundation
 
 /// The Detail view of one entry.
 package struct DetailView: ConsoleView {
@@ -21,6 +22,8 @@ package struct DetailView: ConsoleView {
     var isBinary: Bool { !hex && snapshot?.value.isHexDump == true }
     /// The first value line shown.
     package internal(set) var scroll = 0
+    /// The search in the value (`/`), if one is in force.
+    package internal(set) var search: ValueSearch?
     /// The value's lines as wrapped for a terminal width, kept so that frames, keys and live
     /// refreshes do not wrap a 64 KiB value again each time (cleared when the value changes).
     private(set) var wrapped: (width: Int, lines: [String])?
@@ -37,6 +40,55 @@ package struct DetailView: ConsoleView {
     mutating func wrapValue(width: Int) {
         guard wrapped?.width != width else { return }
         wrapped = (width, DetailScreen.valueLines(self, width: width))
+        if let text = search?.text { search = runSearch(text, width: width) }
+    }
+
+    /// Searches the value for `text` (empty: no search) and scrolls to the first match at or
+    /// after the top line shown.
+    mutating func searchValue(_ text: String, in context: ViewContext) {
+        search = text.isEmpty ? nil : runSearch(text, width: context.size.columns)
+        scrollToMatch(in: context)
+    }
+
+    private func runSearch(_ text: String, width: Int) -> ValueSearch {
+        var search = ValueSearch(text)
+        search.run(on: DetailScreen.valueLines(self, width: width), from: scroll)
+        return search
+    }
+
+    /// Scrolls so the current match shows, a third of the way down when it was out of view.
+    private mutating func scrollToMatch(in context: ViewContext) {
+        guard let line = search?.currentMatch?.line else { return }
+        let height = DetailScreen.valueHeight(for: context.size)
+        guard line < scroll || line >= scroll + height else { return }
+        let lines = DetailScreen.valueLines(self, width: context.size.columns).count
+        scroll = max(0, min(line - height / 3, lines - height))
+    }
+
+    /// `n`/`N`: the next or previous match, or why there is none.
+    private mutating func stepMatch(forward: Bool, in context: inout ViewContext) {
+        guard let current = search else {
+            context.report("Search the value first (\(context.label(.filter))).")
+            return
+        }
+        search?.step(forward: forward)
+        if current.matches.isEmpty { context.report("No match for \"\(current.text)\".") }
+        scrollToMatch(in: context)
+    }
+
+    /// Hands the key or the value to the clipboard or the pager.
+    private func handOff(value: Bool, to destination: ValueHandoff.Destination, in context: inout ViewContext)
+        -> [ConsoleEffect]
+    {
+        guard !isGone, snapshot != nil else {
+            context.report("This entry no longer exists.", isError: true)
+            return []
+        }
+        guard value else {
+            return [.handOff(ValueHandoff(destination, subject: "the key \(key)", bytes: Data(key.utf8)))]
+        }
+        context.load([ValueRead(namespace: namespace, key: key, destination: destination, hex: hex)])
+        return []
     }
 
     // MARK: ConsoleView
@@ -55,12 +107,38 @@ package struct DetailView: ConsoleView {
                 context.load(view.loads(in: context, refreshing: false))
                 return []
             },
+            KeyBinding(.filter, hint: "search", help: "Search the value (as you type; n/N next/previous)") {
+                view, context in
+                context.editFilter(view.search?.text ?? "")
+                return []
+            },
+            KeyBinding(.nextMatch, help: "Next match of the search") { view, context in
+                view.stepMatch(forward: true, in: &context)
+                return []
+            },
+            KeyBinding(.previousMatch, help: "Previous match of the search") { view, context in
+                view.stepMatch(forward: false, in: &context)
+                return []
+            },
+            KeyBinding(.back, help: "Clear the search, then go back") { view, context in
+                view.search = nil
+                return []
+            },
             KeyBinding(.invalidate, hint: "invalidate", help: "Invalidate the entry", destructive: true) { view, context in
                 if !view.isGone {
                     context.startAction(
                         .target(.invalidate(.key(namespace: view.namespace, key: view.key))), title: "invalidate \(view.key)")
                 }
                 return []
+            },
+            KeyBinding(.copyKey, hint: "copy key", help: "Copy the key (OSC 52, else a file)") { view, context in
+                view.handOff(value: false, to: .clipboard, in: &context)
+            },
+            KeyBinding(.copyValue, help: "Copy the value (OSC 52, else a file)") { view, context in
+                view.handOff(value: true, to: .clipboard, in: &context)
+            },
+            KeyBinding(.openPager, hint: "pager", help: "Open the value in $PAGER (less)") { view, context in
+                view.handOff(value: true, to: .pager, in: &context)
             },
             KeyBinding(.sweep, help: "Sweep expired entries of the namespace", destructive: true) { view, context in
                 context.startAction(.target(.sweep(namespace: view.namespace)), title: "sweep \(view.namespace)")
@@ -80,6 +158,12 @@ package struct DetailView: ConsoleView {
         }
 
     package var subjectNamespace: String? { namespace }
+
+    /// Esc clears the search before it leaves the view.
+    package func claims(_ action: KeyAction) -> Bool {
+        guard action == .back else { return Self.bindings.contains { $0.shown.action == action } }
+        return search != nil
+    }
 
     package func breadcrumb(in context: ViewContext) -> String? { key }
 

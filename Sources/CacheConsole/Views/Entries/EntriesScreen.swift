@@ -133,7 +133,13 @@ enum EntriesScreen {
                 ?? (window.isComplete
                     ? "\(Formatting.count(window.knownCount)) matching"
                     : "≥ \(Formatting.count(window.knownCount)) matching")
-            facts.append(("filter \(view.filter) (\(matching))", CellStyle(.info)))
+            // A long filter (a drill-down's times) gives way before its count does.
+            let count = " (\(matching))"
+            let room = area.size.columns - 2 - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
+            let filter = TerminalText.truncate(
+                "filter \(view.filter)", toWidth: max(8, room - TerminalText.displayWidth(of: count)),
+                ellipsis: options.ellipsis)
+            facts.append((filter + count, CellStyle(.info)))
         }
         if view.marksAllMatching {
             facts.append(("all matching marked", CellStyle(.marked)))

@@ -34,6 +34,9 @@ package struct EntriesView: ConsoleView {
     var pendingMove = 0
     /// How many entries the filter matches, exactly (counted with the first page).
     package internal(set) var matchCount: Int?
+    /// Whether the order is frozen: a refresh reads the rows on screen again by identity and
+    /// updates their figures where they are, and no row moves.
+    package internal(set) var isFrozen = false
     /// Whether the rows come in the server's scan order (Redis): there is no order to change
     /// and no end to jump to before the scan got there.
     package internal(set) var isScanOrder = false
@@ -42,9 +45,20 @@ package struct EntriesView: ConsoleView {
     static let scanOrderNotice =
         "Redis lists entries in SCAN order: sorting or jumping to the end would read every key."
 
-    /// A view of `namespace` sorted by key.
-    init(namespace: String) {
+    /// A view of `namespace` sorted by `sort` (by key), listing what `filter` matches (all).
+    init(namespace: String, filter: String = "", sort: EntrySort = EntrySort(.key)) {
         self.namespace = namespace
+        self.filter = filter
+        self.sort = sort
+    }
+
+    /// The filter of the entries that expire in the hour after `now` (ms), as the timeline's
+    /// first hour counts them.
+    static func comingHour(now: Int64) -> String {
+        EntryFilter([
+            .expiresAt(.greaterOrEqual, milliseconds: now.addingClamped(1)),
+            .expiresAt(.less, milliseconds: now.addingClamped(3_600_000)),
+        ]).description
     }
 
     /// The filter syntax, shown above the `/` field.
@@ -74,6 +88,12 @@ extension EntriesView {
             KeyBinding(.filter, hint: "filter", help: "Filter (as you type; Esc clears it)") { view, context in
                 context.editFilter(view.filter)
                 return []
+            },
+            KeyBinding(.nextHour, help: "Filter to the entries that expire in the coming hour") { view, context in
+                view.sort = EntrySort(.expires)
+                view.restart(anchor: .top)
+                _ = view.applyFilter(comingHour(now: context.now), context: &context)
+                return view.pageLoads(in: context)
             },
             KeyBinding(.nextMatch, help: "Next row whose key holds the filter's text") { view, context in
                 view.jumpToMatch(forward: true, context: &context)
@@ -370,6 +390,11 @@ extension EntriesView {
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [EntriesRead] {
         let height = EntriesScreen.listHeight(for: context.size)
+        if refreshing && isFrozen {
+            let shown = (window.top..<window.top + height).compactMap { window.row(at: $0) }
+            return shown.isEmpty
+                ? [] : [EntriesRead(generation: generation, page: 0, replacing: false, request: request(page: 0), rows: shown)]
+        }
         if refreshing && window.hasLoaded {
             let (page, limit) = window.refreshRange(height: height)
             return [
@@ -394,8 +419,10 @@ extension EntriesView {
         guard read.generation == generation else { return [] }
         let entriesRequest = read.request
         let height = EntriesScreen.listHeight(for: context.size)
-        let changed = window.apply(
-            page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+        let changed =
+            read.rows == nil
+            ? window.apply(page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+            : window.update(page.rows)
         if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
@@ -403,13 +430,17 @@ extension EntriesView {
             }
             lastChange[id] = context.now
         }
-        if entriesRequest.start == nil { matchCount = page.matching }
-        isScanOrder = page.isScanOrder
+        if entriesRequest.start == nil, read.rows == nil { matchCount = page.matching }
+        if read.rows == nil { isScanOrder = page.isScanOrder }
         return context.model.current.id == context.viewID ? pageLoads(in: context) : []
     }
 
     package mutating func loadFailed(_ read: EntriesRead) {
         window.loading.remove(read.page)
+    }
+
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {
+        isFrozen = frozen
     }
 
     package mutating func resized(to size: Size) {
@@ -428,13 +459,25 @@ extension EntriesView {
 
 /// A page of an Entries view: page `page` of its chain, in generation `generation` of its
 /// order and filter; `replacing` reloads the page and drops the pages after it (a refresh).
+/// With `rows`, a frozen view's refresh: those rows read again one by one by namespace and
+/// key, wherever the order has them now (rows since removed are left out).
 package struct EntriesRead: ConsoleRead {
     let generation: Int
     let page: Int
     let replacing: Bool
     let request: EntriesRequest
+    var rows: [EntryInfo]? = nil
 
-    package func run(on source: any ConsoleDataSource) throws -> EntriesPage { try source.entries(request) }
+    package func run(on source: any ConsoleDataSource) throws -> EntriesPage {
+        guard let rows else { return try source.entries(request) }
+        let found = try rows.compactMap { row in
+            // By key: a value written again is the same entry in a new row.
+            let reference: EntryReference =
+                if case .row = row.id { .key(namespace: request.namespace, key: row.key) } else { row.id }
+            return try source.entry(id: reference, hex: false)?.entry
+        }
+        return EntriesPage(rows: found, next: nil, examinedRows: found.count)
+    }
 }
 
 /// The columns of the Entries table, in order, and the sort each stands for. Age and last

@@ -194,6 +194,24 @@ package struct EntriesWindow: Sendable {
         return changes
     }
 
+    /// Puts `rows` (of one namespace, read again by key) in the places of the held rows with
+    /// their keys, moving none; returns which values changed, as
+    /// ``apply(_:at:from:replacing:height:)``.
+    mutating func update(_ rows: [EntryInfo]) -> [EntryReference: ChangedFields] {
+        let fresh = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [EntryReference: ChangedFields] = [:]
+        for page in pages.indices {
+            guard let held = pages[page].rows else { continue }
+            pages[page].rows = held.map { old in
+                guard let new = fresh[old.key] else { return old }
+                let fields = ChangedFields(from: old, to: new)
+                if !fields.isEmpty { changes[new.id] = fields }
+                return new
+            }
+        }
+        return changes
+    }
+
     /// The page to read again for a refresh and how many rows: from the start of the page
     /// holding the visible row nearest the anchor, enough to cover the viewport and a little
     /// more.

@@ -54,15 +54,11 @@ enum OverviewScreen {
             let inner = namespaces.insetBy(1)
             guard inner.contains(point) else { return nil }
             guard point.row > inner.minRow else {
-                let widths = TableColumn.widths(namespaceColumns, total: inner.size.columns)
+                let fields = NamespaceField.fitting(inner.size.columns)
+                let widths = TableColumn.widths(NamespaceField.columns(fields), total: inner.size.columns)
                 var start = inner.minColumn
-                for (index, width) in widths.enumerated() {
-                    if point.column < start + width + 1 {
-                        let columns: [Int: NamespaceColumn] = [
-                            0: .name, 1: .entries, 2: .bytes, 4: .hitRate, 5: .expired,
-                        ]
-                        return .namespaceHeader(columns[index])
-                    }
+                for (field, width) in zip(fields, widths) {
+                    if point.column < start + width + 1 { return .namespaceHeader(field.sortColumn) }
                     start += width + 1
                 }
                 return .namespaceHeader(nil)
@@ -190,16 +186,17 @@ enum OverviewScreen {
         return rate >= 0.8 ? .good : rate >= 0.5 ? .warn : .bad
     }
 
-    /// The namespace table's columns (the layout tests check rows against them).
-    static let namespaceColumns: [TableColumn] = [
-        TableColumn(title: "namespace", width: .flexible(minimum: 12, weight: 3)),
-        TableColumn(title: "entries", width: .fixed(9), alignment: .trailing),
-        TableColumn(title: "bytes", width: .fixed(9), alignment: .trailing),
-        TableColumn(title: "", width: .flexible(minimum: 6, weight: 2)),
-        TableColumn(title: "hit rate", width: .fixed(10), alignment: .trailing),
-        TableColumn(title: "expired", width: .fixed(9), alignment: .trailing),
-        TableColumn(title: "version", width: .flexible(minimum: 7, weight: 1)),
-    ]
+    /// The namespace table's fields at terminal `size` (as many as its panel's width allows).
+    static func namespaceFields(for size: Size) -> [NamespaceField] {
+        let body = ConsoleLayout.body(size)
+        let sideBySide = body.size.columns >= sideBySideColumns
+        return NamespaceField.fitting(body.size.columns - (sideBySide ? processColumns : 0) - 2)
+    }
+
+    /// The columns the namespace table can be sorted by at `size`: those it shows.
+    static func sortColumns(for size: Size) -> [NamespaceColumn] {
+        namespaceFields(for: size).compactMap(\.sortColumn)
+    }
 
     private static func drawNamespaces(
         _ snapshot: OverviewSnapshot, view: OverviewView, model: ConsoleModel, in area: Rect,
@@ -208,21 +205,16 @@ enum OverviewScreen {
         let focused = view.pane == .namespaces
         buffer.drawBox(
             area, style: CellStyle(focused ? .title : .border), border: options.border,
-            title: "Namespaces (\(snapshot.namespaces.count))")
+            title: "Namespaces (\(snapshot.namespaces.count))\(options.dot)/m and ops/s: last minute")
         let inner = area.insetBy(1)
         guard !inner.isEmpty else { return }
-        let widths = TableColumn.widths(namespaceColumns, total: inner.size.columns)
-        let sortedColumn: Int =
-            switch view.sort {
-            case .name: 0
-            case .entries: 1
-            case .bytes: 2
-            case .hitRate: 4
-            case .expired: 5
-            }
+        let fields = NamespaceField.fitting(inner.size.columns)
+        let columns = NamespaceField.columns(fields)
+        let widths = TableColumn.widths(columns, total: inner.size.columns)
         buffer.drawTableHeader(
-            namespaceColumns, widths: widths, at: inner.origin, width: inner.size.columns,
-            sorted: (sortedColumn, view.descending), glyphs: options.glyphs)
+            columns, widths: widths, at: inner.origin, width: inner.size.columns,
+            sorted: fields.firstIndex { $0.sortColumn == view.sort }.map { ($0, view.descending) },
+            glyphs: options.glyphs)
         let largest = max(1, snapshot.namespaces.map(\.bytes).max() ?? 1)
         let height = inner.size.rows - 1
         guard height > 0 else { return }
@@ -236,32 +228,19 @@ enum OverviewScreen {
             let index = view.scroll + offset
             let row = inner.minRow + 1 + offset
             let selected = index == view.selection
-            let changed = view.changedAt[namespace.name] != nil
-            let number = CellStyle(changed ? .highlightChanged : .text)
-            // Counts still being made are lower bounds, and say so.
-            let atLeast = namespace.isExact ? "" : "≥"
-            let cells = [
-                TableCell(namespace.name),
-                TableCell(atLeast + Formatting.count(namespace.entries), number),
-                TableCell(
-                    namespace.isBytesCounting ? options.ellipsis : atLeast + Formatting.bytes(Int(namespace.bytes)), number),
-                TableCell(""),
-                TableCell(TimeText.percent(namespace.hitRate), CellStyle(hitRateRole(namespace.hitRate))),
-                namespace.hasExpiry
-                    ? TableCell(
-                        atLeast + Formatting.count(namespace.expired), CellStyle(namespace.expired > 0 ? .warn : .muted))
-                    : TableCell("–", CellStyle(.muted)),
-                TableCell(namespace.version.isEmpty ? "–" : namespace.version, CellStyle(.muted)),
-            ]
+            let number = CellStyle(view.changedAt[namespace.name] != nil ? .highlightChanged : .text)
+            let cells = fields.map { $0.cell(namespace, number: number, options: options) }
             let rowStyle = selected ? CellStyle(focused ? .selection : .selectionInactive) : nil
             buffer.drawTableRow(
-                cells, columns: namespaceColumns, widths: widths, at: Point(column: inner.minColumn, row: row),
+                cells, columns: columns, widths: widths, at: Point(column: inner.minColumn, row: row),
                 width: inner.size.columns, rowStyle: rowStyle)
-            let barColumn = inner.minColumn + widths[0] + widths[1] + widths[2] + 3
-            buffer.drawBar(
-                at: Point(column: barColumn, row: row), width: widths[3],
-                fraction: Double(namespace.bytes) / Double(largest), background: rowStyle ?? CellStyle(.barBackground),
-                glyphs: options.glyphs)
+            if let bar = fields.firstIndex(of: .bar) {
+                let barColumn = inner.minColumn + widths[..<bar].reduce(bar) { $0 + $1 }
+                buffer.drawBar(
+                    at: Point(column: barColumn, row: row), width: widths[bar],
+                    fraction: Double(namespace.bytes) / Double(largest),
+                    background: rowStyle ?? CellStyle(.barBackground), glyphs: options.glyphs)
+            }
         }
     }
 

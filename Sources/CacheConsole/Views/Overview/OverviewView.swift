@@ -33,10 +33,21 @@ package struct OverviewView: ConsoleView {
     package internal(set) var descending = false
     /// Whether the next key picks the sort column (the sort menu is open).
     var sortMenuOpen = false
+    /// The names in the order frozen (``KeyAction/freezeOrder``); namespaces that appear
+    /// later go last. `nil`: the rows follow the sort.
+    var frozenOrder: [String]?
 
     /// `namespaces` in the table's order (ties by name); those whose figure is unknown (a hit
     /// rate without reads, "–") come last in either direction, by name.
+    /// While the order is frozen, rows keep their places and new namespaces go last.
     func ordered(_ namespaces: [NamespaceFacts]) -> [NamespaceFacts] {
+        if let frozenOrder {
+            let place = Dictionary(frozenOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return namespaces.sorted { first, second in
+                let (a, b) = (place[first.name] ?? .max, place[second.name] ?? .max)
+                return a == b ? first.name < second.name : a < b
+            }
+        }
         let known = namespaces.filter { sort.key($0) != nil }.sorted { first, second in
             let (a, b) = (sort.key(first), sort.key(second))
             return a == b ? first.name < second.name : a.map { a in b.map { a < $0 } ?? true } ?? false
@@ -58,9 +69,21 @@ package struct OverviewView: ConsoleView {
                     if let selected = view.selected(in: context) { context.show(EntriesView(namespace: selected)) }
                 }
             },
+            KeyBinding(.nextHour, help: "Entries of the selected namespace that expire in the coming hour") {
+                view, context in
+                view.onNamespaces(&context) { view, context in
+                    if let selected = view.selected(in: context) {
+                        context.show(
+                            EntriesView(
+                                namespace: selected, filter: EntriesView.comingHour(now: context.now),
+                                sort: EntrySort(.expires)))
+                    }
+                }
+            },
             KeyBinding(.sortNext, hint: "sort", help: "Sort by the next column") { view, context in
                 view.onNamespaces(&context) { view, context in
-                    view.sort = view.sort.next
+                    let shown = OverviewScreen.sortColumns(for: context.size)
+                    view.sort = shown.firstIndex(of: view.sort).map { shown[(shown.index(after: $0)) % shown.count] } ?? .name
                     view.descending = view.sort != .name
                     view.toTop(in: context)
                 }
@@ -76,7 +99,9 @@ package struct OverviewView: ConsoleView {
                     view.sortMenuOpen = true
                     context.report(
                         "Sort by: "
-                            + NamespaceColumn.allCases.map { "\($0.menuKey) \($0.title)" }.joined(separator: " · ")
+                            + OverviewScreen.sortColumns(for: context.size).map {
+                                "\($0.menuKey) \($0.title)"
+                            }.joined(separator: " · ")
                             + " (the same column again reverses)")
                 }
             },
@@ -145,8 +170,12 @@ package struct OverviewView: ConsoleView {
         return []
     }
 
-    /// The cursor to the top row of the (new) order.
+    /// The cursor to the top row of the (new) order; a frozen order freezes the new one.
     private mutating func toTop(in context: ViewContext) {
+        if frozenOrder != nil {
+            frozenOrder = nil
+            freeze(true, in: context)
+        }
         scroll = 0
         select(
             0, among: ordered(context.model.overview?.namespaces ?? []),
@@ -157,7 +186,7 @@ package struct OverviewView: ConsoleView {
         guard sortMenuOpen else { return nil }
         sortMenuOpen = false
         if case .character(let character) = key,
-            let column = NamespaceColumn.allCases.first(where: { $0.menuKey == character })
+            let column = OverviewScreen.sortColumns(for: context.size).first(where: { $0.menuKey == character })
         {
             sortBy(column, in: context)
         }
@@ -225,6 +254,10 @@ package struct OverviewView: ConsoleView {
             }
             lastChange[namespace.name] = context.now
         }
+        if let frozen = frozenOrder {
+            let known = Set(frozen)
+            frozenOrder = frozen + snapshot.namespaces.map(\.name).filter { !known.contains($0) }.sorted()
+        }
         let names = ordered(snapshot.namespaces).map(\.name)
         if let name = selectedName, let index = names.firstIndex(of: name) {
             selection = index
@@ -236,6 +269,11 @@ package struct OverviewView: ConsoleView {
         scroll = OverviewScreen.scroll(
             scroll, selection: selection, height: OverviewScreen.listHeight(for: context.size))
         return []
+    }
+
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {
+        frozenOrder = nil
+        if frozen { frozenOrder = ordered(context.model.overview?.namespaces ?? []).map(\.name) }
     }
 
     package mutating func prune(highlightsBefore cutoff: Int64, changesBefore quietCutoff: Int64) {
@@ -258,23 +296,36 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
     case bytes
     /// By recent hit rate (namespaces without reads, "–", last either way).
     case hitRate
+    /// By misses in the last minute.
+    case misses
+    /// By evictions in the last minute.
+    case evictions
+    /// By expired entries removed in the last minute.
+    case expirations
+    /// By loader failures in the last minute (namespaces without loader calls, "–", last).
+    case loadFailures
+    /// By operations per second over the last minute.
+    case operations
     /// By expired entries waiting for a sweep.
     case expired
 
     /// What the column compares (names compare by their position in name order); `nil` when
     /// the figure is unknown.
     fileprivate func key(_ namespace: NamespaceFacts) -> Double? {
+        let recent = namespace.lastMinute
         switch self {
-        case .name: 0
-        case .entries: Double(namespace.entries)
-        case .bytes: Double(namespace.bytes)
-        case .hitRate: namespace.hitRate
-        case .expired: Double(namespace.expired)
+        case .name: return 0
+        case .entries: return Double(namespace.entries)
+        case .bytes: return Double(namespace.bytes)
+        case .hitRate: return namespace.hitRate
+        case .misses: return recent.map { Double($0.misses) }
+        case .evictions: return recent.map { Double($0.evictions) }
+        case .expirations: return recent.map { Double($0.expirations) }
+        case .loadFailures: return recent?.loadFailures.map(Double.init)
+        case .operations: return recent?.operationsPerSecond
+        case .expired: return namespace.hasExpiry ? Double(namespace.expired) : nil
         }
     }
-
-    /// The next column, wrapping around.
-    var next: NamespaceColumn { NamespaceColumn(rawValue: rawValue + 1) ?? .name }
 
     /// The heading.
     var title: String {
@@ -283,6 +334,11 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
         case .entries: "entries"
         case .bytes: "bytes"
         case .hitRate: "hit rate"
+        case .misses: "misses/m"
+        case .evictions: "evicted/m"
+        case .expirations: "expired/m"
+        case .loadFailures: "loadfail/m"
+        case .operations: "ops/s"
         case .expired: "expired"
         }
     }
@@ -294,6 +350,11 @@ package enum NamespaceColumn: Int, CaseIterable, Sendable {
         case .entries: "e"
         case .bytes: "b"
         case .hitRate: "h"
+        case .misses: "m"
+        case .evictions: "v"
+        case .expirations: "p"
+        case .loadFailures: "f"
+        case .operations: "o"
         case .expired: "x"
         }
     }

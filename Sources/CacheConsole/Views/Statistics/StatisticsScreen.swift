@@ -30,17 +30,46 @@ enum StatisticsScreen {
         return (typical * 1.5, true)
     }
 
-    /// The namespace list's box in `area`.
+    /// The hit-rate axis for `values`: the data's range with room around it, in whole
+    /// percents (steps of 5 beyond 20 points), so a 79–82 % trend is not a flat line; 0–100 %
+    /// when the data spans most of it or there is none.
+    static func hitRateScale(_ values: [Double]) -> ClosedRange<Double> {
+        let finite = values.filter(\.isFinite)
+        guard let low = finite.min(), let high = finite.max() else { return 0...1 }
+        // In whole percents (a hair of slack so 0.78 is not taken for 77.999…).
+        let margin = max((high - low) * 25, 1)
+        let step = high - low > 0.2 ? 5.0 : 1.0
+        let bottom = max(0, ((low * 100 - margin) / step + 1e-6).rounded(.down) * step)
+        let top = min(100, ((high * 100 + margin) / step - 1e-6).rounded(.up) * step)
+        return top - bottom >= 60 ? 0...1 : bottom / 100...top / 100
+    }
+
+    /// What apps did over the window, the figures behind the hit rate: reads, misses,
+    /// evictions, expirations, loader failures ("–" without loader calls) and operations.
+    static func totalsLine(_ totals: ActivityCounts?, window: StatisticsWindow, options: RenderOptions) -> String {
+        guard let totals else { return "Last \(window.rawValue): – (no telemetry yet)" }
+        return "Last \(window.rawValue): "
+            + [
+                "\(Formatting.count(totals.requests)) reads", "\(Formatting.count(totals.misses)) misses",
+                "\(Formatting.count(totals.evictions)) evicted", "\(Formatting.count(totals.expirations)) expired",
+                "\(totals.loadFailures.map(Formatting.count) ?? "–") load failures",
+                "\(TimeText.rate(totals.operationsPerSecond)) ops",
+            ].joined(separator: options.dot)
+    }
+
+    /// The namespace list's box in `area` (below the line of totals).
     static func listArea(in area: Rect) -> Rect {
-        Rect(column: area.minColumn, row: area.minRow, columns: listColumns, rows: area.size.rows)
+        Rect(column: area.minColumn, row: area.minRow + 1, columns: listColumns, rows: area.size.rows - 1)
     }
 
     /// One graph panel.
     private struct Panel {
         var title: String
         var values: [Double]
-        var fixedRange: ClosedRange<Double>?
+        /// The value axis (`nil`: 0 through the data's top, a spike clipped).
+        var range: ClosedRange<Double>?
         var format: (Double) -> String
+        /// The role of a row at a height (0 bottom, 1 top).
         var roles: (Double) -> StyleRole = StyleRole.graph(at:)
     }
 
@@ -66,20 +95,27 @@ enum StatisticsScreen {
                 TerminalText.pad(" " + (name ?? "(all)"), toWidth: inner.size.columns),
                 at: Point(column: inner.minColumn, row: inner.minRow + offset), style: style)
         }
-        let graphs = Rect(
-            column: list.maxColumn, row: area.minRow, columns: area.size.columns - listColumns, rows: area.size.rows)
         guard let snapshot = view.snapshot else {
             buffer.put(
-                " Reading \(view.window.rawValue) of telemetry\(options.ellipsis)",
-                at: Point(column: graphs.minColumn, row: graphs.minRow), style: CellStyle(.muted))
+                " Reading \(view.window.rawValue) of telemetry\(options.ellipsis)", at: area.origin,
+                style: CellStyle(.muted))
             return
         }
         let series = selected.map { snapshot.namespaces[$0] ?? .empty } ?? snapshot.overall
+        buffer.put(
+            " " + totalsLine(series.totals, window: view.window, options: options), at: area.origin,
+            maxWidth: area.size.columns, truncation: .ellipsis(options.ellipsis))
+        let graphs = Rect(
+            column: list.maxColumn, row: list.minRow, columns: area.size.columns - listColumns, rows: list.size.rows)
         let height = graphs.size.rows / 3
+        let hitRange = hitRateScale(series.hitRate)
+        let percents = "\(Int((hitRange.lowerBound * 100).rounded()))–\(Int((hitRange.upperBound * 100).rounded())) %"
         let panels = [
             Panel(
-                title: "Hit rate, 0–100 %", values: series.hitRate, fixedRange: 0...1, format: { TimeText.percent($0) },
-                roles: { OverviewScreen.hitRateRole($0) }),
+                title: "Hit rate\(options.dot)scale \(percents)", values: series.hitRate, range: hitRange,
+                format: { TimeText.percent($0) },
+                // A row is coloured by the hit rate it stands for on this axis.
+                roles: { OverviewScreen.hitRateRole(hitRange.lowerBound + $0 * (hitRange.upperBound - hitRange.lowerBound)) }),
             // Many operations are neither good nor bad: one neutral colour, not a gradient to red.
             Panel(
                 title: "Operations per second", values: series.operations, format: TimeText.rate,
@@ -103,7 +139,8 @@ enum StatisticsScreen {
         // The newest bucket is still filling (telemetry arrives once a second): "now" is the
         // one before it, unless only the newest has data.
         let last = panel.values.dropLast().last(where: \.isFinite) ?? panel.values.last(where: \.isFinite)
-        let (top, clipped) = panel.fixedRange.map { ($0.upperBound, false) } ?? scaleTop(panel.values)
+        let (top, clipped) = panel.range.map { ($0.upperBound, false) } ?? scaleTop(panel.values)
+        let bottom = panel.range?.lowerBound ?? 0
         var summary = "no data"
         if !finite.isEmpty {
             summary = "now \(last.map(panel.format) ?? "–")\(options.dot)peak \(panel.format(finite.max() ?? 0))"
@@ -116,25 +153,26 @@ enum StatisticsScreen {
         guard inner.size.rows >= 3, inner.size.columns > axisColumns + 10 else {
             let columns = inner.size.columns * (options.glyphs == .unicode ? 2 : 1)
             buffer.drawGraph(
-                resampled(panel.values, to: columns), in: inner, range: 0...top, roles: panel.roles,
+                resampled(panel.values, to: columns), in: inner, range: bottom...top, roles: panel.roles,
                 glyphs: options.glyphs)
             return
         }
         let plot = Rect(
             column: inner.minColumn + axisColumns, row: inner.minRow, columns: inner.size.columns - axisColumns,
             rows: inner.size.rows - 1)
-        // The value axis: the top of the scale, its middle and zero.
-        for (row, value) in [(plot.minRow, top), (plot.minRow + plot.size.rows / 2, top / 2), (plot.maxRow - 1, 0.0)]
-        where row < plot.maxRow {
+        // The value axis: the top of the scale, its middle and its bottom.
+        let axis = [(plot.minRow, top), (plot.minRow + plot.size.rows / 2, (bottom + top) / 2), (plot.maxRow - 1, bottom)]
+        for (row, value) in axis where row < plot.maxRow {
             let text = panel.format(value)
-            let label = panel.fixedRange == nil && text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+            let label = panel.range == nil && text.hasSuffix("/s") ? String(text.dropLast(2)) : text
             buffer.put(
                 TerminalText.pad(label, toWidth: axisColumns - 1, alignment: .trailing),
                 at: Point(column: inner.minColumn, row: row), style: CellStyle(.muted), maxWidth: axisColumns - 1)
         }
         let columns = plot.size.columns * (options.glyphs == .unicode ? 2 : 1)
         buffer.drawGraph(
-            resampled(panel.values, to: columns), in: plot, range: 0...top, roles: panel.roles, glyphs: options.glyphs)
+            resampled(panel.values, to: columns), in: plot, range: bottom...top, roles: panel.roles,
+            glyphs: options.glyphs)
         drawTimeTicks(window, under: plot, into: &buffer)
     }
 

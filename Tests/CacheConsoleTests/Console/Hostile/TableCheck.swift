@@ -36,7 +36,7 @@ struct TableCheck {
             let shown = min(inner.size.rows - 1, max(0, snapshot.namespaces.count - view.scroll))
             return [
                 TableCheck(
-                    name: "namespaces", inner: inner, columns: OverviewScreen.namespaceColumns,
+                    name: "namespaces", inner: inner, columns: NamespaceField.columns(NamespaceField.fitting(inner.size.columns)),
                     dataRows: (0..<shown).map { inner.minRow + 1 + $0 })
             ]
         case let view as EntriesView:

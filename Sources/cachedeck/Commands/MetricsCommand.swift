@@ -1,0 +1,56 @@
+import ArgumentParser
+import CacheCore
+import CacheCoreRedis
+import ForeignCaches
+import Foundation
+
+/// `cachedeck metrics (FILE | redis://…) [--listen HOST:PORT]`
+struct MetricsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics",
+        abstract: "Serve the statistics as Prometheus / OpenMetrics text over HTTP, for dashboards.",
+        discussion: """
+            GET http://HOST:PORT/metrics reads the file (or RedisStore) afresh and answers with, per \
+            namespace, entries, expired entries and bytes, and the hits, misses, sets, evictions, \
+            expirations, invalidations, load failures, operations per second and hit ratio of every \
+            attached process over the last minute (window="1m"; on a RedisStore every client's counters \
+            since it opened, window="since_open"), plus the processes attached. The same numbers as \
+            `namespaces --json` and `stats --json`. Port 0 picks a free port (the first line says which). \
+            Runs until Ctrl-C or SIGTERM.
+            """)
+
+    @OptionGroup var store: StoreArguments
+    @OptionGroup var redis: RedisPrefixArguments
+    @Option(help: "The IPv4 address and port to listen on.") var listen = "127.0.0.1:9464"
+
+    func run() throws {
+        if (try? ForeignCache.recognise(path: store.file)) != nil {
+            throw Failure("a foreign cache records no telemetry; metrics serves CacheDeck files and RedisStores")
+        }
+        let exposition: () throws -> MetricsExposition
+        if let inspector = try redis.inspector(for: store.file) {
+            exposition = {
+                let clients = try inspector.clients()
+                return MetricsExposition(
+                    namespaces: try inspector.namespaceSummaries(), window: "since_open",
+                    processes: (clients.filter(\.isLive).count, clients.count))
+            }
+        } else {
+            let inspector = try store.openForReading().inspector
+            exposition = {
+                let processes = try inspector.processes()
+                return MetricsExposition(
+                    namespaces: try inspector.namespaces(), window: "1m",
+                    processes: (processes.filter(\.isLive).count, processes.count))
+            }
+        }
+        _ = try exposition()
+        let interruption = Interruption()
+        let server = try MetricsServer(listen: listen)
+        // Unbuffered: a supervisor (or a test) reads the port as soon as it listens.
+        FileHandle.standardOutput.write(
+            Data("Serving metrics on http://\(server.address):\(server.port)/metrics (Ctrl-C stops)\n".utf8))
+        server.serve(until: { interruption.happened }) { try exposition().text() }
+        FileHandle.standardOutput.write(Data("Stopped.\n".utf8))
+    }
+}
