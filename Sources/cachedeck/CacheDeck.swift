@@ -16,7 +16,7 @@ struct CacheDeck: AsyncParsableCommand {
             """,
         discussion: """
             `cachedeck FILE` opens the full-screen console; `cachedeck redis://host:port/0` browses any Redis keyspace \
-            read-only (also `keys`, `key` and `info URL`). Read commands print a table, or JSON with --json. Destructive commands show what they \
+            read-only (also `keys`, `key`, `info` and `slowlog URL`). Read commands print a table, or JSON with --json. Destructive commands show what they \
             would remove, ask on a terminal, and need --yes otherwise; --dry-run only shows it. \
             Exit codes: 0 success, 1 failure, 2 usage.
             """,
@@ -25,6 +25,7 @@ struct CacheDeck: AsyncParsableCommand {
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
             InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self,
             PurgeCommand.self, CompactCommand.self, ExportCommand.self, MetricsCommand.self, KeysCommand.self, KeyCommand.self,
+            SlowLogCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

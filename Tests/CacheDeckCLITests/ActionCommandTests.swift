@@ -26,7 +26,7 @@ import Testing
                     && dryRun.stdout.hasSuffix("Nothing was changed.\n"))
         }
         let sweep = try fixture.run("sweep", fixture.path, "--dry-run")
-        #expect(sweep.stdout == "Dry run: Sweep all: 3 entries, 42 B, 0% of recent hits. Nothing was changed.\n")
+        #expect(sweep.stdout == "Dry run: Sweep all: 3 entries, 42 B, 0.0% of recent hits. Nothing was changed.\n")
         let json = try fixture.run("clear", fixture.path, "colors", "--dry-run", "--json").object()
         #expect(Set(json.keys) == ["target", "impact"])
         #expect((json["target"] as? [String: Any])?["clear"] != nil)
@@ -83,7 +83,7 @@ import Testing
         let lines = audit.stdout.split(separator: "\n")
         #expect(lines.count == 4 && lines[0].hasPrefix("id  when"))
         #expect(lines[1].contains("invalidate") && lines[2].contains("clear colors") && lines[3].contains("sweep all"))
-        #expect(lines[2].hasSuffix("restore \(clearID)") && lines[3].hasSuffix("—"))
+        #expect(lines[2].hasSuffix("restore \(clearID)") && lines[3].hasSuffix("–"))
 
         let restore = try fixture.run("restore", fixture.path, "\(clearID)")
         #expect(restore.status == 0 && restore.stdout == "Restored 3 entries of action #\(clearID).\n")

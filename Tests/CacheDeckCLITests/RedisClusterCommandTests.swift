@@ -34,6 +34,17 @@ struct RedisClusterCommandTests {
         #expect(info.status == 0 && info.stdout.contains("cluster of 3 primaries") && info.stdout.contains("Keys        30"))
         let rows = info.stdout.split(separator: "\n").filter { $0.hasPrefix("127.0.0.1:") }
         #expect(rows.count == 6 && rows.filter { $0.contains(" primary ") }.count == 3 && rows.allSatisfy { $0.hasSuffix("up") })
+        #expect(rows.contains { $0.contains(" 5,461 (0-5460) ") }, "\(info.stdout)")
+        // With a namespace set, the node each namespace lives on.
+        func slot(_ key: String) throws -> Int { try #require(Int(try cluster.nodes[0].cli("CLUSTER", "KEYSLOT", key))) }
+        let namespaces = "cachedeck:namespaces"
+        let port = try cluster.primaryPort(ofSlot: try slot(namespaces))
+        try #require(cluster.node(port: port)).cli("SADD", namespaces, "users")
+        let placed = try run("info", cluster.url)
+        let users = try #require(placed.stdout.split(separator: "\n").first { $0.hasPrefix("users ") }, "\(placed.stdout)")
+        let record = try slot("cachedeck:n:users")
+        let owner = try cluster.primaryPort(ofSlot: record)
+        #expect(users.contains("127.0.0.1:\(owner)") && users.contains(" \(record) ") && users.hasSuffix("spread over every primary"))
     }
 
     @Test func aStoreCommandRefusesAClusterInOneLine() throws {

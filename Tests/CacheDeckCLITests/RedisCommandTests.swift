@@ -41,7 +41,7 @@ struct RedisCommandTests {
         #expect(lines.first?.hasPrefix("name") == true && lines.first?.hasSuffix("ttl") == true)
         let user = try #require(lines.first { $0.hasPrefix("user:") }).split(separator: " ")
         let userBytes = try memory("user:1") + memory("user:2") + memory("user:admin:1") + memory("user:h")
-        #expect(user == ["user:", "prefix", "4", "\(userBytes)", "B", "—"])
+        #expect(user == ["user:", "prefix", "4", "\(userBytes)", "B", "–"])
         #expect(top.stdout.contains("5 keys, "))
 
         let below = try run("keys", server.url, "user:", "--json").object()
@@ -88,6 +88,24 @@ struct RedisCommandTests {
             ])
         let table = try run("info", server.url)
         #expect(table.status == 0 && table.stdout.contains("Keys        5 (DBSIZE)"))
+    }
+
+    @Test func slowlogPrintsEachNodesSlowCommandsAndLatency() throws {
+        try server.cli("CONFIG", "SET", "slowlog-log-slower-than", "0")
+        try server.cli("SET", "evil", "\u{1b}]0;title\u{7}")
+        try server.cli("CONFIG", "SET", "slowlog-log-slower-than", "10000000")
+        let table = try run("slowlog", server.url, "--count", "3")
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.first == "127.0.0.1:\(server.port) (primary): slow log, newest 2 of 2 kept", "\(table.stdout)")
+        #expect(lines.contains { $0.contains("SET evil \\x1b]0;title\\x07") && $0.contains("127.0.0.1:") })
+        #expect(!table.stdout.contains("\u{1b}") && table.stdout.contains("latency spikes (none recorded)"))
+        let node = try #require((try run("slowlog", server.url, "--json").json() as? [[String: Any]])?.first)
+        #expect(node["node"] as? String == "127.0.0.1:\(server.port)" && node["slowLogLength"] as? Int == 2)
+        let commands = (node["slowLog"] as? [[String: Any]] ?? []).compactMap { $0["command"] as? String }
+        #expect(commands == ["SET evil \\x1b]0;title\\x07", "CONFIG SET slowlog-log-slower-than 0"])
+        let bad = try run("slowlog", server.url, "--count", "0")
+        #expect(bad.status == 2 && bad.stderr.contains("--count must be between 1 and 1000"))
     }
 
     @Test func badURLsRefusedConnectionsAndWrongPasswordsFailInOneLine() throws {

@@ -48,7 +48,7 @@ struct ConsoleEndToEndTests {
         try tmux.keys("Space", "Space")
         try tmux.waitFor("2 marked")
         try tmux.keys("d")
-        try tmux.waitFor("Proceed? [y/N]")
+        try tmux.waitFor("Remove them? [y/N]")
         try tmux.keys("y")
         try tmux.waitFor("Invalidate 2 keys in parts: removed 2 entries")
         try tmux.waitFor("(98 matching)")

@@ -69,7 +69,7 @@ extension ConsoleEndToEndTests {
         try visit(["x"], until: "hex dump")
         try visit(["Escape", "G"], until: "╭─ Entries")
         try visit(["Enter"], until: "Value · ")
-        try visit(["Escape", "d"], until: "Proceed? [y/N]")
+        try visit(["Escape", "d"], until: "Remove them? [y/N]")
         try visit(["y"], until: "removed 1 entr")
         // The skin tone arrives as a key of its own and joins the thumb in the field; curses
         // measures it 2 cells wide, so the terminal shows the thumb alone (see ScreenPainter).

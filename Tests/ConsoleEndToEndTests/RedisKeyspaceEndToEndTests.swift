@@ -52,6 +52,92 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitFor("exit=0")
     }
 
+    @Test func topologySlowLogSortAndSearchInTheKeyspace() throws {
+        // The slow log keeps the three writes, not the console's own reads.
+        let server = try RedisServer(arguments: ["--slowlog-log-slower-than", "0"])
+        for (key, value) in [("zeta:1", "z"), ("alpha:1", String(repeating: "a", count: 300)), ("mid", "m")] {
+            _ = try server.cli("SET", key, value)
+        }
+        _ = try server.cli("CONFIG", "SET", "slowlog-log-slower-than", "10000000")
+        let tmux = try Tmux(columns: 120, rows: 30)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
+        try tmux.waitFor("scanned 3 keys")
+
+        try tmux.keys("i")
+        let topology = try tmux.waitUntil("the node and namespaces") {
+            $0.contains("One server (not a cluster)") && $0.contains("None (no RedisStore wrote here).")
+        }
+        let node = try #require(
+            topology.split(separator: "\n").first { $0.contains("127.0.0.1:\(server.port)") && $0.contains("primary") })
+        #expect(node.contains("all keys") && node.contains(" 3 ") && node.hasSuffix("up"), "\(node)")
+        #expect(topology.contains("None (no RedisStore wrote here)."))
+
+        try tmux.keys("L")
+        let slow = try tmux.waitUntil("the slow log") { $0.contains("SET alpha:1") && $0.contains("latency spikes") }
+        let set = try #require(slow.split(separator: "\n").first { $0.contains("SET alpha:1 aaaa") }, "\(slow)")
+        #expect(set.contains(" µs ") && set.contains("…") && set.contains("127.0.0.1:"), "\(set)")
+        #expect(slow.contains("latency spikes") && !slow.contains("SCAN 0"), "\(slow)")
+        #expect(slow.contains("None recorded (the latency monitor is off"))
+
+        try tmux.keys("Escape")
+        try tmux.waitFor("top level · 3 keys")
+        try tmux.keys("s")
+        let byName = try tmux.waitFor("Sorted by name")
+        let rows = byName.split(separator: "\n").filter { $0.contains("alpha:") || $0.contains("mid") || $0.contains("zeta:") }
+        #expect(rows.count == 3 && rows[0].contains("alpha:") && rows[1].contains("mid") && rows[2].contains("zeta:"))
+        try tmux.keys("/")
+        try tmux.type("z*")
+        try tmux.keys("Enter")
+        let searched = try tmux.waitFor("1 of 3 loaded match")
+        #expect(!searched.contains("alpha:") && searched.contains("zeta:") && searched.contains("/z*"))
+        try tmux.keys("Escape")
+        try tmux.waitUntil("the search cleared") { !$0.contains("loaded match") && $0.contains("alpha:") }
+        // The cursor went to zeta:, the one row the search left, and stays on it after.
+        try tmux.keys("b")
+        let breakdown = try tmux.waitUntil("the breakdown") { $0.contains("zeta: · 1 key · ") && $0.contains(" never ") }
+        let memory = try server.cli("MEMORY", "USAGE", "zeta:1")
+        let string = try #require(breakdown.split(separator: "\n").first { $0.contains(" string ") }, "\(breakdown)")
+        #expect(string.contains(" 1 ") && string.contains("\(memory) B") && string.contains("100.0%"), "\(string)")
+        #expect(breakdown.split(separator: "\n").contains { $0.contains(" never ") && $0.contains("100.0%") })
+        try tmux.keys("Escape")
+        try tmux.waitFor("top level · 3 keys")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func aClustersTopologyAndSlowLogShowEveryNodeAndADownOne() throws {
+        let cluster = try RedisCluster()
+        defer { cluster.stop() }
+        let tmux = try Tmux(columns: 140, rows: 60)
+        try tmux.type("\(ConsoleEndToEndTests.binary) '\(cluster.url)'; echo exit=$?", enter: true)
+        try tmux.waitFor("top level")
+        try tmux.keys("i")
+        func rows(_ pane: String, _ role: String) -> [Substring] {
+            pane.split(separator: "\n").filter { $0.contains("127.0.0.1:") && $0.contains(" \(role) ") }
+        }
+        // Polled until the whole frame is drawn (a capture may land mid-frame).
+        let topology = try tmux.waitUntil("six nodes") {
+            $0.contains("Cluster: 3 primaries, 3 replicas") && rows($0, "primary").count + rows($0, "replica").count == 6
+        }
+        let primaries = rows(topology, "primary")
+        #expect(primaries.count == 3 && primaries.allSatisfy { $0.contains("5,46") && $0.hasSuffix("up") }, "\(topology)")
+        #expect(primaries.contains { $0.contains("(0-5460)") }, "\(topology)")
+        #expect(rows(topology, "replica").count == 3 && rows(topology, "replica").allSatisfy { $0.contains("of 127.0.0.1:") })
+
+        let replica = cluster.nodes[5]
+        replica.stop()
+        let down = try tmux.waitUntil("the replica DOWN") {
+            $0.contains("1 DOWN") && $0.split(separator: "\n").contains { $0.contains(":\(replica.port) ") && $0.hasSuffix("DOWN") }
+        }
+        let row = try #require(down.split(separator: "\n").first { $0.contains("127.0.0.1:\(replica.port) ") })
+        #expect(row.hasSuffix("DOWN") && row.contains(" – "), "\(row)")
+        try tmux.keys("L")
+        let slow = try tmux.waitUntil("the slow logs") { $0.contains("(replica)") && $0.contains("Cannot read: ") }
+        #expect(slow.contains("127.0.0.1:\(replica.port) (replica)") && slow.contains("Cannot read: "), "\(slow)")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
     /// Bytes as the console shows them (decimal units, one decimal).
     static func bytes(_ value: Int) -> String {
         value < 1000

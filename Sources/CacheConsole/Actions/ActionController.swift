@@ -101,11 +101,11 @@ package struct PendingAction: Sendable, Hashable {
         }
     }
 
-    /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34% of recent hits.`
+    /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34.2% of recent hits.`
     package var summary: String {
-        let share = impact.recentHitShare.map { "\(Int(($0 * 100).rounded()))% of recent hits" } ?? "hits unknown"
-        return "\(target.description.capitalizedFirst): \(Formatting.count(impact.entries)) "
-            + "\(impact.entries == 1 ? "entry" : "entries"), \(Formatting.bytes(impact.bytes)), \(share)."
+        let share = impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" } ?? "hits unknown"
+        return "\(target.description.capitalizedFirst): \(Formatting.entries(impact.entries)), "
+            + "\(Formatting.bytes(impact.bytes)), \(share)."
     }
 
     /// The question to show: the ``summary``, a warning on a full disk, and how to confirm.

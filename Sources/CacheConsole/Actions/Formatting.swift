@@ -12,6 +12,11 @@ package enum Formatting {
         return value < 0 ? "-" + grouped : grouped
     }
 
+    /// A count of entries: `1 entry`, `2,500 entries`.
+    package static func entries(_ value: Int) -> String {
+        value == 1 ? "1 entry" : "\(count(value)) entries"
+    }
+
     /// Bytes in decimal units: `512 B`, `1.2 kB`, `3.4 MB`, `1.0 GB`.
     package static func bytes(_ value: Int) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]

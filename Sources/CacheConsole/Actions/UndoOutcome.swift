@@ -19,7 +19,7 @@ package struct UndoOutcome: Sendable, Equatable {
                 "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID)."
         }
         let others = removed - restored
-        return "Restored \(Formatting.count(restored)) of \(Formatting.count(removed)) entries of action #\(auditID); "
+        return "Restored \(Formatting.count(restored)) of \(Formatting.entries(removed)) of action #\(auditID); "
             + "the other \(Formatting.count(others)) \(others == 1 ? "was" : "were") written again or removed since "
             + "and \(others == 1 ? "stays" : "stay") as \(others == 1 ? "it is" : "they are")."
     }

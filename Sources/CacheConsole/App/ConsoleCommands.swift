@@ -163,13 +163,23 @@ enum ConsoleCommands {
         ConsoleCommand(
             name: "keyspace", usage: [.init(text: "keyspace [PREFIX]", summary: "Browse the raw Redis keyspace")]
         ) { console, arguments in
-            guard console.model.hasKeyspace else {
-                console.report(":keyspace is for Redis; this console shows a cache file.", isError: true)
-                return []
-            }
+            guard console.isOverRedis(":keyspace") else { return [] }
             let prefix = RedisKeyspace.bytes(ofTyped: arguments.joined(separator: " "))
             return console.show(KeyspaceView(prefix: prefix))
         },
+        ConsoleCommand(name: "key", usage: [.init(text: "key KEY", summary: "Open a Redis key by its name")]) {
+            console, arguments in
+            guard console.isOverRedis(":key") else { return [] }
+            guard !arguments.isEmpty else { return console.usage("key KEY") }
+            let text = arguments.joined(separator: " ")
+            return console.show(RedisKeyView(key: RedisKeyspace.bytes(ofTyped: text), keyText: text))
+        },
+        ConsoleCommand(
+            name: "topology", usage: [.init(text: "topology", summary: "Show the Redis nodes and where namespaces live")]
+        ) { console, _ in console.perform(.showTopology) },
+        ConsoleCommand(
+            name: "slowlog", usage: [.init(text: "slowlog", summary: "Show every Redis node's slow log and latency")]
+        ) { console, _ in console.perform(.showSlowLog) },
         ConsoleCommand(name: "mouse", usage: [.init(text: "mouse", summary: "Mouse on / off")]) { console, _ in
             console.toggleMouse()
         },
@@ -182,13 +192,16 @@ enum ConsoleCommands {
     ]
 
     /// The commands a Redis keyspace console offers (the others work on cache files).
-    static let keyspaceNames: Set<String> = ["keyspace", "theme", "refresh", "mouse", "help", "q"]
+    static let keyspaceNames: Set<String> = redisNames.union(["theme", "refresh", "mouse", "help", "q"])
 
-    /// The commands the console offers: all of them, or a keyspace console's; `:keyspace`
-    /// only where there is a Redis keyspace.
+    /// The commands only a console over Redis offers.
+    static let redisNames: Set<String> = ["keyspace", "key", "topology", "slowlog"]
+
+    /// The commands the console offers: all of them, or a keyspace console's; `:keyspace`,
+    /// `:key`, `:topology` and `:slowlog` only over Redis.
     static func available(isKeyspace: Bool, hasKeyspace: Bool = false) -> [ConsoleCommand] {
         (isKeyspace ? all.filter { keyspaceNames.contains($0.name) } : all).filter {
-            $0.name != "keyspace" || hasKeyspace || isKeyspace
+            !redisNames.contains($0.name) || hasKeyspace || isKeyspace
         }
     }
 
@@ -247,6 +260,15 @@ extension ConsoleController {
             return []
         }
         return command.run(&self, Array(words.dropFirst()))
+    }
+
+    /// Whether the console is over Redis; reports that `command` is not, when not.
+    mutating func isOverRedis(_ command: String) -> Bool {
+        guard model.hasKeyspace else {
+            report("\(command) is for Redis; this console shows a cache file.", isError: true)
+            return false
+        }
+        return true
     }
 
     /// Reports how a command is used.

@@ -46,12 +46,15 @@ extension ConsoleController {
         ]
 
     /// The keys of the tabs, from the views (the help's first in the help).
-    private static let tabBindings: [GlobalBinding] = ConsoleViews.all.compactMap { kind in
+    private static let tabBindings: [GlobalBinding] = (ConsoleViews.all + ConsoleViews.redis).compactMap { kind in
         kind.tab.map { tab in GlobalBinding(tab.action, help: tab.help) { $0.openTab(kind) } }
     }
 
     /// The global actions a Redis keyspace console has no use for.
     static let fileOnlyActions: Set<KeyAction> = [.showTimeline, .showStatistics, .showAudit, .undo]
+
+    /// The global actions only a console over Redis has.
+    static let redisOnlyActions: Set<KeyAction> = Set(ConsoleViews.redis.compactMap { $0.tab?.action })
 
     /// A key: to the overlay when one is open, else to a view that waits for it, else
     /// through the key map to the view (when it binds the action) or to the console.
@@ -106,6 +109,10 @@ extension ConsoleController {
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect] {
         if model.isKeyspace && Self.fileOnlyActions.contains(action) {
             report("\(label(action)) is for cache files; a Redis keyspace offers the tree, keys and help.")
+            return []
+        }
+        if !model.hasKeyspace && Self.redisOnlyActions.contains(action) {
+            report("\(label(action)) is for Redis; this console shows a cache file.")
             return []
         }
         if let binding = Self.globalBindings.first(where: { $0.shown.action == action }) { return binding.run(&self) }

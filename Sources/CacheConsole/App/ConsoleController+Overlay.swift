@@ -44,14 +44,21 @@ extension ConsoleController {
     }
 
     /// Applies filter text to the current Entries view (an error in it goes to the status
-    /// line; the last one goes once the text parses), or searches the Detail view's value.
+    /// line; the last one goes once the text parses), searches the Detail view's value, or
+    /// narrows the keyspace level to the names that match.
     private mutating func applyFilter(_ text: String) -> [ConsoleEffect] {
-        guard model.current.view is EntriesView || model.current.view is DetailView else { return [] }
+        guard model.current.view is EntriesView || model.current.view is DetailView || model.current.view is KeyspaceView
+        else { return [] }
         model.status = nil
         return withCurrentView { view, context in
             if var detail = view as? DetailView {
                 detail.searchValue(text, in: context)
                 view = detail
+                return []
+            }
+            if var keyspace = view as? KeyspaceView {
+                keyspace.applySearch(text)
+                view = keyspace
                 return []
             }
             guard var entries = view as? EntriesView else { return [] }

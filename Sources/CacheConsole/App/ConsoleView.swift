@@ -148,8 +148,11 @@ enum ConsoleViews {
         AuditDetailView.self, MessageLogView.self, HelpView.self,
     ]
 
+    /// The views of a Redis server's nodes, for any console over Redis.
+    static let redis: [any ConsoleView.Type] = [TopologyView.self, SlowLogView.self]
+
     /// The views of a Redis keyspace console.
-    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, HelpView.self]
+    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis + [HelpView.self]
 
     /// The tabs on the breadcrumb bar, in order.
     static let tabs: [ViewTab] = all.compactMap { $0.tab }.filter(\.isOnBar)

@@ -27,7 +27,7 @@ package enum ActionText {
     /// with what it could not do.
     package static func done(_ result: ActionResult) -> String {
         let outcome = result.outcome
-        let entries = Self.entries(outcome.removed)
+        let entries = Formatting.entries(outcome.removed)
         let bytes = Formatting.bytes(outcome.bytes)
         var line = "Removed \(entries) (\(bytes))."
         if case .expiry = result.target {
@@ -38,14 +38,10 @@ package enum ActionText {
         }
         if outcome.notRemoved > 0 {
             line +=
-                " \(Self.entries(outcome.notRemoved)) could not be removed: the disk had no room left even to delete one."
+                " \(Formatting.entries(outcome.notRemoved)) could not be removed: the disk had no room left even to delete one."
         }
         if !outcome.isAudited { line += " The disk had no room for its audit row." }
         return line
-    }
-
-    private static func entries(_ count: Int) -> String {
-        "\(Formatting.count(count)) \(count == 1 ? "entry" : "entries")"
     }
 
     /// What `selector` selects: `2 keys in products`, `tag 'sale' in products`.

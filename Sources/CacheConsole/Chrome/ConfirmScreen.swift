@@ -12,7 +12,7 @@ enum ConfirmScreen {
             (ActionText.title(pending.target), CellStyle(.title)),
             ("", CellStyle(.dialog)),
             (
-                "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "entry" : "entries")\(options.dot)"
+                "\(Formatting.entries(impact.entries))\(options.dot)"
                     + "\(Formatting.bytes(impact.bytes))\(options.dot)"
                     + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
                         ?? "hits unknown (not recorded per entry)"),
@@ -25,7 +25,7 @@ enum ConfirmScreen {
         lines.append(("", CellStyle(.dialog)))
         switch pending.confirmation {
         case .yesOrNo:
-            lines.append(("Proceed? [y/N]", CellStyle(.bad)))
+            lines.append(("\(question(pending.target)) [y/N]", CellStyle(.bad)))
             lines.append(("", CellStyle(.dialog)))
             lines.append(("y runs it · any other key cancels (No)", CellStyle(.keyHint)))
         case .typeName(let name):
@@ -34,12 +34,10 @@ enum ConfirmScreen {
             lines.append(("", CellStyle(.dialog)))
             lines.append(("Enter confirms · Esc cancels · the default is No", CellStyle(.keyHint)))
         }
-        if !pending.isUndoable {
-            lines.append(("Sweeps cannot be undone (only expired entries are removed).", CellStyle(.muted)))
-        } else if let warning = pending.diskFullWarning {
+        if let warning = pending.isUndoable ? pending.diskFullWarning : nil {
             lines.append((warning, CellStyle(.bad)))
         } else {
-            lines.append(("Undoable: removed entries stay in the trash for 7 days.", CellStyle(.muted)))
+            lines.append((undo(pending.target), CellStyle(.muted)))
         }
         let height = lines.count + 2
         let box = Rect(
@@ -56,6 +54,20 @@ enum ConfirmScreen {
                 continue
             }
             buffer.put(line.0, at: point, style: line.1, maxWidth: inner, truncation: .ellipsis(options.ellipsis))
+        }
+    }
+
+    /// The y/N question, in the action's own words.
+    private static func question(_ target: AdminTarget) -> String {
+        if case .expiry = target { "Change their expiry?" } else { "Remove them?" }
+    }
+
+    /// How the action can be undone, in its own words.
+    private static func undo(_ target: AdminTarget) -> String {
+        switch target {
+        case .sweep: "Sweeps cannot be undone (only expired entries are removed)."
+        case .expiry: "Undo with u in the audit view: the old expiry times are kept 7 days."
+        case .invalidate, .clear, .clearAll: "Undo with u in the audit view: the trash keeps them 7 days."
         }
     }
 

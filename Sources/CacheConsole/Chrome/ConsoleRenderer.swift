@@ -24,7 +24,9 @@ extension ConsoleController {
                 status
                     ?? (model.current.view is DetailView
                         ? "Search the value as you type (a capital letter matches case)"
-                        : "Filter as you type: " + EntriesView.filterSyntax) + " · ↑/↓ history · Enter keeps · Esc undoes",
+                        : "Filter as you type: "
+                            + (model.current.view is KeyspaceView ? KeyspaceView.filterSyntax : EntriesView.filterSyntax))
+                    + " · ↑/↓ history · Enter keeps · Esc undoes",
                 style: CellStyle(status == nil ? .dialog : .statusError), into: &buffer, options: options)
         case .command(let line, let completions):
             drawInput(prompt: ":", line.field, into: &buffer)
@@ -163,13 +165,8 @@ extension ConsoleController {
                     + (busy.quitsAfter ? "; quitting when it finishes" : ""),
                 at: Point(column: 0, row: row), style: CellStyle(.statusBar, [.bold]), maxWidth: size.columns,
                 truncation: .ellipsis(options.ellipsis))
-        } else if let status = model.status,
-            model.now - status.since < ConsoleController.messageLifetime * (status.isError ? 3 : 1)
-        {
-            used = buffer.put(
-                " " + status.text + " ", at: Point(column: 0, row: row),
-                style: status.isError ? CellStyle(.statusError) : style, maxWidth: size.columns,
-                truncation: .ellipsis(options.ellipsis))
+        } else if let status = shownMessage {
+            used = drawMessage(status, endingAt: row, into: &buffer, options: options)
         } else {
             used = drawHints(in: room, row: row, into: &buffer)
         }
@@ -178,6 +175,56 @@ extension ConsoleController {
                 frozen, at: Point(column: size.columns - timingWidth, row: row), style: CellStyle(.headerAccent))
             buffer.put(timing, at: Point(column: column, row: row), style: CellStyle(.statusBar, [.dim]))
         }
+    }
+
+    /// Lines a message takes on the status line at most, wrapped upwards over the view.
+    static let messageLines = 3
+
+    /// The message the status line shows now: the last one, while it is fresh and no action
+    /// runs.
+    private var shownMessage: StatusMessage? {
+        guard model.busy == nil, let status = model.status,
+            model.now - status.since < ConsoleController.messageLifetime * (status.isError ? 3 : 1)
+        else { return nil }
+        return status
+    }
+
+    /// The rows the status line takes now: 1, or up to ``messageLines`` for a message that
+    /// wraps over the bottom of the view.
+    package var statusRows: Int {
+        shownMessage.map { messageLines($0, ellipsis: "…").count } ?? 1
+    }
+
+    /// A message wrapped to the screen, at most ``messageLines`` of it (a longer one ends with
+    /// where to read it all).
+    private func messageLines(_ status: StatusMessage, ellipsis: String) -> [String] {
+        var lines = DetailScreen.wrap(status.text, width: max(10, size.columns - 2))
+        guard lines.count > Self.messageLines else { return lines }
+        let more = "\(ellipsis) (\(viewContext.label(.messageLog)) shows it all)"
+        lines = Array(lines.prefix(Self.messageLines))
+        lines[lines.count - 1] =
+            TerminalText.truncate(
+                lines[lines.count - 1], toWidth: size.columns - 2 - TerminalText.displayWidth(of: more), ellipsis: "")
+            + more
+        return lines
+    }
+
+    /// Draws a message on the status line, wrapped onto the rows above it when it is wider
+    /// than the screen. Returns the column after its last line.
+    private func drawMessage(
+        _ status: StatusMessage, endingAt row: Int, into buffer: inout ScreenBuffer, options: RenderOptions
+    ) -> Int {
+        let style = status.isError ? CellStyle(.statusError) : CellStyle(.statusBar)
+        let lines = messageLines(status, ellipsis: options.ellipsis)
+        var used = 0
+        for (offset, line) in lines.enumerated() {
+            let lineRow = row - lines.count + 1 + offset
+            buffer.fill(Rect(column: 0, row: lineRow, columns: size.columns, rows: 1), style: style)
+            used = buffer.put(
+                " " + line + " ", at: Point(column: 0, row: lineRow), style: style, maxWidth: size.columns,
+                truncation: .ellipsis(options.ellipsis))
+        }
+        return used
     }
 
     /// Draws the current view's hints, then the command line's and quit's, within `room`

@@ -62,7 +62,7 @@ package enum TimeText {
     }
 
     /// A share: `87.3%`; `–` when unknown.
-    static func percent(_ fraction: Double?) -> String {
+    package static func percent(_ fraction: Double?) -> String {
         guard let fraction, fraction.isFinite else { return "–" }
         let tenths = Int((fraction * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)%"

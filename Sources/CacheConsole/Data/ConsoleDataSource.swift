@@ -19,6 +19,9 @@ package protocol ConsoleDataSource: Sendable {
     func overview() throws -> OverviewSnapshot
     /// One page of a namespace's entries.
     func entries(_ request: EntriesRequest) throws -> EntriesPage
+    /// Where entry `id` is now in `request`'s order and filter; `nil` when it is gone, no
+    /// longer matches, or the source cannot say (then the cursor keeps its row number).
+    func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation?
     /// One entry in full (`nil` when it no longer exists), its value as a hex dump if `hex`.
     func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot?
     /// The expiry timeline of `namespace`, or of the store when `nil`.
@@ -52,10 +55,18 @@ package protocol ConsoleDataSource: Sendable {
     func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot
     /// One Redis key in full (`nil` when it no longer exists).
     func redisKey(_ key: Data) throws -> RedisKeyDetail?
+    /// What the keys under `prefix` found so far hold, by type and by TTL.
+    func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown
+    /// The Redis nodes and where the store's namespaces live.
+    func topology() throws -> RedisTopology
+    /// Every Redis node's newest `count` slow commands and latest latency spikes.
+    func latency(count: Int) throws -> [RedisNodeLatency]
 }
 
 extension ConsoleDataSource {
     package var isKeyspace: Bool { false }
+
+    package func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? { nil }
 
     package func compact(progress: @escaping (CompactionProgress) -> Bool) throws -> CompactionOutcome {
         throw ConsoleError("Compacting is for cache files: Redis gives memory back itself.")
@@ -73,6 +84,18 @@ extension ConsoleDataSource {
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        throw ConsoleError("This console shows a cache file, not a Redis keyspace.")
+    }
+
+    package func topology() throws -> RedisTopology {
+        throw ConsoleError("This console shows a cache file, not a Redis server.")
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        throw ConsoleError("This console shows a cache file, not a Redis server.")
     }
 }
 

@@ -25,14 +25,14 @@ package final class ForeignDataSource: ConsoleDataSource {
         self.admin = admin
         actions = ConsoleActions(
             controller: allowsActions ? ActionController(admin: admin, isReadOnly: false, location: cache.path) : nil,
-            location: cache.path
-        ) { namespace, filter, after in
-            let page = try cache.entries(
-                ForeignQuery(
-                    namespace: namespace, filter: filter, limit: 10_000, after: try after.map(ForeignCursor.init)),
-                now: Int64(Date().timeIntervalSince1970 * 1000))
-            return (page.rows.map(\.key), page.next?.token)
-        }
+            location: cache.path,
+            filters: FilterSelector { namespace, filter, after in
+                let page = try cache.entries(
+                    ForeignQuery(
+                        namespace: namespace, filter: filter, limit: 10_000, after: try after.map(ForeignCursor.init)),
+                    now: Int64(Date().timeIntervalSince1970 * 1000))
+                return (page.rows.map(\.key), page.next?.token)
+            })
     }
 
     package var location: String { cache.path }

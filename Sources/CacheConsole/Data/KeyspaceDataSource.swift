@@ -13,12 +13,16 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     static let levelLimit = 2000
 
     private let keyspace: RedisKeyspace
+    /// The key prefix of the RedisStore whose namespaces the topology places.
+    private let storePrefix: String
     /// Started by the first keyspace read (a RedisStore console may never browse the keyspace).
     private let runner = Mutex<ScanRunner<KeyspaceScan>?>(nil)
 
-    /// Connects to `url` (one line on failure: bad URL, refused connection, wrong password).
-    package init(url: String, separator: String = ":") throws {
+    /// Connects to `url` (one line on failure: bad URL, refused connection, wrong password);
+    /// the topology places the namespaces of the RedisStore under `storePrefix`.
+    package init(url: String, separator: String = ":", storePrefix: String = RedisStoreOptions.defaultPrefix) throws {
         keyspace = try RedisKeyspace(url: url, separator: separator)
+        self.storePrefix = storePrefix
     }
 
     deinit { runner.withLock { $0?.stop() } }
@@ -31,21 +35,38 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     package func hasChanged() throws -> Bool { true }
 
     package func keyspace(_ request: KeyspaceRequest) throws -> KeyspaceSnapshot {
-        let scan = try runner.withLock { runner in
+        let scan = try currentScan(restarting: request.rescan)
+        return KeyspaceSnapshot(
+            server: try keyspace.server(), level: scan.level(request.prefix, limit: Self.levelLimit))
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        try currentScan(restarting: false).breakdown(prefix)
+    }
+
+    /// The scan to show, started by the first call (or, `restarting`, started over).
+    private func currentScan(restarting: Bool) throws -> KeyspaceScan {
+        try runner.withLock { runner in
             guard let running = runner else {
                 let started = ScanRunner(recount: nil) { [keyspace] in keyspace.scan(batchSize: 1000) }
                 runner = started
                 return try started.current()
             }
-            if request.rescan { running.restart() }
+            if restarting { running.restart() }
             return try running.current()
         }
-        return KeyspaceSnapshot(
-            server: try keyspace.server(), level: scan.level(request.prefix, limit: Self.levelLimit))
     }
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         try keyspace.key(key)
+    }
+
+    package func topology() throws -> RedisTopology {
+        try keyspace.topology(storePrefix: storePrefix)
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        try keyspace.latency(count: count)
     }
 
     // MARK: What a keyspace does not have

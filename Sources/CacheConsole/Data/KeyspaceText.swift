@@ -15,7 +15,6 @@ package enum KeyspaceText {
         amount.mark + Formatting.bytes(amount.value)
     }
 
-    /// A key's expiry from `expiresAt` (ms since the epoch): `in 3h`, `expired`, `never`.
     /// A key's length with its unit, singular for one ("1 field", "12 fields"); `nil` when
     /// Redis gives none (module types).
     package static func length(_ detail: RedisKeyDetail) -> String? {
@@ -25,6 +24,14 @@ package enum KeyspaceText {
         return "\(Formatting.count(length)) \(length == 1 ? singular : unit)"
     }
 
+    /// How long a command ran: `850 µs`, `12.3 ms`, `2.5 s`.
+    package static func duration(microseconds: Int64) -> String {
+        if microseconds < 1000 { return "\(microseconds) µs" }
+        if microseconds < 1_000_000 { return String(format: "%.1f ms", Double(microseconds) / 1000) }
+        return String(format: "%.1f s", Double(microseconds) / 1_000_000)
+    }
+
+    /// A key's expiry from `expiresAt` (ms since the epoch): `in 3h`, `expired`, `never`.
     package static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         TimeText.expiry(expiresAt, now: now)
     }
@@ -37,6 +44,19 @@ package enum KeyspaceText {
             : " (no maxmemory, \(info.maxMemoryPolicy))"
         return "Redis \(info.version) \(info.role) · \(Formatting.bytes(info.usedMemory)) used\(limit) · "
             + "\(Formatting.count(info.keyCount)) \(info.keyCount == 1 ? "key" : "keys")"
+    }
+
+    /// A primary's slots with their ranges: `5,461 (0-5460)`, `3 (0-1, 7, +1 more)`.
+    package static func slots(_ node: RedisClusterNode) -> String {
+        let ranges = node.slotRanges
+        let shown = ranges.prefix(2).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+        let more = ranges.count > 2 ? ", +\(ranges.count - 2) more" : ""
+        return Formatting.count(node.slots) + (ranges.isEmpty ? "" : " (\(shown.joined(separator: ", "))\(more))")
+    }
+
+    /// Where a namespace's entries live beside its record.
+    package static func entriesPlacement(_ placement: RedisTopology.Placement, isCluster: Bool) -> String {
+        !isCluster || placement.entriesShareSlot ? "on the same node" : "spread over every primary"
     }
 
     /// How far a scan is: `scanning… 12,000 of ~20,000 keys` (a prefix scan: `scanning… 1,200

@@ -33,22 +33,16 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     ) throws {
         let inspector = try RedisStoreInspector(url: url, prefix: prefix)
         self.inspector = inspector
-        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator)
+        keyspaceSource = try KeyspaceDataSource(url: url, separator: separator, storePrefix: prefix)
         census = ScanRunner(recount: Self.recountInterval) { inspector.census() }
         var options = StoreOptions()
         options.statistics.isEnabled = false
         let store =
             readOnly ? nil : try RedisStore(url: url, options: options, redis: RedisStoreOptions(prefix: prefix))
         self.store = store
-        actions = ConsoleActions(controller: store.map(ActionController.init(store:)), location: inspector.redactedURL)
-        {
-            namespace, filter, after in
-            let page = try inspector.entries(
-                RedisEntryQuery(
-                    namespace: namespace, filter: filter, limit: 10_000,
-                    after: try after.map { try RedisEntryCursor(token: $0) }))
-            return (page.rows.map(\.key), page.next?.token)
-        }
+        actions = ConsoleActions(
+            controller: store.map(ActionController.init(store:)), location: inspector.redactedURL,
+            filters: .redis(inspector))
     }
 
     deinit {
@@ -95,7 +89,8 @@ package final class RedisStoreDataSource: ConsoleDataSource {
                     lastSeen: Int64(($0.lastSeen.timeIntervalSince1970 * 1000).rounded(.down)))
             },
             activity: ActivityFacts(
-                hitRates: seconds.hitRate, hitRate: lastMinute(nil)?.hitRate,
+                hitRates: seconds.hitRate,
+                hitRate: recent.flatMap { $0.counted.requests > 0 ? $0.counted.hitRate : nil },
                 operationsPerSecond: perSecond(recent.map { CounterHistory.operations($0.counted) } ?? 0) ?? 0,
                 expirationsPerSecond: perSecond(recent?.counted.expirations ?? 0) ?? 0,
                 evictionsPerSecond: perSecond(recent?.counted.evictions ?? 0) ?? 0),
@@ -174,6 +169,18 @@ package final class RedisStoreDataSource: ConsoleDataSource {
 
     package func redisKey(_ key: Data) throws -> RedisKeyDetail? {
         try keyspaceSource.redisKey(key)
+    }
+
+    package func keyspaceBreakdown(_ prefix: Data) throws -> KeyspaceBreakdown {
+        try keyspaceSource.keyspaceBreakdown(prefix)
+    }
+
+    package func topology() throws -> RedisTopology {
+        try keyspaceSource.topology()
+    }
+
+    package func latency(count: Int) throws -> [RedisNodeLatency] {
+        try keyspaceSource.latency(count: count)
     }
 
     // MARK: Actions

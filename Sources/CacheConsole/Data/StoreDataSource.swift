@@ -14,11 +14,8 @@ package struct StoreDataSource: ConsoleDataSource {
         self.store = store
         watcher = try store.inspector.changeWatcher()
         actions = ConsoleActions(
-            controller: store.isReadOnly ? nil : ActionController(store: store), location: store.path
-        ) { namespace, filter, _ in
-            let limit = ConsoleActions.maximumKeysPerAction + 1
-            return (try store.inspector.keys(namespace: namespace, filter: filter, limit: limit), nil)
-        }
+            controller: store.isReadOnly ? nil : ActionController(store: store), location: store.path,
+            filters: .file(store))
     }
 
     /// Opens the cache file at `path` for the console: never created or moved aside, and
@@ -50,6 +47,7 @@ package struct StoreDataSource: ConsoleDataSource {
         // The newest second is still filling: rates are over the ten before it.
         let recent = seconds.points.dropLast().suffix(10)
         let span = Double(max(1, recent.count))
+        let requests = recent.reduce(0) { $0 + $1.requests }
         return OverviewSnapshot(
             file: FileFacts(
                 path: summary.path, formatVersion: summary.formatVersion, fileBytes: summary.fileBytes,
@@ -60,7 +58,8 @@ package struct StoreDataSource: ConsoleDataSource {
                     pid: $0.pid, program: $0.program, host: $0.host, isLive: $0.isLive, lastSeen: $0.lastHeartbeatAt)
             },
             activity: ActivityFacts(
-                hitRates: seconds.points.map { $0.hitRate ?? .nan }, hitRate: summary.lastMinute.hitRate,
+                hitRates: seconds.points.map { $0.hitRate ?? .nan },
+                hitRate: requests > 0 ? Double(recent.reduce(0) { $0 + $1.hits }) / Double(requests) : nil,
                 operationsPerSecond: recent.reduce(0) { $0 + $1.operationsPerSecond } / span,
                 expirationsPerSecond: recent.reduce(0) { $0 + $1.perSecond($1.expirations) } / span,
                 evictionsPerSecond: recent.reduce(0) { $0 + $1.evictionsPerSecond } / span),
@@ -75,11 +74,17 @@ package struct StoreDataSource: ConsoleDataSource {
 
     /// A page from the inspector; a filtered walk that stops short at the scan limit goes on
     /// for a few more steps before it returns what it found.
+    /// A read backwards walks the reversed order from the same place.
     package func entries(_ request: EntriesRequest) throws -> EntriesPage {
         let filter = try EntryFilter(parsing: request.filter)
         var query = EntryQuery(
             namespace: request.namespace, sort: request.sort, filter: filter, limit: request.limit, previewBytes: 0)
         query.after = try request.start.map(Self.cursor)
+        if request.backward {
+            guard let reversed = query.after?.reversed else { throw ConsoleError("this order cannot be read upwards") }
+            query.sort.descending.toggle()
+            query.after = reversed
+        }
         var rows: [EntryInfo] = []
         var examined = 0
         for _ in 0..<4 {
@@ -93,7 +98,23 @@ package struct StoreDataSource: ConsoleDataSource {
         let matching =
             request.start == nil && !filter.isEmpty
             ? try store.inspector.count(namespace: request.namespace, filter: filter).entries : nil
+        if request.backward {
+            return EntriesPage(
+                rows: rows.reversed(), next: query.after?.reversed.map(Self.token), examinedRows: examined)
+        }
         return EntriesPage(rows: rows, next: query.after.map(Self.token), examinedRows: examined, matching: matching)
+    }
+
+    /// The inspector's location of the row (see `Inspector.locate(id:in:)`); `nil` in an order
+    /// the rows above it cannot be read upwards in.
+    package func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? {
+        guard case .row(let row) = id else { return nil }
+        let query = EntryQuery(
+            namespace: request.namespace, sort: request.sort, filter: try EntryFilter(parsing: request.filter))
+        guard let location = try store.inspector.locate(id: row, in: query), location.start.reversed != nil else {
+            return nil
+        }
+        return EntriesLocation(position: location.position, start: Self.token(location.start))
     }
 
     /// The entry from the inspector (by row id, or by namespace and key), its value

@@ -112,6 +112,12 @@ extension KeyAction {
     package static let toggleMouse = KeyAction("toggleMouse", [.character("m")])
     /// Redraw the whole screen.
     package static let redraw = KeyAction("redraw", [.control("l")])
+    /// Show what a keyspace prefix holds by type and TTL.
+    package static let showBreakdown = KeyAction("showBreakdown", [.character("b")])
+    /// Show the Redis nodes: roles, slots, keys, memory, where namespaces live.
+    package static let showTopology = KeyAction("showTopology", [.character("i")])
+    /// Show every Redis node's slow log and latency spikes.
+    package static let showSlowLog = KeyAction("showSlowLog", [.character("L")])
     /// Scan a Redis keyspace again from the start.
     package static let rescan = KeyAction("rescan", [.character("r")])
     /// Leave the console.

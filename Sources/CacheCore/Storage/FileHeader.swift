@@ -58,10 +58,12 @@ struct FileHeader: Equatable {
         if hasMagic && pageSize == nil && fileSize < Int64(Self.length) {
             return "it is truncated: \(fileSize) bytes, shorter than a SQLite header"
         }
+        // A cut inside a page says more than the page count it falls short of.
+        if let partialPage { return partialPage }
         if let pageSize, let pageCount, fileSize < pageCount * pageSize {
             return "it is truncated: \(fileSize) of the \(pageCount * pageSize) bytes its header records"
         }
-        return partialPage
+        return nil
     }
 
     /// Why the file ends inside a page (SQLite only ever writes whole pages), or `nil`.

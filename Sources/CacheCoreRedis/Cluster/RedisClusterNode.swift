@@ -15,6 +15,9 @@ public struct RedisClusterNode: Sendable, Hashable, Codable {
     public var primaryID: String?
     /// Slots it serves (a primary).
     public var slots: Int
+    /// The ranges of those slots, in the order `CLUSTER NODES` lists them (at most
+    /// ``maxSlotRanges``).
+    public var slotRanges: [ClosedRange<Int>] = []
     /// Whether the cluster sees it failing or it did not answer.
     public var isDown: Bool
     /// `DBSIZE`.
@@ -26,6 +29,8 @@ public struct RedisClusterNode: Sendable, Hashable, Codable {
 
     /// The most nodes read from a `CLUSTER NODES` reply.
     static let maxNodes = 1000
+    /// The most slot ranges kept for a node (a node serving every other slot has 8,192).
+    static let maxSlotRanges = 8192
 
     /// The nodes a `CLUSTER NODES` reply names (untrusted: lines and fields bounded, slot
     /// ranges clamped to the 16,384 slots).
@@ -35,16 +40,19 @@ public struct RedisClusterNode: Sendable, Hashable, Codable {
             guard fields.count >= 8, let at = fields[1].split(separator: "@").first, at.contains(":") else { return nil }
             let flags = fields[2].split(separator: ",")
             let isReplica = flags.contains("slave") || flags.contains("replica")
-            let slots = fields.dropFirst(8).reduce(0) { total, range in
-                guard !range.hasPrefix("[") else { return total }  // a migration in progress
+            let ranges = fields.dropFirst(8).prefix(ClusterSlot.count).compactMap { range -> ClosedRange<Int>? in
+                guard !range.hasPrefix("[") else { return nil }  // a migration in progress
                 let bounds = range.split(separator: "-").compactMap { Int($0) }.map { min(max($0, 0), 16_383) }
-                guard let first = bounds.first else { return total }
-                return total + max(0, (bounds.count > 1 ? bounds[1] : first) - first + 1)
+                guard let first = bounds.first else { return nil }
+                let last = bounds.count > 1 ? bounds[1] : first
+                return first <= last ? first...last : nil
             }
+            let slots = ranges.reduce(0) { $0 + $1.count }
             return RedisClusterNode(
                 address: RedisError.oneLine(String(at.prefix(300))), id: String(fields[0].prefix(64)),
                 role: isReplica ? "replica" : "primary",
                 primaryID: isReplica && fields[3] != "-" ? String(fields[3].prefix(64)) : nil, slots: min(slots, 16_384),
+                slotRanges: Array(ranges.prefix(maxSlotRanges)),
                 isDown: flags.contains("fail") || flags.contains("fail?") || fields[7] == "disconnected", keys: nil,
                 usedMemory: nil, opsPerSecond: nil)
         }

@@ -18,6 +18,24 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
 
     /// Every name in the namespace set (`SSCAN`, 1,000 a call) with its hash (one pipeline).
     static func readAll(keys: RedisKeys, on connection: RedisConnection) throws -> [RedisNamespace] {
+        let names = try names(keys: keys, on: connection)
+        let sorted = names.sorted()
+        guard !sorted.isEmpty else { return [] }
+        let replies = try connection.pipeline(
+            sorted.map { ["HMGET", RedisArgument(keys.namespace($0)), "version", "generation", "policy", "updated"] })
+        return zip(sorted, replies).map { name, reply in
+            let fields = reply.array ?? []
+            func field(_ index: Int) -> RedisReply? { index < fields.count ? fields[index] : nil }
+            let policyJSON = field(2)?.string ?? ""
+            return RedisNamespace(
+                name: name, version: field(0)?.string ?? "", generation: field(1)?.integer ?? 1,
+                policy: try? JSONDecoder().decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
+                policyJSON: policyJSON, updatedAt: field(3)?.integer)
+        }
+    }
+
+    /// Every name in the namespace set (`SSCAN`, 1,000 a call, bounded by its size).
+    static func names(keys: RedisKeys, on connection: RedisConnection) throws -> Set<String> {
         var names: Set<String> = []
         var cursor = "0"
         let limit = try ScanLimit(on: connection, set: keys.namespaces)
@@ -34,18 +52,6 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
             cursor = next
             names.formUnion((parts[1].array ?? []).compactMap(\.string))
         } while cursor != "0"
-        let sorted = names.sorted()
-        guard !sorted.isEmpty else { return [] }
-        let replies = try connection.pipeline(
-            sorted.map { ["HMGET", RedisArgument(keys.namespace($0)), "version", "generation", "policy", "updated"] })
-        return zip(sorted, replies).map { name, reply in
-            let fields = reply.array ?? []
-            func field(_ index: Int) -> RedisReply? { index < fields.count ? fields[index] : nil }
-            let policyJSON = field(2)?.string ?? ""
-            return RedisNamespace(
-                name: name, version: field(0)?.string ?? "", generation: field(1)?.integer ?? 1,
-                policy: try? JSONDecoder().decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
-                policyJSON: policyJSON, updatedAt: field(3)?.integer)
-        }
+        return names
     }
 }

@@ -148,6 +148,11 @@ package final class KeyspaceScan: SteppedScan {
         }
     }
 
+    /// Runs `body` on the tree as it is, with whether the scan is complete and its progress.
+    func withTree<T>(_ body: (KeyspaceTree, Bool, KeyspaceScanProgress) -> T) -> T {
+        state.withLock { state in body(state.tree, state.isComplete, Self.progress(state)) }
+    }
+
     private static func progress(_ state: State) -> KeyspaceScanProgress {
         KeyspaceScanProgress(
             keysFound: state.tree.keyCount, keysInDatabase: state.keysInDatabase,

@@ -44,11 +44,12 @@ struct ClearCommand: ParsableCommand {
     }
 }
 
-/// `cachedeck invalidate FILE|URL NAMESPACE (--key K… | --prefix P | --tag T)`
+/// `cachedeck invalidate FILE|URL NAMESPACE (--key K… | --prefix P | --tag T | --filter F)`
 struct InvalidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invalidate",
-        abstract: "Remove entries by key, prefix or tag; running apps drop their memory copies. Undoable.")
+        abstract: "Remove entries by key, prefix, tag or filter; running apps drop their memory copies. Undoable.",
+        discussion: SelectorArguments.discussion)
 
     @OptionGroup var store: ActionStoreArguments
     @OptionGroup var entries: SelectedEntries
@@ -59,12 +60,12 @@ struct InvalidateCommand: ParsableCommand {
         if let foreign = ForeignActionRunner.recognise(store.file, confirmation: confirmation, json: output.json) {
             return try foreign.run(try entries.selection.foreignSelection(), namespace: entries.namespace ?? "")
         }
-        try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.invalidate(try entries.selector()))
+        let runner = try ActionRunner(store: store, confirmation: confirmation, json: output.json)
+        try runner.run(.invalidate(try entries.selector(filters: runner.filters)))
     }
 }
 
-/// `cachedeck ttl FILE NAMESPACE (now | never | 1h | +30m) (--key K… | --prefix P | --tag T)`
+/// `cachedeck ttl FILE|URL NAMESPACE (now | never | 1h | +30m) (--key K… | --prefix P | --tag T | --filter F)`
 struct TTLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ttl",
@@ -73,6 +74,8 @@ struct TTLCommand: ParsableCommand {
             CHANGE is `now`, `never`, a TTL from now (`90s`, `1h`, `7d`) or an extension (`+30m`, \
             `-5m`). Each entry keeps its stale window's length; entries that never expire stay so \
             when extended. Running apps drop their memory copies.
+
+            \(SelectorArguments.discussion)
             """)
 
     @OptionGroup var store: ActionStoreArguments
@@ -92,17 +95,20 @@ struct TTLCommand: ParsableCommand {
     }
 
     func run() throws {
-        let target = AdminTarget.expiry(
-            selector: try selection.selector(namespace: namespace), change: try ExpiryChange(parsing: change))
-        try ActionRunner(store: store, confirmation: confirmation, json: output.json).run(target)
+        let runner = try ActionRunner(store: store, confirmation: confirmation, json: output.json)
+        try runner.run(
+            .expiry(
+                selector: try selection.selector(namespace: namespace, filters: runner.filters),
+                change: try ExpiryChange(parsing: change)))
     }
 }
 
-/// `cachedeck expire FILE NAMESPACE (--key K… | --prefix P | --tag T)`: `ttl … now`.
+/// `cachedeck expire FILE|URL NAMESPACE (--key K… | --prefix P | --tag T | --filter F)`: `ttl … now`.
 struct ExpireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expire",
-        abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.")
+        abstract: "Expire entries now (reads miss them; sweeps remove them). Undoable.",
+        discussion: SelectorArguments.discussion)
 
     @OptionGroup var store: ActionStoreArguments
     @OptionGroup var entries: SelectedEntries
@@ -110,29 +116,40 @@ struct ExpireCommand: ParsableCommand {
     @OptionGroup var output: OutputArguments
 
     func run() throws {
-        try ActionRunner(store: store, confirmation: confirmation, json: output.json)
-            .run(.expiry(selector: try entries.selector(), change: .expireNow))
+        let runner = try ActionRunner(store: store, confirmation: confirmation, json: output.json)
+        try runner.run(.expiry(selector: try entries.selector(filters: runner.filters), change: .expireNow))
     }
 }
 
-/// The entries an action selects: keys, a key prefix or a tag.
 /// The entries an action selects: a namespace (optional with a tag) and one of `--key`,
-/// `--prefix` or `--tag`.
+/// `--prefix`, `--tag` or `--filter`.
 struct SelectedEntries: ParsableArguments {
     @Argument(help: "The namespace (optional with --tag: all namespaces).") var namespace: String?
     @OptionGroup var selection: SelectorArguments
 
     func validate() throws { try selection.validate(namespace: namespace) }
 
-    func selector() throws -> InvalidationSelector { try selection.selector(namespace: namespace) }
+    func selector(filters: FilterSelector) throws -> InvalidationSelector {
+        try selection.selector(namespace: namespace, filters: filters)
+    }
 }
 
+/// How every action command selects entries: keys, a key prefix, a tag, or filter terms (the
+/// console's `/` filter, through the same ``FilterSelector``).
 struct SelectorArguments: ParsableArguments {
+    /// What `--filter` does, for the commands' help.
+    static let discussion = """
+        --filter takes the terms ls and the console's / filter take (text, prefix:P, tag:T, regex:R, \
+        ttl<5m, age>1d, size>1KB, hits=0, expired, never), all of which must hold. The preview counts \
+        the entries it matches now, and the action removes exactly those (at most \
+        \(Formatting.count(FilterSelector.maximumKeys)) listed keys; a lone prefix: or tag: has no limit).
+        """
+
     @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
     var key: [String] = []
     @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
     @Option(name: .shortAndLong, help: "Every entry carrying this tag.") var tag: String?
-    @Option(help: "Every entry matching these filter terms, e.g. \"age>7d\" (caches of other libraries).")
+    @Option(name: .shortAndLong, help: "Every entry matching these filter terms, e.g. \"age>7d hits=0\".")
     var filter: String?
 
     func validate(namespace: String?) throws {
@@ -156,13 +173,12 @@ struct SelectorArguments: ParsableArguments {
         return .filter(try filter.map { try EntryFilter(parsing: $0) } ?? EntryFilter(terms))
     }
 
-    /// The selector, in `namespace` (every namespace for a tag without one).
-    func selector(namespace: String?) throws -> InvalidationSelector {
-        if filter != nil {
-            throw Failure("--filter selects entries of other libraries' caches; on a CacheDeck file filter in the console")
-        }
+    /// The selector, in `namespace` (every namespace for a tag without one); a filter's
+    /// entries are found with `filters`.
+    func selector(namespace: String?, filters: FilterSelector) throws -> InvalidationSelector {
         if let tag { return .tag(tag, namespace: namespace) }
-        guard let namespace else { throw ValidationError("--key and --prefix need a namespace") }
+        guard let namespace else { throw ValidationError("--key, --prefix and --filter need a namespace") }
+        if let filter { return try filters.selector(namespace: namespace, filter: filter) }
         if let prefix { return .prefix(namespace: namespace, prefix: prefix) }
         return key.count == 1 ? .key(namespace: namespace, key: key[0]) : .keys(namespace: namespace, keys: key)
     }

@@ -30,7 +30,7 @@ struct AuditCommand: ParsableCommand {
                 "#\(entry.id)", TimeText.timestamp(entry.at), entry.who,
                 TerminalText.truncate(entry.action, toWidth: Self.actionWidth),
                 Formatting.count(entry.entries), Formatting.bytes(entry.bytes),
-                entry.isUndone ? "undone" : entry.canUndo ? "restore \(entry.id)" : "—",
+                entry.isUndone ? "undone" : entry.canUndo ? "restore \(entry.id)" : Table.none,
             ]
         }
         print(Table(headers: ["id", "when", "who", "action", "entries", "bytes", "undo"], rows: rows).rendered)

@@ -157,7 +157,7 @@ struct CheckCommand: ParsableCommand {
         lines += report.counterMismatches.map { mismatch in
             "  \(TerminalText.sanitize(mismatch.namespace)): recorded \(Formatting.count(mismatch.recordedEntries)) "
                 + "entries, \(Formatting.count(Int(mismatch.recordedBytes))) B; actual "
-                + "\(Formatting.count(mismatch.actualEntries)) entries, \(Formatting.count(Int(mismatch.actualBytes))) B"
+                + "\(Formatting.entries(mismatch.actualEntries)), \(Formatting.count(Int(mismatch.actualBytes))) B"
         }
         lines.append(report.isHealthy ? "Healthy." : "Problems: \(problems(report).joined(separator: ", ")).")
         return lines.joined(separator: "\n")

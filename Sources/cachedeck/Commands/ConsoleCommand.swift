@@ -17,7 +17,7 @@ struct ConsoleCommand: ParsableCommand {
             Without FILE it opens the only cache file in the user cache folder, or lists them. Keys: ? shows \
             them all (rebind them in ~/.config/cachedeck/keys.toml); : opens the command line; q quits. \
             Given redis://[user:password@]host:port/db instead of FILE it opens the same screens on the RedisStore \
-            written under --prefix (counts by bounded SCAN batches; actions, undo and the audit log through its admin; \
+            written under --redis-prefix (counts by bounded SCAN batches; actions, undo and the audit log through its admin; \
             --read-only sends no write command; :keyspace browses the raw keys), or, \
             when the database holds no store, browses its keyspace read-only as a prefix tree (Enter opens, \
             ←/Backspace go up, r rescans). \
@@ -32,8 +32,14 @@ struct ConsoleCommand: ParsableCommand {
     @Option(help: "The separator Redis key names split on (redis:// URLs only).")
     var separator = ":"
 
-    @Option(help: "The key prefix of the RedisStore to show (redis:// URLs only).")
-    var prefix = RedisStoreOptions.defaultPrefix
+    @OptionGroup var redis: RedisPrefixArguments
+
+    /// `--prefix`, the console's older name of `--redis-prefix` (hidden).
+    @Option(name: .customLong("prefix"), help: .hidden)
+    var olderPrefix: String?
+
+    /// The RedisStore's key prefix, under either name.
+    private var prefix: String { olderPrefix ?? redis.redisPrefix }
 
     @Flag(help: "Open the file (or Redis store) read-only: every action is disabled.")
     var readOnly = false
@@ -53,6 +59,9 @@ struct ConsoleCommand: ParsableCommand {
     func validate() throws {
         if !(0.25...60).contains(refresh) { throw ValidationError("--refresh must be between 0.25 and 60 seconds") }
         if separator.isEmpty { throw ValidationError("--separator must not be empty") }
+        if olderPrefix != nil && redis.redisPrefix != RedisPrefixArguments.defaultPrefix {
+            throw ValidationError("give --redis-prefix once (--prefix is its older name)")
+        }
     }
 
     func run() throws {
@@ -64,7 +73,7 @@ struct ConsoleCommand: ParsableCommand {
             let source: any ConsoleDataSource =
                 isStore
                 ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator, readOnly: readOnly)
-                : try KeyspaceDataSource(url: file, separator: separator)
+                : try KeyspaceDataSource(url: file, separator: separator, storePrefix: prefix)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })
         }

@@ -56,7 +56,7 @@ struct ExportCommand: ParsableCommand {
         }
         if output != nil {
             FileHandle.standardError.write(
-                Data("Exported \(Formatting.count(count)) entries to \(request.path).\n".utf8))
+                Data("Exported \(Formatting.entries(count)) to \(request.path).\n".utf8))
         }
     }
 }

@@ -13,14 +13,16 @@ struct InfoCommand: ParsableCommand {
             "Show a cache file (or a Redis server) at a glance: sizes, format, totals, activity and attached processes.",
         discussion: """
             Given a redis:// URL it shows the server instead: version, role, memory, maxmemory and its policy, and \
-            the exact key count (DBSIZE) of the database; given a redis+cluster:// URL, the primaries summed and \
-            every node with its role, slots, keys, memory and ops/s (a node that is down shows as DOWN). \
+            the exact key count (DBSIZE) of the database; given a redis+cluster:// URL, the primaries summed, \
+            every node with its role, slots (and their ranges), keys, memory and ops/s (a node that is down shows as \
+            DOWN), and the node each namespace of the RedisStore under --redis-prefix lives on. \
             Reads the file without changing it, even while apps write it. Activity is what every \
             attached process counted in the last minute (their telemetry). A process is live while \
             it writes heartbeats; a stale one stopped or disappeared without closing.
             """)
 
     @OptionGroup var store: StoreArguments
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var output: OutputArguments
 
     func run() throws {
@@ -53,12 +55,12 @@ struct InfoCommand: ParsableCommand {
                     ),
                     (
                         "Contents",
-                        "\(Formatting.count(summary.entryCount)) entries, \(Formatting.bytes(Int(summary.payloadBytes))) "
+                        "\(Formatting.entries(summary.entryCount)), \(Formatting.bytes(Int(summary.payloadBytes))) "
                             + "of keys and values, in \(Formatting.count(summary.namespaceCount)) namespaces"
                     ),
                     (
                         "Last minute",
-                        "\(Formatting.count(minute.requests)) requests, hit rate \(Figures.percent(minute.hitRate)) "
+                        "\(Formatting.count(minute.requests)) requests, hit rate \(TimeText.percent(minute.hitRate)) "
                             + "(\(minute.health.rawValue)), \(Figures.rate(minute.operationsPerSecond)) ops/s, "
                             + "\(Formatting.count(minute.evictions)) evictions"
                     ),
@@ -85,7 +87,8 @@ struct InfoCommand: ParsableCommand {
     private func redisInfo() throws {
         let keyspace = try RedisKeyspace(url: store.file)
         var info = try keyspace.server()
-        info.nodes = try keyspace.clusterNodes()
+        let topology = try keyspace.topology(storePrefix: redis.redisPrefix)
+        info.nodes = topology.isCluster ? topology.nodes : nil
         if output.json { return try JSONOutput.print(info) }
         print(
             Fields(items: [
@@ -106,11 +109,24 @@ struct InfoCommand: ParsableCommand {
                 headers: ["node", "role", "slots", "keys", "memory", "ops/s", "state"],
                 rows: nodes.map { node in
                     [
-                        node.address, node.role, node.role == "primary" ? Formatting.count(node.slots) : Table.none,
+                        node.address, node.role, node.role == "primary" ? KeyspaceText.slots(node) : Table.none,
                         node.keys.map(Formatting.count) ?? Table.none, node.usedMemory.map(Formatting.bytes) ?? Table.none,
                         node.opsPerSecond.map(Formatting.count) ?? Table.none, node.isDown ? "DOWN" : "up",
                     ]
-                }, textColumns: [0, 1, 6]
+                }, textColumns: [0, 1, 2, 6]
+            ).rendered)
+        guard !topology.namespaces.isEmpty else { return }
+        print()
+        print(
+            Table(
+                headers: ["namespace", "node", "slot", "entries"],
+                rows: topology.namespaces.map { placement in
+                    [
+                        placement.name, placement.node ?? "no node serves its slot",
+                        placement.slot.map(String.init) ?? Table.none,
+                        KeyspaceText.entriesPlacement(placement, isCluster: true),
+                    ]
+                }, textColumns: [0, 1, 3]
             ).rendered)
     }
 }

@@ -10,10 +10,12 @@ struct ListCommand: ParsableCommand {
         commandName: "ls",
         abstract: "List a namespace's entries, a page at a time.",
         discussion: """
-            Orders: key and expires ascending (soonest expiry first); size, created, access and hits \
-            descending (largest, newest, most recent, hottest first); --reverse flips them. Every \
-            order is exact: key and expires walk an index; size ranks the whole namespace through \
-            the expiry index, created, access and hits rank a scan of the namespace's rows.
+            Orders, named as the console's columns: key and expires ascending (soonest expiry first); \
+            size and hits descending (largest, hottest first); age and accessed youngest and most \
+            recent first; value (the app's sort value) highest first; --reverse flips them (created and \
+            access are older names of age and accessed). Every order is exact: key and expires walk an \
+            index; size ranks the whole namespace through the expiry index; age, accessed and hits rank \
+            a scan of the namespace's rows.
 
             Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
             ttl<60s, age>1d, size>=4KiB, hits=0, expired, never. Example: --filter "size>1KB hits=0".
@@ -22,18 +24,27 @@ struct ListCommand: ParsableCommand {
             filter). Keys are shown with control characters escaped; use show for one entry in full.
             """)
 
-    /// The orders `--sort` accepts.
+    /// The orders `--sort` accepts: the console's column names (and the older `created` and
+    /// `access`).
     enum Order: String, ExpressibleByArgument, CaseIterable {
-        case key, size, created, expires, access, hits, value
+        case key, size, age, expires, hits, accessed, value
+
+        init?(argument: String) {
+            switch argument {
+            case "created": self = .age
+            case "access": self = .accessed
+            default: self.init(rawValue: argument)
+            }
+        }
 
         var field: EntrySortField {
             switch self {
             case .value: .sortValue
             case .key: .key
             case .size: .size
-            case .created: .created
+            case .age: .created
             case .expires: .expires
-            case .access: .lastAccess
+            case .accessed: .lastAccess
             case .hits: .hits
             }
         }
@@ -78,13 +89,13 @@ struct ListCommand: ParsableCommand {
         if output.json { return try JSONOutput.print(EntryListing(page)) }
         print(
             Table(
-                headers: ["key", "size", "hits", "created", "last access", "expires", "tags"],
+                headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
                 rows: page.rows.map { row in
                     [
                         TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
-                        Formatting.count(row.hits), Figures.relative(row.createdAt, now: page.now),
+                        Figures.span(max(0, page.now.subtractingClamped(row.createdAt))),
+                        Figures.expiry(row.expiresAt, now: page.now), Formatting.count(row.hits),
                         row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? "never",
-                        Figures.expiry(row.expiresAt, now: page.now),
                         TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
                     ]
                 }, textColumns: [0, 6]

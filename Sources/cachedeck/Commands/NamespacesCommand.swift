@@ -12,7 +12,7 @@ struct NamespacesCommand: ParsableCommand {
         abstract: "List the namespaces: entries, expired entries, bytes, hit rate, ops/s, health, version, policy.",
         discussion: """
             Expired entries are stored but no longer readable; a sweep removes them. Hit rate, ops/s \
-            and health cover the last minute of every attached process (— when nothing was read). \
+            and health cover the last minute of every attached process (– when nothing was read). \
             On a RedisStore (a redis:// URL) the counts come from a full SCAN of the keyspace, and hit \
             rate, ops/s and health cover every client's counters since it opened.
             """)
@@ -35,7 +35,7 @@ struct NamespacesCommand: ParsableCommand {
                     [
                         namespace.name, Formatting.count(namespace.entryCount),
                         Formatting.count(namespace.expiredEntryCount), Formatting.bytes(Int(namespace.bytes)),
-                        Figures.percent(namespace.lastMinute.hitRate),
+                        TimeText.percent(namespace.lastMinute.hitRate),
                         Figures.rate(namespace.lastMinute.operationsPerSecond), namespace.lastMinute.health.rawValue,
                         namespace.version.isEmpty ? Table.none : namespace.version, Figures.policy(namespace.policy),
                     ]

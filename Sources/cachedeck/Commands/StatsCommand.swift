@@ -97,7 +97,7 @@ struct StatsCommand: ParsableCommand {
                     return [window.name]
                         + [activity.requests, activity.hits, activity.misses, activity.staleHits].map(Formatting.count)
                         + [
-                            Figures.percent(activity.hitRate), activity.health.rawValue,
+                            TimeText.percent(activity.hitRate), activity.health.rawValue,
                             Figures.rate(activity.operationsPerSecond),
                         ]
                         + [

@@ -1,3 +1,4 @@
+import CacheConsole
 import CacheCore
 import Foundation
 
@@ -57,7 +58,7 @@ struct StatsWatch {
         let rate = { (count: Int) in Figures.rate(activity.perSecond(count)) }
         let cells = [
             Self.clockTime(activity.end), rate(activity.hits), rate(activity.misses + activity.staleHits),
-            Figures.percent(activity.hitRate), rate(activity.sets), rate(activity.evictions),
+            TimeText.percent(activity.hitRate), rate(activity.sets), rate(activity.evictions),
             rate(activity.expirations), "\(live)",
         ]
         let values = Self.row(cells)

@@ -25,7 +25,7 @@ extension DemoTarget {
             let removed = try store.invalidate(cleared.map { InvalidationSelector.namespace($0) }).totalRemoved
             if !cleared.isEmpty {
                 let namespaces = cleared.count == 1 ? "1 namespace" : "\(cleared.count) namespaces"
-                let entries = removed == 1 ? "1 entry" : "\(Formatting.count(removed)) entries"
+                let entries = Formatting.entries(removed)
                 report("cleared the demo's \(namespaces) (\(entries)); others under \(prefix) are kept")
             }
         }

@@ -37,7 +37,7 @@ struct ForeignActionRunner {
         let preview = try cache.preview(selection, namespace: namespace, now: now)
         let also = preview.dependents > 0 ? " and \(Formatting.count(preview.dependents)) redirects pointing at them" : ""
         let summary =
-            "\(preview.summary) in \(TerminalText.sanitize(namespace)): \(Formatting.count(preview.entries)) entries "
+            "\(preview.summary) in \(TerminalText.sanitize(namespace)): \(Formatting.entries(preview.entries)) "
             + "(\(Formatting.bytes(Int(clamping: preview.bytes))))\(also)"
         if confirmation.dryRun {
             if json {
@@ -62,7 +62,7 @@ struct ForeignActionRunner {
         }
         let result = try cache.run(preview, now: now)
         if json { return try JSONOutput.print(result) }
-        var line = "Removed \(Formatting.count(result.removed)) entries from \(TerminalText.sanitize(namespace))"
+        var line = "Removed \(Formatting.entries(result.removed)) from \(TerminalText.sanitize(namespace))"
         if result.dependentsRemoved > 0 { line += " and \(Formatting.count(result.dependentsRemoved)) redirects" }
         if result.skipped > 0 { line += "; \(Formatting.count(result.skipped)) had changed or gone since the preview" }
         print(line + ". Undo with: cachedeck restore \(Shell.quoted(cache.path)) \(result.actionID)")
@@ -72,7 +72,7 @@ struct ForeignActionRunner {
     func undo(_ id: Int64) throws {
         let restored = try cache.undo(action: id, now: now)
         if json { return try JSONOutput.print(["restored": restored]) }
-        print("Restored \(Formatting.count(restored)) entries of action #\(id).")
+        print("Restored \(Formatting.entries(restored)) of action #\(id).")
     }
 
     /// The actions in the trash.

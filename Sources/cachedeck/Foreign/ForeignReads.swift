@@ -40,7 +40,7 @@ struct ForeignReads {
                 ),
                 (
                     "Contents",
-                    "\(Formatting.count(overview.entries)) entries, \(Formatting.bytes(Int(clamping: overview.bytes ?? 0))) "
+                    "\(Formatting.entries(overview.entries)), \(Formatting.bytes(Int(clamping: overview.bytes ?? 0))) "
                         + "with side files, in \(Formatting.count(overview.namespaces.count)) namespaces"
                 ),
                 ("Expired", overview.expired.map { "\(Formatting.count($0)) still present" } ?? "– (no expiry)"),
@@ -72,14 +72,15 @@ struct ForeignReads {
         if json { return try JSONOutput.print(ForeignListing(page: page, namespace: query.namespace)) }
         print(
             Table(
-                headers: ["row", "key", "size", "hits", "created", "last access", "expires", "tag"],
+                headers: ["row", "key", "size", "age", "expires", "hits", "accessed", "tag"],
                 rows: page.rows.map { row in
                     [
                         "#\(row.id.row)", TerminalText.truncate(TerminalText.sanitize(row.key), toWidth: 48),
-                        Formatting.bytes(Int(clamping: row.size)), row.hits.map(Formatting.count) ?? Table.none,
-                        row.createdAt.map { Figures.relative($0, now: page.now) } ?? Table.none,
-                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? Table.none,
+                        Formatting.bytes(Int(clamping: row.size)),
+                        row.createdAt.map { Figures.span(max(0, page.now.subtractingClamped($0))) } ?? Table.none,
                         cache.facts.expiry ? Figures.expiry(row.expiresAt, now: page.now) : Table.none,
+                        row.hits.map(Formatting.count) ?? Table.none,
+                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? Table.none,
                         TerminalText.truncate(TerminalText.sanitize(row.tag ?? ""), toWidth: 24),
                     ]
                 }, textColumns: [1, 7]

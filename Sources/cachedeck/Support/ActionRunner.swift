@@ -13,6 +13,8 @@ struct ActionRunner {
     let storeName: String
     /// The cache file acted on (`nil` for Redis), for what a full disk leaves.
     let file: CacheStore?
+    /// How `--filter` finds the entries it selects.
+    let filters: FilterSelector
     let confirmation: ConfirmationArguments
     let json: Bool
 
@@ -21,23 +23,24 @@ struct ActionRunner {
         let opened = try store.open(writable: true)
         self.init(
             controller: opened.controller, storeName: store.commandLineName, file: opened.file,
-            confirmation: confirmation, json: json)
+            filters: opened.filters, confirmation: confirmation, json: json)
     }
 
     /// A runner acting on the cache file `file`.
     init(file: CacheStore, confirmation: ConfirmationArguments, json: Bool) {
         self.init(
-            controller: ActionController(store: file), storeName: file.path, file: file, confirmation: confirmation,
-            json: json)
+            controller: ActionController(store: file), storeName: file.path, file: file, filters: .file(file),
+            confirmation: confirmation, json: json)
     }
 
     private init(
-        controller: ActionController, storeName: String, file: CacheStore?, confirmation: ConfirmationArguments,
-        json: Bool
+        controller: ActionController, storeName: String, file: CacheStore?, filters: FilterSelector,
+        confirmation: ConfirmationArguments, json: Bool
     ) {
         self.controller = controller
         self.storeName = storeName
         self.file = file
+        self.filters = filters
         self.confirmation = confirmation
         self.json = json
     }
@@ -95,7 +98,7 @@ struct ActionRunner {
         }
         if result.outcome.notRemoved > 0 {
             throw Failure(
-                "\(Formatting.count(result.outcome.notRemoved)) entries of \(storeName) were not removed: "
+                "\(Formatting.entries(result.outcome.notRemoved)) of \(storeName) were not removed: "
                     + "the disk has no room left even to delete one")
         }
     }
@@ -120,7 +123,7 @@ struct ActionRunner {
         let showsProgress = isatty(STDERR_FILENO) == 1
         let result = try controller.run(confirmed: pending) { progress in
             if showsProgress {
-                let line = "\r\(Formatting.count(progress.done)) of \(Formatting.count(progress.total)) entries…"
+                let line = "\r\(Formatting.count(progress.done)) of \(Formatting.entries(progress.total))…"
                 FileHandle.standardError.write(Data(line.utf8))
             }
             return !interruption.happened

@@ -29,26 +29,28 @@ struct ActionStoreArguments: ParsableArguments {
         try open(writable: writable).controller
     }
 
-    /// The controller for the store, and the cache file when it is one.
-    func open(writable: Bool) throws -> (controller: ActionController, file: CacheStore?) {
+    /// The controller for the store, the cache file when it is one, and how `--filter` finds
+    /// the entries it selects there.
+    func open(writable: Bool) throws -> (controller: ActionController, file: CacheStore?, filters: FilterSelector) {
         guard isRedis else {
             let file =
                 writable
                 ? try StoreArguments.openForActions(file, allowWritable: allowWritable)
                 : try StoreArguments.openForReading(file, allowWritable: allowWritable)
-            return (ActionController(store: file), file)
+            return (ActionController(store: file), file, .file(file))
         }
         var options = StoreOptions(readOnly: !writable)
         options.statistics = .disabled
         let store = try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix))
-        return (ActionController(store: store), nil)
+        let inspector = try RedisStoreInspector(url: file, prefix: redisPrefix)
+        return (ActionController(store: store), nil, .redis(inspector))
     }
 
     /// How later commands name this store: the path, or the URL without its password (and
     /// the prefix option when it is not the default).
     var commandLineName: String {
         guard isRedis else { return file }
-        let defaultPrefix = RedisStoreOptions(environment: [:]).prefix
-        return RedisEndpoint.redacted(file) + (redisPrefix == defaultPrefix ? "" : " --redis-prefix \(redisPrefix)")
+        let isDefault = redisPrefix == RedisPrefixArguments.defaultPrefix
+        return RedisEndpoint.redacted(file) + (isDefault ? "" : " --redis-prefix \(redisPrefix)")
     }
 }

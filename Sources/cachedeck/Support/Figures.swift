@@ -29,11 +29,6 @@ enum Figures {
     /// `duration` as ``span(_:)`` writes it.
     static func span(_ duration: Duration) -> String { span(duration.milliseconds) }
 
-    /// `87.2%`, or `—` when there is no share to show.
-    static func percent(_ share: Double?) -> String {
-        share.map { String(format: "%.1f%%", $0 * 100) } ?? Table.none
-    }
-
     /// `count` and the noun for it: `1 namespace`, `2,500 entries`.
     static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
         "\(Formatting.count(count)) \(count == 1 ? singular : plural)"

@@ -26,8 +26,11 @@ struct RedisArguments: ParsableArguments {
 
 /// `--redis-prefix`: the key prefix of the RedisStore a command given a `redis://` URL reads.
 struct RedisPrefixArguments: ParsableArguments {
+    /// The prefix a RedisStore writes under unless told otherwise.
+    static let defaultPrefix = RedisStoreOptions(environment: [:]).prefix
+
     @Option(help: "With a redis:// URL: the RedisStore's key prefix.")
-    var redisPrefix = RedisStoreOptions(environment: [:]).prefix
+    var redisPrefix = defaultPrefix
 
     /// The inspector of the RedisStore at `location` when it is a `redis://` URL (`nil` for a file).
     func inspector(for location: String) throws -> RedisStoreInspector? {

@@ -73,7 +73,8 @@ struct ConfirmationArguments: ParsableArguments {
 /// An optional namespace, named like every command names it: the argument after the file.
 /// `-n`/`--namespace NAME`, the older spelling of `sweep` and `stats`, still works (hidden).
 struct NamespaceArgument: ParsableArguments {
-    @Argument(help: "Only this namespace (default: all).") var positional: String?
+    @Argument(help: ArgumentHelp("Only this namespace (default: all).", valueName: "namespace"))
+    var positional: String?
     @Option(name: [.customShort("n"), .customLong("namespace")], help: .hidden) var option: String?
 
     /// The namespace given, if any.

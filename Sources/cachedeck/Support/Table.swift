@@ -46,7 +46,7 @@ struct Table {
     }
 
     /// The placeholder for a missing value.
-    static let none = "—"
+    static let none = "–"
 }
 
 /// A table printed a row at a time, as rows arrive (a scan): columns have fixed widths (a

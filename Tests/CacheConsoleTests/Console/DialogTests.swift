@@ -23,10 +23,10 @@ import TerminalUI
             │  p│ 2 entries · 813 B · 12.5% of recent hits                             │su…│
             │  p│ e.g. products/product-0000, products/product-0001                    │   │
             │  p│                                                                      │   │
-            │  p│ Proceed? [y/N]                                                       │red│
+            │  p│ Remove them? [y/N]                                                   │red│
             │  p│                                                                      │su…│
             │  p│ y runs it · any other key cancels (No)                               │   │
-            │  p│ Undoable: removed entries stay in the trash for 7 days.              │   │
+            │  p│ Undo with u in the audit view: the trash keeps them 7 days.          │   │
             │  p╰──────────────────────────────────────────────────────────────────────╯red│
             │  product-0013                569 B    8h    in 19h     91     0s ago sale,su…│
             │  product-0014                582 B    9h   expired      1    17s ago         │
@@ -77,7 +77,7 @@ import TerminalUI
              cache.sqlite                                                          1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
             │namespace ▲     entries     bytes   hit rate   misses/m    ops/s   expired││      pid program                     seen│
@@ -97,7 +97,7 @@ import TerminalUI
             │                       │ > prod                                                               │                       │
             │                       │                                                                      │                       │
             │                       │ Enter confirms · Esc cancels · the default is No                     │                       │
-            │                       │ Undoable: removed entries stay in the trash for 7 days.              │                       │
+            │                       │ Undo with u in the audit view: the trash keeps them 7 days.          │                       │
             │                       ╰──────────────────────────────────────────────────────────────────────╯                       │
             │                                                                          ││                                          │
             │                                                                          ││                                          │
@@ -128,7 +128,7 @@ import TerminalUI
         harness.source.state.withLock { $0.diskFull = true }
         harness.press(.down, .character("D"))
         #expect(harness.screen().contains("The disk is full: they will be deleted without an undo copy."))
-        #expect(!harness.screen().contains("Undoable: removed entries stay in the trash"))
+        #expect(!harness.screen().contains("the trash keeps them"))
         harness.type("products")
         harness.press(.enter)
         #expect(
@@ -147,7 +147,7 @@ import TerminalUI
              cache.sqlite
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
             │nam╭─ Confirm ────────────────────────────────────────────────────────────╮red│
@@ -156,7 +156,7 @@ import TerminalUI
             │ses│ 105 entries · 83.7 kB · 12.5% of recent hits                         │  4│
             │   │ e.g. products/product-0007, products/product-0014, products/product… │   │
             │   │                                                                      │   │
-            │   │ Proceed? [y/N]                                                       │   │
+            │   │ Remove them? [y/N]                                                   │   │
             │   │                                                                      │   │
             │   │ y runs it · any other key cancels (No)                               │   │
             │   │ Sweeps cannot be undone (only expired entries are removed).          │   │
@@ -227,7 +227,7 @@ import TerminalUI
              cache.sqlite
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
             │namespace ▲         entries     bytes   hit rate   misses/m    ops/s   expired│

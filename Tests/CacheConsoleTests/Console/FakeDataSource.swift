@@ -167,11 +167,27 @@ final class FakeDataSource: ConsoleDataSource {
         let rows = state.withLock { $0.namespaces[request.namespace] }
         guard let rows else { throw ConsoleError("no namespace named '\(request.namespace)'") }
         let matching = rows.filter { Self.matches($0, filter) }.sorted { Self.ordered($0, $1, by: request.sort) }
+        if request.backward {
+            let end = min(matching.count, request.start.flatMap { Int($0.rawValue) } ?? matching.count)
+            let start = max(0, end - request.limit)
+            return EntriesPage(
+                rows: Array(matching[start..<end]), next: start > 0 ? PageToken(String(start)) : nil,
+                examinedRows: end - start)
+        }
         let start = request.start.flatMap { Int($0.rawValue) } ?? 0
         let end = min(matching.count, start + request.limit)
         return EntriesPage(
             rows: Array(matching[min(start, end)..<end]), next: end < matching.count ? PageToken(String(end)) : nil,
             examinedRows: end - start, matching: request.start == nil && !filter.isEmpty ? matching.count : nil)
+    }
+
+    /// Tokens are offsets: the entry's offset in the order is both its position and its start.
+    func locate(_ id: EntryReference, in request: EntriesRequest) throws -> EntriesLocation? {
+        try checkFailure()
+        let filter = try EntryFilter(parsing: request.filter)
+        let rows = state.withLock { $0.namespaces[request.namespace] } ?? []
+        let matching = rows.filter { Self.matches($0, filter) }.sorted { Self.ordered($0, $1, by: request.sort) }
+        return matching.firstIndex { $0.id == id }.map { EntriesLocation(position: $0, start: PageToken(String($0))) }
     }
 
     func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? {

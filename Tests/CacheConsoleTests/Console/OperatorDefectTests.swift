@@ -27,7 +27,7 @@ import TerminalUI
     }
 
     @Test func markingMoreThanAnActionCanTakeSaysSoWhereTheMarksAreMade() {
-        let big = (0...ConsoleActions.maximumKeysPerAction).map { index in
+        let big = (0...FilterSelector.maximumKeys).map { index in
             EntryInfo(
                 id: .row(Int64(index + 1)), key: "k\(index)", size: 10, createdAt: FakeDataSource.now, expiresAt: nil,
                 lastAccessAt: FakeDataSource.now, hits: 0, tags: [])
@@ -87,7 +87,13 @@ import TerminalUI
         let long = (1...30).map { "word\($0)" }.joined(separator: " ") + " the end"
         source.failNextRead(long)
         harness.press(.character("2"))
-        #expect(!harness.screen().contains("the end"), "the status line cuts it")
+        let wrapped = harness.screen().split(separator: "\n").suffix(3)
+        #expect(wrapped.first?.contains("word1 ") == true && wrapped.last?.contains("the end") == true, "\(wrapped)")
+        source.failNextRead(String(repeating: long + " ", count: 3))
+        harness.press(.character("1"), .character("2"))
+        let cut = harness.screen().split(separator: "\n").suffix(4)
+        #expect(cut.first?.contains("word") == false, "at most three lines")
+        #expect(cut.last?.contains("… (M shows it all)") == true, "\(cut)")
         harness.wait(60_000)
         harness.press(.character("M"))
         let screen = harness.screen()

@@ -27,7 +27,12 @@ import TerminalUI
         harness.press(.character(":"))
         harness.type("ttl +1h")
         harness.press(.enter)
-        #expect(harness.screen().contains("Extend TTL by 1h of products/product-0000"))
+        let dialog = harness.screen()
+        #expect(dialog.contains("Extend TTL by 1h of products/product-0000"))
+        #expect(dialog.contains("Change their expiry? [y/N]") && !dialog.contains("Remove them?"))
+        #expect(
+            dialog.contains("the old expiry times are kept 7 days") && !dialog.contains("trash"),
+            "the dialog words its own action")
         harness.press(.character("y"))
         #expect(harness.screen().contains("changed the expiry of 1 entry"))
         harness.press(.character(" "), .character(" "), .character(":"))

@@ -13,7 +13,7 @@ import TerminalUI
              cache.sqlite
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────────╮
             │namespace ▲         entries     bytes   hit rate   misses/m    ops/s   expired│
@@ -48,7 +48,7 @@ import TerminalUI
              cache.sqlite                                                          1 Overview  2 Timeline  3 Stats  4 Audit  ? Help
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Namespaces (3) · /m and ops/s: last minute ─────────────────────────────╮╭─ Processes (2) ──────────────────────────╮
             │namespace ▲     entries     bytes   hit rate   misses/m    ops/s   expired││      pid program                     seen│
@@ -98,7 +98,7 @@ import TerminalUI
              cache.sqlite
              File  4.8 MB + 131.1 kB WAL · 258 entries (199.4 kB) · 3 namespaces · format 2
              Apps  ● 1 live  ○ 1 stopped · shop-api (pid 4242 on web-1)
-             Hits   87.3% ██▆▆▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted
+             Hits   87.3% ▆▆▇▇▇▇▇▇██  2,013/s ops · 3.4/s expired · 0/s evicted (10 s)
 
             ╭─ Processes (2) ──────────────────────────────────────────────────────────────╮
             │      pid program                                                         seen│

@@ -33,6 +33,29 @@ import Testing
         #expect(processes.first?.pid == ProcessInfo.processInfo.processIdentifier)
     }
 
+    /// "Hits 100 %" never sits beside "0/s ops": the hit rate is over the same last seconds.
+    @Test func theHitRateIsOverTheSameSecondsAsTheRatesBesideIt() throws {
+        let folder = TemporaryFolder()
+        let clock = ManualClock()
+        var options = StoreOptions()
+        options.clock = clock
+        let app = try CacheStore(path: folder.url.appendingPathComponent("cache.sqlite").path, options: options)
+        let tiles = try app.cache("tiles", key: String.self, value: String.self)
+        try tiles.set("v", for: "a")
+        _ = try tiles.get("a")
+        _ = try tiles.get("b")
+        try app.flushTelemetry()
+        var inspection = StoreOptions.inspection()
+        inspection.clock = clock
+        let source = try StoreDataSource(store: CacheStore(path: app.path, options: inspection))
+        clock.advance(by: .seconds(2))
+        let busy = try source.overview().activity
+        #expect(busy.hitRate == 0.5 && busy.operationsPerSecond > 0, "\(busy)")
+        clock.advance(by: .seconds(30))
+        let idle = try source.overview().activity
+        #expect(idle.operationsPerSecond == 0 && idle.hitRate == nil, "the last minute's 50 % is not these seconds'")
+    }
+
     @Test func readsOverviewPagesDetailTimelineAndStatistics() throws {
         let (store, folder) = try store()
         _ = folder

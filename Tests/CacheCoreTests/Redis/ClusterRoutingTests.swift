@@ -164,6 +164,23 @@ final class ClusterRoutingTests {
         #expect(nodes.count == 6 && nodes.filter { $0.role == "primary" }.map(\.slots).reduce(0, +) == 16_384)
         #expect(nodes.allSatisfy { !$0.isDown && $0.keys != nil && $0.usedMemory != nil })
         #expect(nodes.filter { $0.role == "replica" }.allSatisfy { $0.primaryID != nil && $0.slots == 0 })
+        // Each primary's ranges are the slots it serves, and together they cover the cluster.
+        let ranges = nodes.filter { $0.role == "primary" }.flatMap(\.slotRanges)
+        #expect(nodes.allSatisfy { $0.slotRanges.reduce(0) { $0 + $1.count } == $0.slots })
+        #expect(Set(ranges.flatMap { Array($0) }).count == 16_384)
+
+        // The topology places each namespace on the primary serving its record's slot.
+        let keys = RedisKeys(prefix: "cachedeck:")
+        try router.command(key: Data(keys.namespaces.utf8), ["SADD", RedisArgument(keys.namespaces), "users", "pages"])
+        let topology = try keyspace.topology(storePrefix: "cachedeck:")
+        #expect(topology.isCluster && topology.nodes.count == 6 && topology.namespaceFailure == nil)
+        #expect(topology.namespaces.map(\.name) == ["pages", "users"])
+        for placement in topology.namespaces {
+            let slot = ClusterSlot.of(Array(keys.namespace(placement.name).utf8))
+            let port = try cluster.primaryPort(ofSlot: slot)
+            #expect(placement.slot == slot && placement.node == "127.0.0.1:\(port)")
+        }
+
         let replica = try #require(nodes.first { $0.role == "replica" })
         let port = try #require(Int(replica.address.split(separator: ":").last ?? ""))
         try #require(cluster.node(port: port)).stop()
@@ -172,6 +189,10 @@ final class ClusterRoutingTests {
         #expect(after.count == 6 && down.isDown && down.keys == nil && down.usedMemory == nil)
         // The sums still come from the primaries, which all answer.
         #expect(try keyspace.server().role == "cluster of 3 primaries")
+        // The slow log lists every node, the one that is down with why.
+        let logs = try keyspace.latency(count: 10)
+        #expect(logs.count == 6 && logs.filter { $0.failure != nil }.map(\.node) == [replica.address])
+        #expect(logs.filter { $0.failure == nil }.allSatisfy { $0.slowLogLength != nil })
     }
 
     @Test func hostileClusterNodesListingsAreBounded() {
@@ -183,6 +204,7 @@ final class ClusterRoutingTests {
             """
         let nodes = RedisClusterNode.parse(listing)
         #expect(nodes.map(\.slots) == [5461, 0, 10_923])
+        #expect(nodes.map(\.slotRanges) == [[0...5460], [], [5461...16_383]])
         #expect(nodes.map(\.isDown) == [false, false, true] && nodes[1].primaryID == "abc")
     }
 }

@@ -100,3 +100,32 @@ struct KeyspaceScanBoundTests {
         #expect(users.bytes.value == Int(memory) && users.bytes.mark == "~")
     }
 }
+
+/// A prefix's breakdown by type and TTL, from the keys the tree lists.
+@Suite("Keyspace breakdown")
+struct KeyspaceBreakdownTests {
+    @Test func keysAndMemoryByTypeAndTTLWithUnlistedKeysApart() {
+        var tree = KeyspaceTree(root: Data(), separator: ":", maxKeys: 5)
+        let now: Int64 = 1_000_000_000
+        let keys: [(String, RedisKeyType, Int64?, Int)] = [
+            ("user:1", .string, nil, 100), ("user:2", .hash, now + 60_000, 300), ("user:a:3", .hash, now + 7_200_000, 50),
+            ("user:4", .string, now - 5, 10), ("other", .set, nil, 999), ("user:5", .zset, now + 10 * 86_400_000, 7),
+            ("user:6", .string, nil, 40),
+        ]
+        for (key, type, expiresAt, bytes) in keys {
+            tree.insert(Data(key.utf8), KeyspaceTree.KeyFacts(type: type, expiresAt: expiresAt, bytes: bytes, isSampled: false))
+        }
+        let progress = KeyspaceScanProgress(keysFound: 7, keysInDatabase: 7, batches: 1, isMatchScan: false, isComplete: true)
+        let user = tree.breakdown(Data("user:".utf8), now: now, isComplete: true, scan: progress)
+        // Five keys listed (the bound), so user:5 and user:6 are counted, not listed.
+        #expect(user.keys == KeyspaceAmount(6, isSampled: true) && user.bytes.value == 507)
+        #expect(user.types.map(\.name) == ["hash", "string"] && user.types.map(\.keys) == [2, 2])
+        #expect(user.types.map(\.bytes) == [350, 110])
+        #expect(user.expiries.map(\.name) == ["expired", "under 1 hour", "1 hour to 1 day", "never"])
+        #expect(user.expiries.map(\.bytes) == [10, 300, 50, 100])
+        #expect(user.unlisted == KeyspaceBreakdown.Share(name: "not listed", keys: 2, bytes: 47))
+        let all = tree.breakdown(Data(), now: now, isComplete: false, scan: progress)
+        #expect(all.keys.isLowerBound && all.types.first?.name == "set" && all.types.reduce(0) { $0 + $1.keys } == 5)
+        #expect(tree.breakdown(Data("none:".utf8), now: now, isComplete: true, scan: progress).keys.value == 0)
+    }
+}

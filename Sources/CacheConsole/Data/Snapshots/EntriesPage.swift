@@ -25,14 +25,34 @@ package struct EntriesRequest: Sendable, Hashable {
     package var start: PageToken?
     /// The most rows to return.
     package var limit: Int
+    /// Whether to read the rows *before* `start`, nearest first: the page's rows still come
+    /// in the order's direction, and its `next` is where they start (`nil`: at the first row).
+    package var backward: Bool
 
     /// A request with these values.
-    package init(namespace: String, sort: EntrySort, filter: String, start: PageToken?, limit: Int) {
+    package init(
+        namespace: String, sort: EntrySort, filter: String, start: PageToken?, limit: Int, backward: Bool = false
+    ) {
         self.namespace = namespace
         self.sort = sort
         self.filter = filter
         self.start = start
         self.limit = limit
+        self.backward = backward
+    }
+}
+
+/// Where an entry is now in an order and filter.
+package struct EntriesLocation: Sendable, Hashable {
+    /// Matching rows before it.
+    package var position: Int
+    /// Where a page starting with it starts.
+    package var start: PageToken
+
+    /// A location with these values.
+    package init(position: Int, start: PageToken) {
+        self.position = position
+        self.start = start
     }
 }
 

@@ -125,7 +125,7 @@ package struct ActivityFacts: Sendable, Hashable {
     /// The hit rate of each of the last seconds, oldest first (not-a-number for a second
     /// without reads).
     package var hitRates: [Double]
-    /// The hit rate over those seconds; `nil` without reads.
+    /// The hit rate over the seconds the rates are over (``window``); `nil` without reads.
     package var hitRate: Double?
     /// Reads, sets and removes per second, recently.
     package var operationsPerSecond: Double
@@ -133,6 +133,8 @@ package struct ActivityFacts: Sendable, Hashable {
     package var expirationsPerSecond: Double
     /// Entries evicted per second, recently.
     package var evictionsPerSecond: Double
+    /// The seconds the hit rate and the rates are over: the ten before the one still filling.
+    package static let window = 10
 
     /// Activity with these values.
     package init(

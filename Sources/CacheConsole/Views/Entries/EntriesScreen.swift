@@ -119,7 +119,7 @@ enum EntriesScreen {
         let namespace = model.overview?.namespaces.first { $0.name == view.namespace }
         var facts: [(String, CellStyle)] = [(" " + view.namespace, CellStyle(.title))]
         if let namespace {
-            facts.append(("\(namespace.isExact ? "" : "≥ ")\(Formatting.count(namespace.entries)) entries", .text))
+            facts.append(("\(namespace.isExact ? "" : "≥ ")\(Formatting.entries(namespace.entries))", .text))
         }
         if view.isScanOrder { facts.append(("SCAN order", CellStyle(.muted))) }
         let window = view.window

@@ -66,11 +66,14 @@ package struct EntriesView: ConsoleView {
         "text in key · prefix:P · tag:T · regex:R · ttl<5m · age>1d · size>1KB · hits=0 · expired · never"
 
     /// What a page request for page `page` asks for.
+    /// A gap (the rows before a relocated entry) is read backwards from its end.
     func request(page: Int, limit: Int = EntriesWindow.pageSize) -> EntriesRequest {
         var order = sort
         if window.anchor == .bottom { order.descending.toggle() }
+        let held = window.pages[page]
         return EntriesRequest(
-            namespace: namespace, sort: order, filter: filter, start: window.pages[page].start, limit: limit)
+            namespace: namespace, sort: order, filter: filter, start: held.isGap ? held.next : held.start,
+            limit: limit, backward: held.isGap)
     }
 }
 
@@ -138,13 +141,13 @@ extension EntriesView {
                 view.markRange(context: &context)
             },
             KeyBinding(.markAllMatching, help: "Mark every matching entry / unmark all") { view, context in
-                if !view.marksAllMatching, let count = view.matchCount, count > ConsoleActions.maximumKeysPerAction,
+                if !view.marksAllMatching, let count = view.matchCount, count > FilterSelector.maximumKeys,
                     let filter = try? EntryFilter(parsing: view.filter),
-                    ConsoleActions.directSelector(namespace: view.namespace, filter: filter) == nil
+                    FilterSelector.direct(namespace: view.namespace, filter: filter) == nil
                 {
                     context.report(
-                        "Not marked: the filter matches \(Formatting.count(count)) entries, and an action on a filter's keys "
-                            + "takes at most \(Formatting.count(ConsoleActions.maximumKeysPerAction)); narrow it, or use "
+                        "Not marked: the filter matches \(Formatting.entries(count)), and an action on a filter's keys "
+                            + "takes at most \(Formatting.count(FilterSelector.maximumKeys)); narrow it, or use "
                             + "prefix: or tag: (no limit).", isError: true)
                     return []
                 }
@@ -199,7 +202,7 @@ extension EntriesView {
             moveSelection(to: window.selection + pendingMove + move.delta(page: max(1, height - 1)), height: height)
         case .top:
             pendingMove = 0
-            if window.anchor == .top {
+            if window.anchor == .top && !window.hasGap {
                 window.select(0, height: height)
             } else {
                 restart(anchor: .top)
@@ -211,7 +214,7 @@ extension EntriesView {
             pendingMove = 0
             if window.anchor == .top && window.isComplete {
                 window.select(window.knownCount - 1, height: height)
-            } else if window.anchor == .bottom {
+            } else if window.anchor == .bottom && !window.hasGap {
                 window.select(-1, height: height)
             } else {
                 restart(anchor: .bottom)
@@ -399,13 +402,14 @@ extension EntriesView {
             let (page, limit) = window.refreshRange(height: height)
             return [
                 EntriesRead(
-                    generation: generation, page: page, replacing: true, request: request(page: page, limit: limit))
+                    generation: generation, page: page, replacing: true, request: request(page: page, limit: limit),
+                    follow: window.selectedRow?.id)
             ]
         }
         let pages = window.pagesToLoad(height: height)
         window.loading.formUnion(pages)
         return pages.map { page in
-            EntriesRead(generation: generation, page: page, replacing: false, request: request(page: page))
+            EntriesRead(generation: generation, page: page, replacing: false, request: request(page: page), follow: nil)
         }
     }
 
@@ -413,16 +417,32 @@ extension EntriesView {
         read.generation == generation
     }
 
-    package mutating func apply(_ page: EntriesPage, for read: EntriesRead, in context: inout ViewContext)
+    package mutating func apply(_ result: EntriesReadResult, for read: EntriesRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
         guard read.generation == generation else { return [] }
         let entriesRequest = read.request
         let height = EntriesScreen.listHeight(for: context.size)
+        let page = result.page
+        if entriesRequest.backward {
+            window.fillGap(with: page, at: read.page, from: entriesRequest.start, height: height)
+            return context.model.current.id == context.viewID ? pageLoads(in: context) : []
+        }
         let changed =
-            read.rows == nil
-            ? window.apply(page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
-            : window.update(page.rows)
+            if read.rows != nil {
+                window.update(page.rows)
+            } else if let relocated = result.relocated {
+                window.relocate(
+                    to: relocated.location.position, page: relocated.page, start: relocated.location.start,
+                    height: height)
+            } else {
+                window.apply(page, at: read.page, from: entriesRequest.start, replacing: read.replacing, height: height)
+            }
+        if let position = result.followedPosition, let follow = read.follow,
+            let offset = page.rows.firstIndex(where: { $0.id == follow })
+        {
+            window.recount(before: read.page, rows: position - offset, height: height)
+        }
         if pendingMove != 0 { moveSelection(to: window.selection + pendingMove, height: height) }
         for (id, fields) in changed {
             if ConsoleController.highlights(lastChange: lastChange[id], now: context.now) {
@@ -460,23 +480,64 @@ extension EntriesView {
 /// A page of an Entries view: page `page` of its chain, in generation `generation` of its
 /// order and filter; `replacing` reloads the page and drops the pages after it (a refresh).
 /// With `rows`, a frozen view's refresh: those rows read again one by one by namespace and
-/// key, wherever the order has them now (rows since removed are left out).
+/// key, wherever the order has them now (rows since removed are left out). A refresh that no
+/// longer finds the selected entry (`follow`) among its rows looks it up in the same read and
+/// brings the page that starts with it; one that finds it past the first page looks up its
+/// position too, so the rows above are counted exactly.
 package struct EntriesRead: ConsoleRead {
     let generation: Int
     let page: Int
     let replacing: Bool
     let request: EntriesRequest
     var rows: [EntryInfo]? = nil
+    var follow: EntryReference? = nil
 
-    package func run(on source: any ConsoleDataSource) throws -> EntriesPage {
-        guard let rows else { return try source.entries(request) }
-        let found = try rows.compactMap { row in
-            // By key: a value written again is the same entry in a new row.
-            let reference: EntryReference =
-                if case .row = row.id { .key(namespace: request.namespace, key: row.key) } else { row.id }
-            return try source.entry(id: reference, hex: false)?.entry
+    package func run(on source: any ConsoleDataSource) throws -> EntriesReadResult {
+        if let rows {
+            let found = try rows.compactMap { row in
+                // By key: a value written again is the same entry in a new row.
+                let reference: EntryReference =
+                    if case .row = row.id { .key(namespace: request.namespace, key: row.key) } else { row.id }
+                return try source.entry(id: reference, hex: false)?.entry
+            }
+            return EntriesReadResult(page: EntriesPage(rows: found, next: nil, examinedRows: found.count))
         }
-        return EntriesPage(rows: found, next: nil, examinedRows: found.count)
+        let page = try source.entries(request)
+        guard let follow else { return EntriesReadResult(page: page) }
+        let isHeld = page.rows.contains { $0.id == follow }
+        guard !isHeld || self.page > 0 else { return EntriesReadResult(page: page) }
+        var whole = request
+        whole.start = nil
+        guard let location = try source.locate(follow, in: whole) else { return EntriesReadResult(page: page) }
+        if isHeld { return EntriesReadResult(page: page, followedPosition: location.position) }
+        whole.start = location.start
+        whole.limit = max(EntriesWindow.pageSize, request.limit)
+        let found = try source.entries(whole)
+        guard found.rows.first?.id == follow else { return EntriesReadResult(page: page) }
+        return EntriesReadResult(page: page, relocated: EntriesReadResult.Relocation(location: location, page: found))
+    }
+}
+
+/// What an ``EntriesRead`` brought: the page asked for, and where the followed entry went
+/// when the page no longer holds it.
+package struct EntriesReadResult: Sendable, Hashable {
+    /// The followed entry's place and the page that starts with it.
+    package struct Relocation: Sendable, Hashable {
+        let location: EntriesLocation
+        let page: EntriesPage
+    }
+
+    /// The page asked for.
+    package var page: EntriesPage
+    /// Where the followed entry went; `nil` when the page holds it, or it is gone.
+    package var relocated: Relocation?
+    /// The followed entry's position in the order, when the page holds it past the first page.
+    package var followedPosition: Int?
+
+    init(page: EntriesPage, relocated: Relocation? = nil, followedPosition: Int? = nil) {
+        self.page = page
+        self.relocated = relocated
+        self.followedPosition = followedPosition
     }
 }
 

@@ -7,6 +7,11 @@ import TerminalUI
 /// Positions come in two kinds: *chain* positions count rows from the anchored end (0, 1, …);
 /// *display* positions count screen order: 0, 1, … from the top for the top anchor, and
 /// …, -2, -1 up from the bottom for the bottom anchor.
+///
+/// When the selected entry moves far in the order (a refresh no longer finds it), the chain
+/// is anchored again on it (``relocate(to:page:start:height:)``): a *gap* of the rows before
+/// it, counted but not read, then the entry's page. The gap is read upwards from its end
+/// as the viewport reaches it.
 package struct EntriesWindow: Sendable {
     /// Which end of the order the pages start from.
     package enum Anchor: Sendable, Hashable {
@@ -26,6 +31,9 @@ package struct EntriesWindow: Sendable {
         var rows: [EntryInfo]?
         /// Where the following page starts; `nil` when this is the last.
         var next: PageToken?
+        /// Whether this is the gap before a relocated entry: rows counted, never read from
+        /// `start`, read backwards from `next` instead.
+        var isGap = false
     }
 
     /// Rows per page read.
@@ -185,8 +193,15 @@ package struct EntriesWindow: Sendable {
         }
         clampSelection(height: height)
         dropDistantPages()
+        return Self.changes(from: previous, to: page.rows)
+    }
+
+    /// The rows of `rows` whose values differ from `previous`, and which values.
+    private static func changes(from previous: [EntryReference: EntryInfo], to rows: [EntryInfo])
+        -> [EntryReference: ChangedFields]
+    {
         var changes: [EntryReference: ChangedFields] = [:]
-        for row in page.rows {
+        for row in rows {
             guard let old = previous[row.id] else { continue }
             let fields = ChangedFields(from: old, to: row)
             if !fields.isEmpty { changes[row.id] = fields }
@@ -212,12 +227,82 @@ package struct EntriesWindow: Sendable {
         return changes
     }
 
+    /// Whether the chain has a gap (the rows before a relocated entry, not read yet).
+    var hasGap: Bool { pages.contains(where: \.isGap) }
+
+    /// Anchors the chain again on the selected entry, which a refresh found at chain position
+    /// `position`, first row of `page` (read from `start`): the selection and its screen row
+    /// stay with the entry. Returns the rows whose values changed, as ``apply(_:at:from:replacing:height:)``.
+    mutating func relocate(to position: Int, page: EntriesPage, start: PageToken, height: Int)
+        -> [EntryReference: ChangedFields]
+    {
+        let previous = Dictionary(heldRows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let screenOffset = selection - top
+        let located = Page(start: position == 0 ? nil : start, count: page.rows.count, rows: page.rows, next: page.next)
+        pages = position == 0 ? [located] : [Page(start: nil, count: position, next: start, isGap: true), located]
+        if let next = page.next { pages.append(Page(start: next)) }
+        loading = []
+        selection = display(position)
+        top = selection - screenOffset
+        clampSelection(height: height)
+        return Self.changes(from: previous, to: page.rows)
+    }
+
+    /// Counts the rows before page `index` anew, `rows` of them exactly (a refresh looked its
+    /// selected entry up: a writer moved rows above the screen). When that differs from the
+    /// pages' counts, those pages become one gap of `rows` rows (off the screen: the refreshed
+    /// page holds its first row), so every position after it is exact again.
+    mutating func recount(before index: Int, rows: Int, height: Int) {
+        guard index > 0, pages.indices.contains(index) else { return }
+        let shift = rows - firstPosition(ofPage: index)
+        guard shift != 0 else { return }
+        let gap = Page(start: nil, count: rows, next: pages[index].start, isGap: true)
+        pages.replaceSubrange(0..<index, with: rows == 0 ? [] : [gap])
+        // Reads in flight for the pages that moved find other starts there, and are dropped.
+        loading = []
+        let moved = display(chain(selection) + shift)
+        top += moved - selection
+        selection = moved
+        clampSelection(height: height)
+    }
+
+    /// Stores rows read backwards from the end of the gap at `index` (`end`, its `next` when
+    /// the read was asked): they become a page after the gap, which shrinks by as many rows;
+    /// when nothing lies before them (the page's `next` is `nil`) the gap is gone, and the
+    /// positions after it move by the difference between its count and what it held.
+    mutating func fillGap(with page: EntriesPage, at index: Int, from end: PageToken?, height: Int) {
+        guard pages.indices.contains(index), pages[index].isGap, pages[index].next == end else { return }
+        loading.remove(index)
+        let counted = pages[index].count ?? 0
+        let remaining = page.next == nil ? 0 : max(0, counted - page.rows.count)
+        let filled = Page(start: page.next, count: page.rows.count, rows: page.rows, next: end)
+        if page.next == nil {
+            pages[index] = filled
+        } else {
+            pages[index].count = remaining
+            pages[index].next = page.next
+            if !page.rows.isEmpty {
+                pages.insert(filled, at: index + 1)
+                // Reads in flight for the pages after it now find other starts there, and are dropped.
+                loading = loading.filter { $0 < index }
+            }
+        }
+        let shift = remaining + page.rows.count - counted
+        if shift != 0 {
+            let movedSelection = display(chain(selection) + shift)
+            top += movedSelection - selection
+            selection = movedSelection
+        }
+        clampSelection(height: height)
+    }
+
     /// The page to read again for a refresh and how many rows: from the start of the page
     /// holding the visible row nearest the anchor, enough to cover the viewport and a little
     /// more.
     func refreshRange(height: Int) -> (page: Int, limit: Int) {
         let nearest = chain(anchor == .top ? top : top + height - 1)
-        guard let (page, _) = locate(max(0, nearest)) else { return (0, Self.pageSize) }
+        guard var (page, _) = locate(max(0, nearest)) else { return (0, Self.pageSize) }
+        if pages[page].isGap, pages.indices.contains(page + 1) { page += 1 }
         let farthest = chain(anchor == .top ? top + height - 1 : top)
         let covered = farthest - firstPosition(ofPage: page) + 1
         return (page, min(10_000, max(Self.pageSize, covered + Self.pageSize / 2)))

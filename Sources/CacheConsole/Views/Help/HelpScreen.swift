@@ -27,7 +27,8 @@ enum HelpScreen {
         }
         add(
             ConsoleController.globalBindings.map(\.shown).filter {
-                !isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview)
+                (!isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview))
+                    && (hasKeyspace || isKeyspace || !ConsoleController.redisOnlyActions.contains($0.action))
             })
         lines.append(Line(keys: "", text: "In lists", isHeading: true))
         let motion = ListMove.allCases.map { KeyHint(action: $0.action, help: $0.help) }

@@ -25,11 +25,15 @@ enum KeyspaceScreen {
         let widths = TableColumn.widths(columns, total: area.size.columns - 2)
         buffer.drawTableHeader(
             columns, widths: widths, at: Point(column: area.minColumn + 1, row: area.minRow),
-            width: area.size.columns - 2, glyphs: options.glyphs)
+            width: area.size.columns - 2,
+            sorted: (view.order.column, view.order.isDescendingByDefault != view.isReversed), glyphs: options.glyphs)
         let rows = max(0, area.size.rows - 2)
         let children = view.children
         if children.isEmpty {
-            let text = level.scan.isComplete ? "No keys here." : "No keys found yet\(options.ellipsis)"
+            let text =
+                !view.search.isEmpty
+                ? "No name here matches /\(view.search) (Esc clears it)."
+                : level.scan.isComplete ? "No keys here." : "No keys found yet\(options.ellipsis)"
             buffer.put(" " + text, at: Point(column: area.minColumn, row: area.minRow + 1), style: CellStyle(.muted))
         }
         let top = max(0, view.selection - rows + 1)
@@ -54,12 +58,18 @@ enum KeyspaceScreen {
                 at: Point(column: barColumn, row: row), width: widths[3],
                 fraction: Double(child.bytes.value) / Double(total), glyphs: options.glyphs)
         }
-        let more = level.childCount - children.count
+        let more = level.childCount - level.children.count
+        let matching =
+            view.search.isEmpty
+            ? ""
+            : "\(options.dot)/\(view.search): \(Formatting.count(children.count)) of "
+                + "\(Formatting.count(level.children.count)) loaded match"
         let summary =
             (level.prefixText.isEmpty ? "top level" : level.prefixText) + options.dot
             + "\(KeyspaceText.count(level.keys)) \(level.keys.value == 1 ? "key" : "keys")" + options.dot
             + KeyspaceText.bytes(level.bytes) + options.dot
             + KeyspaceText.progress(level.scan, ellipsis: options.ellipsis)
+            + matching
             + (more > 0 ? "\(options.dot)\(Formatting.count(more)) smaller not listed" : "")
             + (level.unlistedKeys > 0
                 ? "\(options.dot)\(Formatting.count(level.unlistedKeys)) counted, not listed (memory bound): ~ estimates"

@@ -5,7 +5,9 @@ import Foundation
 
 /// One level of a Redis keyspace as a prefix tree, ncdu-like: each prefix and key with its
 /// keys, memory and a bar, the largest first. Enter opens a prefix (a view of its own on the
-/// stack, so ←/Backspace go back up) or a key.
+/// stack, so ←/Backspace go back up) or a key; `s`/`S` sort the rows loaded by memory, name,
+/// TTL or type, and `/` narrows them to a pattern. While the scan runs, rows keep their
+/// places (new ones come after them) and the cursor stays on its row.
 package struct KeyspaceView: ConsoleView {
     /// The level's prefix (empty: the top level).
     package let prefix: Data
@@ -13,8 +15,14 @@ package struct KeyspaceView: ConsoleView {
     let name: String
     /// The level as last read.
     package internal(set) var snapshot: KeyspaceSnapshot?
-    /// The selected row.
+    /// The selected row (of ``children``).
     package internal(set) var selection = 0
+    /// How the rows are sorted.
+    package internal(set) var order = KeyspaceOrder.memory
+    /// Whether the order is reversed from its natural direction.
+    package internal(set) var isReversed = false
+    /// What `/` typed: the rows shown match it (empty: all).
+    package internal(set) var search = ""
 
     /// A view of the level below `prefix`, named `name` in the breadcrumbs.
     init(prefix: Data, name: String = "") {
@@ -22,8 +30,16 @@ package struct KeyspaceView: ConsoleView {
         self.name = name
     }
 
-    /// The children shown.
-    var children: [KeyspaceNode] { snapshot?.level.children ?? [] }
+    /// The children shown: those loaded that match the search, in the order chosen.
+    var children: [KeyspaceNode] {
+        let all = snapshot?.level.children ?? []
+        guard !search.isEmpty else { return all }
+        let search = KeyspaceSearch(text: search)
+        return all.filter { search.matches($0.nameText) }
+    }
+
+    /// The filter syntax, shown above the `/` field.
+    static let filterSyntax = "text in the name, or a glob: user:*:cart · user:?? · [ab]*"
 
     // MARK: ConsoleView
 
@@ -49,6 +65,30 @@ package struct KeyspaceView: ConsoleView {
                 context.load([KeyspaceRead(KeyspaceRequest(prefix: view.prefix, rescan: true))])
                 return []
             },
+            KeyBinding(.showBreakdown, hint: "breakdown", help: "Types, TTLs and memory of the prefix (or the level)") {
+                view, context in
+                let child = view.children.indices.contains(view.selection) ? view.children[view.selection] : nil
+                context.show(BreakdownView(prefix: child?.kind == .prefix ? child?.path ?? view.prefix : view.prefix))
+                return []
+            },
+            KeyBinding(.sortNext, hint: "sort", help: "Sort by memory, name, TTL, type (the rows loaded)") {
+                view, context in
+                view.sort(by: view.order.next, reversed: false, context: &context)
+                return []
+            },
+            KeyBinding(.reverseSort, help: "Reverse the sort order") { view, context in
+                view.sort(by: view.order, reversed: !view.isReversed, context: &context)
+                return []
+            },
+            KeyBinding(.filter, hint: "search", help: "Show the names that match (as you type; Esc clears it)") {
+                view, context in
+                context.editFilter(view.search)
+                return []
+            },
+            KeyBinding(.back, help: "Clear the search, then go up") { view, _ in
+                view.applySearch("")
+                return []
+            },
         ]
         + KeyBinding.listMotion { view, move, context in
             view.selection = ListMove.clamp(
@@ -56,7 +96,43 @@ package struct KeyspaceView: ConsoleView {
             return []
         }
 
-    package func breadcrumb(in context: ViewContext) -> String? { name.isEmpty ? nil : name }
+    package func breadcrumb(in context: ViewContext) -> String? {
+        let parts = [name, search.isEmpty ? "" : "/" + search].filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// Esc clears the search before it goes up.
+    package func claims(_ action: KeyAction) -> Bool {
+        guard action == .back else { return Self.bindings.contains { $0.shown.action == action } }
+        return !search.isEmpty
+    }
+
+    /// Sorts the rows loaded by `order`, the cursor staying on its row.
+    mutating func sort(by order: KeyspaceOrder, reversed: Bool, context: inout ViewContext) {
+        self.order = order
+        isReversed = reversed
+        keepingSelection { view in
+            if let children = view.snapshot?.level.children {
+                view.snapshot?.level.children = order.sorted(children, reversed: reversed)
+            }
+        }
+        let direction = (order.isDescendingByDefault != reversed) ? "descending" : "ascending"
+        let scanning = snapshot?.level.scan.isComplete == false ? "; rows found later come after them until the scan ends" : ""
+        context.report("Sorted by \(order.rawValue), \(direction), the rows loaded\(scanning).")
+    }
+
+    /// Shows the rows whose names match `text`, the cursor staying on its row when it still shows.
+    mutating func applySearch(_ text: String) {
+        keepingSelection { $0.search = text }
+    }
+
+    /// Runs `change`, then puts the cursor back on the row it was on (by its key or prefix).
+    private mutating func keepingSelection(_ change: (inout KeyspaceView) -> Void) {
+        let selected = children.indices.contains(selection) ? children[selection].path : nil
+        change(&self)
+        selection = ListMove.clamp(
+            selected.flatMap { path in children.firstIndex { $0.path == path } } ?? selection, count: children.count)
+    }
 
     package mutating func loads(in context: ViewContext, refreshing: Bool) -> [KeyspaceRead] {
         [KeyspaceRead(KeyspaceRequest(prefix: prefix))]
@@ -66,14 +142,13 @@ package struct KeyspaceView: ConsoleView {
         -> [ConsoleEffect]
     {
         var snapshot = snapshot
-        let selected = children.indices.contains(selection) ? children[selection].path : nil
         if !snapshot.level.scan.isComplete, let shown = self.snapshot?.level.children {
             snapshot.level.children = Self.keepingOrder(of: shown, snapshot.level.children)
+        } else if order != .memory || isReversed {
+            snapshot.level.children = order.sorted(snapshot.level.children, reversed: isReversed)
         }
-        self.snapshot = snapshot
         // The selection follows its row (rows only reorder when the scan completes).
-        selection = ListMove.clamp(
-            selected.flatMap { path in children.firstIndex { $0.path == path } } ?? selection, count: children.count)
+        keepingSelection { $0.snapshot = snapshot }
         // The scan runs on its own; each refresh shows how far it got.
         return []
     }

@@ -108,13 +108,13 @@ enum OverviewScreen {
         let facts =
             if let redis = snapshot.redis {
                 "\(redis.server.version)\(options.dot)\(Formatting.bytes(redis.server.usedMemory)) used\(options.dot)"
-                    + "\(redis.countedAt == nil ? "≥ " : "")\(Formatting.count(file.entries)) entries "
+                    + "\(redis.countedAt == nil ? "≥ " : "")\(Formatting.entries(file.entries)) "
                     + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
                     + "\(snapshot.namespaces.count) namespaces\(options.dot)"
                     + (redis.countedAt.map { "counted by SCAN \(TimeText.ago($0, now: model.now))" }
                         ?? "counting by SCAN\(options.ellipsis)")
             } else {
-                "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.count(file.entries)) entries "
+                "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.entries(file.entries)) "
                     + "(\(file.isPayloadCounting ? options.ellipsis : Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
                     + "\(snapshot.namespaces.count) namespaces\(options.dot)"
                     + (file.foreignFormat.map { "\($0), read-only" } ?? "format \(file.formatVersion)")
@@ -159,23 +159,25 @@ enum OverviewScreen {
         row += 1
         column = label("Hits")
         let activity = snapshot.activity
-        column = buffer.put(
-            TerminalText.pad(TimeText.percent(activity.hitRate), toWidth: 6, alignment: .trailing),
-            at: Point(column: column, row: row), style: CellStyle(hitRateRole(activity.hitRate), [.bold]))
-        let sparkWidth = min(30, max(10, width - column - 52))
-        buffer.drawSparkline(
-            activity.hitRates, at: Point(column: column + 1, row: row), width: sparkWidth, range: 0...1,
-            roles: { hitRateRole($0) }, glyphs: options.glyphs)
         // Rates are of the apps attached now: once the last one stopped they are zero, whatever
-        // its last seconds of telemetry said (the header says "0 live apps" at once).
+        // its last seconds of telemetry said (the header says "0 live apps" at once), and the
+        // hit rate of no reads is unknown. Both are over the same last seconds, which are named.
         let rates =
             live.isEmpty
             ? [0.0, 0, 0]
             : [activity.operationsPerSecond, activity.expirationsPerSecond, activity.evictionsPerSecond]
+        let hitRate = live.isEmpty ? nil : activity.hitRate
+        column = buffer.put(
+            TerminalText.pad(TimeText.percent(hitRate), toWidth: 6, alignment: .trailing),
+            at: Point(column: column, row: row), style: CellStyle(hitRateRole(hitRate), [.bold]))
+        let sparkWidth = min(30, max(10, width - column - 57))
+        buffer.drawSparkline(
+            activity.hitRates, at: Point(column: column + 1, row: row), width: sparkWidth, range: 0...1,
+            roles: { hitRateRole($0) }, glyphs: options.glyphs)
         buffer.put(
             "  \(TimeText.rate(rates[0])) ops\(options.dot)"
                 + "\(TimeText.rate(rates[1])) expired\(options.dot)"
-                + "\(TimeText.rate(rates[2])) evicted",
+                + "\(TimeText.rate(rates[2])) evicted (\(ActivityFacts.window) s)",
             at: Point(column: column + 1 + sparkWidth, row: row), maxWidth: width - column - 1 - sparkWidth,
             truncation: .ellipsis(options.ellipsis))
     }

@@ -47,12 +47,15 @@ enum TimelineScreen {
         drawHours(snapshot, view: view, in: bottom, into: &buffer, options: options)
     }
 
-    private static let columns: [TableColumn] = [
-        TableColumn(title: "expires", width: .fixed(12)),
-        TableColumn(title: "entries", width: .fixed(10), alignment: .trailing),
-        TableColumn(title: "bytes", width: .fixed(10), alignment: .trailing),
-        TableColumn(title: "", width: .flexible(minimum: 8, weight: 1)),
-    ]
+    /// The table's columns; the first names what the rows are ranges of (expiry, or age).
+    private static func columns(isAges: Bool) -> [TableColumn] {
+        [
+            TableColumn(title: isAges ? "age" : "expires", width: .fixed(12)),
+            TableColumn(title: "entries", width: .fixed(10), alignment: .trailing),
+            TableColumn(title: "bytes", width: .fixed(10), alignment: .trailing),
+            TableColumn(title: "", width: .flexible(minimum: 8, weight: 1)),
+        ]
+    }
 
     /// How a bucket is named in the table.
     static func name(_ kind: ExpiryBucketKind) -> String {
@@ -80,6 +83,7 @@ enum TimelineScreen {
                 ? "Ages of \(scope) (no expiry is recorded)" : "Expiry of \(scope)\(counting)")
         let inner = area.insetBy(1)
         guard !inner.isEmpty else { return }
+        let columns = columns(isAges: snapshot.isAges)
         let widths = TableColumn.widths(columns, total: inner.size.columns)
         buffer.drawTableHeader(
             columns, widths: widths, at: inner.origin, width: inner.size.columns, glyphs: options.glyphs)
@@ -122,7 +126,7 @@ enum TimelineScreen {
             ? "\(options.dot)\(hourName(view.hour)): \(atLeast)\(Formatting.count(snapshot.hourly[view.hour]))" : ""
         buffer.drawBox(
             area, style: CellStyle(focused ? .title : .border), border: options.border,
-            title: "Next 48 hours\(options.dot)\(atLeast)\(Formatting.count(total)) entries, peak "
+            title: "Next 48 hours\(options.dot)\(atLeast)\(Formatting.entries(total)), peak "
                 + Formatting.count(snapshot.hourly.max() ?? 0) + " per hour" + selected)
         let inner = area.insetBy(1)
         guard inner.size.rows >= 2, inner.size.columns > 4 else { return }

@@ -16,8 +16,17 @@ struct TableCheck {
     var dataRows: [Int]
 
     /// The tables of the view in `controller` as it renders now (none under a confirmation
-    /// dialog, which covers them).
+    /// dialog, which covers them; no row a long message wraps over).
     static func tables(in controller: ConsoleController) -> [TableCheck] {
+        let firstStatusRow = controller.size.rows - controller.statusRows
+        return viewTables(in: controller).map { table in
+            var visible = table
+            visible.dataRows = table.dataRows.filter { $0 < firstStatusRow }
+            return visible
+        }
+    }
+
+    private static func viewTables(in controller: ConsoleController) -> [TableCheck] {
         let model = controller.model
         let size = controller.size
         guard ConsoleLayout.fits(size) else { return [] }
