@@ -257,14 +257,29 @@ extension SQLiteConnection {
             })
     }
 
-    /// The largest entry id (0 when there are none): the range sampled eviction draws from.
-    func lastEntryID() throws -> Int64 {
-        try scalar("SELECT coalesce(max(id), 0) FROM entries") ?? 0
+    /// One draw of sampled eviction, uniform over the entries of namespace `namespaceID` (of
+    /// any when it is `nil`): up to `tries` random ids in `ids`, the first that is such an
+    /// entry's (rejection sampling, so the gaps evicted ids leave do not weigh the draw).
+    /// `nil` when every try missed. The ids are drawn inside SQLite, one row-id seek each.
+    func randomEntry(in ids: ClosedRange<Int64>, namespaceID: Int64?, tries: Int) throws -> SampledEviction.Candidate? {
+        try withStatement(
+            """
+            WITH RECURSIVE draws(n, id) AS (
+                SELECT 1, ?1 + (random() & 9223372036854775807) % ?2
+                UNION ALL SELECT n + 1, ?1 + (random() & 9223372036854775807) % ?2 FROM draws WHERE n < ?3)
+            SELECT e.id, e.size, e.accessed_at, e.namespace_id FROM draws CROSS JOIN entries AS e ON e.id = draws.id
+            WHERE ?4 IS NULL OR e.namespace_id = ?4 LIMIT 1
+            """
+        ) { statement in
+            statement.bind(ids.lowerBound, ids.upperBound - ids.lowerBound + 1, tries, namespaceID)
+            return try statement.firstRow(Self.candidate)
+        }
     }
 
     /// The first entry whose id is at least `id`, of namespace `namespaceID` or of any when it
-    /// is `nil`: one draw of sampled eviction, a seek in the table's own b-tree (`+` keeps
-    /// SQLite from ranging over the namespace's key index instead).
+    /// is `nil`: the draw sampled eviction falls back to when ``randomEntry(in:namespaceID:tries:)``
+    /// misses (ids too sparse), a seek in the table's own b-tree (`+` keeps SQLite from
+    /// ranging over the namespace's key index instead). It favours entries after wide gaps.
     func entry(atOrAfter id: Int64, namespaceID: Int64?) throws -> SampledEviction.Candidate? {
         let sql: StaticString =
             namespaceID == nil
@@ -272,9 +287,7 @@ extension SQLiteConnection {
             : "SELECT id, size, accessed_at, namespace_id FROM entries WHERE id >= ?1 AND +namespace_id = ?2 ORDER BY id LIMIT 1"
         return try withStatement(sql) { statement in
             statement.bind(id, namespaceID ?? 0)
-            return try statement.firstRow {
-                SampledEviction.Candidate(id: $0.int64(0), namespaceID: $0.int64(3), size: $0.int(1), accessedAt: $0.int64(2))
-            }
+            return try statement.firstRow(Self.candidate)
         }
     }
 
@@ -282,10 +295,13 @@ extension SQLiteConnection {
     func evictionCandidate(id: Int64) throws -> SampledEviction.Candidate? {
         try withStatement("SELECT id, size, accessed_at, namespace_id FROM entries WHERE id = ?1") { statement in
             statement.bind(id)
-            return try statement.firstRow {
-                SampledEviction.Candidate(id: $0.int64(0), namespaceID: $0.int64(3), size: $0.int(1), accessedAt: $0.int64(2))
-            }
+            return try statement.firstRow(Self.candidate)
         }
+    }
+
+    /// The candidate a statement is on (columns id, size, accessed_at, namespace_id).
+    private static func candidate(_ row: SQLiteStatement) -> SampledEviction.Candidate {
+        SampledEviction.Candidate(id: row.int64(0), namespaceID: row.int64(3), size: row.int(1), accessedAt: row.int64(2))
     }
 
     /// The id and size of the row a statement is on (columns 0 and 1).

@@ -116,10 +116,10 @@ enum Eviction {
         namespaceID: Int64?, with sampler: inout SampledEviction, until excess: inout Excess, limit: Int,
         on connection: SQLiteConnection
     ) throws -> [SampledEviction.Candidate] {
-        let lastID = try connection.lastEntryID()
-        guard lastID > 0 else { return [] }
+        guard let ids = try connection.entryIDRange() else { return [] }
         let draw = {
-            try connection.entry(atOrAfter: Int64.random(in: 1...lastID), namespaceID: namespaceID)
+            try connection.randomEntry(in: ids, namespaceID: namespaceID, tries: SampledEviction.triesPerDraw)
+                ?? connection.entry(atOrAfter: Int64.random(in: ids), namespaceID: namespaceID)
                 ?? connection.entry(atOrAfter: 0, namespaceID: namespaceID)
         }
         let current = { (candidate: SampledEviction.Candidate) in

@@ -7,7 +7,9 @@ import Synchronization
 /// earlier draws are still candidates later; unlike Redis, a pooled candidate is read again
 /// before it is evicted, and one read since it was pooled goes back with its new time.
 /// Redis measured this "very close to the theoretical" LRU; `cachedeck-bench hitratio`
-/// compares the two on Zipf and scan-polluted traces.
+/// compares the two on Zipf and scan-polluted traces. Redis draws from a hash table's
+/// buckets; here a draw is a random row id accepted only where it is an entry (rejection
+/// sampling), so every entry is equally likely however sparse eviction left the ids.
 ///
 /// An entry accessed at or after `fresh` (written or read by the very transaction that
 /// evicts) never enters the pool, so a just-written entry is not evicted while older ones
@@ -34,6 +36,10 @@ package struct SampledEviction {
     package static let samples = 10
     /// Candidates kept between evictions (Redis's `EVPOOL_SIZE`).
     package static let poolSize = 16
+    /// Random ids one draw tries before it falls back to the first entry after one: a draw
+    /// is uniform while at least about 1 id in 100 of the table's range is still an entry (it
+    /// then misses all 512 with probability < 1%), and costs at most 512 row-id seeks.
+    static let triesPerDraw = 512
     /// Namespaces (and stores) of at most this many entries are ranked exactly: sorting them
     /// costs less than the draws would.
     static let exactUpTo = 4096
