@@ -44,6 +44,28 @@ import Testing
         #expect(try cache.count() == Self.size, "one by one, each set evicts one")
     }
 
+    /// Eviction leaves gaps in the ids; a draw that took the first entry after a random id
+    /// would favour entries after wide gaps (here the sparse old ones, drawn about 2 in 3 times)
+    /// over the dense newest ones, which LRU most needs to see.
+    @Test func aDrawIsUniformOverEntriesHoweverSparseTheIds() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
+        try cache.set((0..<1000).map { (key: $0, value: $0) })
+        for key in 0..<1000 where key % 20 != 0 { _ = try cache.remove(key) }
+        let lastOld = try #require(try fixture.scalar("SELECT max(id) FROM entries"))
+        try cache.set((1000..<1500).map { (key: $0, value: $0) })
+        let draws = 2000
+        let newDraws = try fixture.store.database.read { connection in
+            let ids = try #require(try connection.entryIDRange())
+            return try (0..<draws).reduce(0) { count, _ in
+                let drawn = try #require(try connection.randomEntry(in: ids, namespaceID: nil, tries: SampledEviction.triesPerDraw))
+                return count + (drawn.id > lastOld ? 1 : 0)
+            }
+        }
+        let share = Double(newDraws) / Double(draws)
+        #expect(share > 0.85 && share < 0.97, "500 of the 550 entries are the new ones; they got \(share) of the draws")
+    }
+
     @Test func aPooledCandidateIsReadAgainBeforeItIsEvicted() {
         typealias Candidate = SampledEviction.Candidate
         let read = Candidate(id: 1, namespaceID: 1, size: 1, accessedAt: 1)
