@@ -11,7 +11,8 @@ struct CacheDeckBench: ParsableCommand {
         subcommands: [
             CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
             ConsoleBenchCommand.self, FormatCommand.self, PeersCommand.self, PeersWorkerCommand.self,
-            AsyncCommand.self, RedisCommand.self, ForeignBenchCommand.self, HitRatioCommand.self,
+            AsyncCommand.self, RedisCommand.self, KeyspaceCommand.self, KeyspaceConsoleCommand.self,
+            ForeignBenchCommand.self, HitRatioCommand.self,
         ]
     )
 }

@@ -11,7 +11,6 @@ final class RedisBenchmark {
     private let keys: [String]
     private let plan: RoundPlan
     private let purgeSize: Int
-    private let scanSize: Int
     private let directory: TemporaryDirectory
     private let value = Data(repeating: 7, count: 100)
     private var report = Report()
@@ -21,7 +20,6 @@ final class RedisBenchmark {
         plan = quick ? RoundPlan(rounds: 5, perRound: 1000) : RoundPlan(rounds: 11, perRound: 5000)
         keys = Workload.keys("k", count: plan.total)
         purgeSize = quick ? 10_000 : 50_000
-        scanSize = quick ? 100_000 : 1_000_000
         self.directory = directory
     }
 
@@ -44,7 +42,6 @@ final class RedisBenchmark {
         try measurePurges(store, raw)
         try measureNearCacheHits(store)
         try measureCoherence()
-        try measureKeyspaceScan(raw)
         return report
     }
 
@@ -195,57 +192,6 @@ final class RedisBenchmark {
                 + "max \(Format.microseconds(delays.maximum)) µs; goal p99 ≤ 50 ms: "
                 + (delays.percentile(0.99) <= 50_000_000 ? "PASS" : "FAIL"))
         print("  coherence: p50 \(Format.microseconds(delays.percentile(0.5))) µs")
-    }
-
-    /// The console's keyspace scan (SCAN, and TYPE, PTTL, MEMORY USAGE, OBJECT ENCODING of
-    /// each key, building the prefix tree) of `scanSize` plain keys no store wrote, against
-    /// `redis-cli --scan | wc -l` on the same database, each going first in turn.
-    private func measureKeyspaceScan(_ raw: RedisRawClient) throws {
-        try raw.command(["FLUSHDB", "ASYNC"])
-        for start in stride(from: 0, to: scanSize, by: 10_000) {
-            try raw.pipeline(
-                (start..<min(start + 10_000, scanSize)).map { index in
-                    ["SET", .init(index % 10 == 0 ? "cache:page:\(index)" : "user:\(index)"), .init(value)]
-                })
-        }
-        let keyspace = try RedisKeyspace(url: url)
-        var times: [[Double]] = [[], []]
-        for round in 0..<3 {
-            for side in [round % 2, 1 - round % 2] {
-                let start = ContinuousClock.now
-                let found: Int
-                if side == 0 {
-                    found = try keyspace.scan(batchSize: 1000).finish().keysFound
-                } else {
-                    found = try redisCLIScanCount()
-                }
-                guard found >= scanSize else { throw BenchError("scan found \(found) of \(scanSize) keys") }
-                times[side].append((ContinuousClock.now - start).nanoseconds / Double(scanSize))
-            }
-        }
-        let pair = Timing.Pair(cacheCore: Timing.median(times[0]), baseline: Timing.median(times[1]))
-        record(
-            ReportRow(
-                operation: "keyspace scan of \(Format.count(scanSize)) keys, per key (vs redis-cli --scan | wc -l)",
-                times: pair, budget: .atMost(2, label: "≤ 2×")))
-        try raw.command(["FLUSHDB", "ASYNC"])
-    }
-
-    /// Runs `redis-cli -u URL --scan | wc -l` and returns the count it printed.
-    private func redisCLIScanCount() throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "redis-cli -u \"$URL\" --scan | wc -l"]
-        process.environment = ["URL": url, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let count = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw BenchError("redis-cli --scan failed (is redis-cli installed?)") }
-        return count
     }
 
     private func record(_ row: ReportRow) {

@@ -24,8 +24,8 @@ struct CacheDeck: AsyncParsableCommand {
             ConsoleCommand.self, InfoCommand.self, NamespacesCommand.self, ListCommand.self, ShowCommand.self,
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
             InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self,
-            PurgeCommand.self, CompactCommand.self, ExportCommand.self, MetricsCommand.self, KeysCommand.self, KeyCommand.self,
-            SlowLogCommand.self,
+            PurgeCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, MetricsCommand.self,
+            KeysCommand.self, KeyCommand.self, SlowLogCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

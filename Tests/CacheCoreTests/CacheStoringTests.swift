@@ -54,6 +54,31 @@ struct CacheStoringTests {
         try exercise(try RedisStore(url: server.url, options: options))
     }
 
+    /// The same app from async code (an actor's repository): handles' async faces, the
+    /// store's async invalidation, flush and close, through the protocol.
+    func exerciseAsync(_ store: any CacheStoring) async throws {
+        let counts = try store.cache("counts", key: String.self, value: Int.self).async
+        try await counts.set(3, for: "guests", tags: ["list"])
+        try await counts.set([CacheItem(key: "tables", value: 9, tags: ["list"])])
+        #expect(try await counts.get("guests") == 3 && counts.cache.contains("tables"))
+        #expect(try await counts.remove("tables"))
+        #expect(try await store.async.invalidate(event: "guestCreated").totalRemoved == 1)
+        #expect(try await counts.get("guests") == nil)
+        try await counts.set(4, for: "guests")
+        try await store.async.flush()
+        try await store.async.close()
+        try await store.async.close()
+        await #expect(throws: CacheError.self) { try await counts.get("guests") }
+    }
+
+    @Test func theAsyncFaceRunsOnAFileAndOnRedis() async throws {
+        try await exerciseAsync(
+            try CacheStore(path: folder.file(), options: StoreOptions(invalidationRules: Self.rules)))
+        var options = StoreOptions(invalidationRules: Self.rules)
+        options.statistics.metrics = .off
+        try await exerciseAsync(try RedisStore(url: server.url, options: options))
+    }
+
     @Test func whatRedisRefusesStillThrowsThroughTheProtocol() throws {
         let store: any CacheStoring = try RedisStore(url: server.url)
         defer { try? store.close() }

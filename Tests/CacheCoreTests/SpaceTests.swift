@@ -71,6 +71,22 @@ import Testing
 
     /// A file made before format 6 cannot give pages back in steps: a clear leaves them free
     /// (and no WAL), and `compact` rebuilds it once, after which it shrinks by itself.
+    /// Maintenance gives free pages back by itself, a bounded step per pass: key removals
+    /// (which free no pages at once) shrink the file after one pass, no `compact()` called.
+    @Test func maintenanceGivesFreePagesBack() throws {
+        let folder = TemporaryFolder()
+        let store = try filled(folder.file(), clock: ManualClock())
+        defer { try? store.close() }
+        try store.cache("emails", key: Int.self, value: String.self).invalidate(Array(0..<1500))
+        try rawExecute(path: folder.file(), "PRAGMA wal_checkpoint(TRUNCATE)")
+        let before = try store.size()
+        #expect(before.freeBytes > 1500 * 200 / 2, "\(before)")
+        let report = try store.runMaintenance()
+        let after = try store.size()
+        #expect(report.pagesVacuumed > 0 && report.pagesVacuumed <= SQLiteConnection.vacuumStepPages)
+        #expect(after.freeBytes == 0 && after.fileBytes < before.fileBytes - before.freeBytes / 2, "\(before) → \(after)")
+    }
+
     @Test func anOlderFileIsRebuiltOnceByCompact() throws {
         let folder = TemporaryFolder()
         let path = folder.file()

@@ -51,5 +51,11 @@ struct RedisClusterCommandTests {
         let result = try run("namespaces", cluster.url)
         #expect(result.status != 0 && result.errorLines.count == 1)
         #expect(result.stderr.contains("not supported yet"))
+        // An action refuses before its preview: it could not be undone on a cluster yet.
+        for action in [["clear", "tiles", "--dry-run"], ["invalidate", "tiles", "--tag", "warm", "--yes"]] {
+            let refused = try CLIProcess([action[0], cluster.url] + action.dropFirst(), folder: folder).wait()
+            #expect(refused.status != 0 && refused.errorLines.count == 1, "\(action): \(refused.stderr)")
+            #expect(refused.stderr.contains("on Redis Cluster"), "\(action): \(refused.stderr)")
+        }
     }
 }

@@ -11,8 +11,9 @@ struct RedisReportCommandTests {
     let folder: TemporaryFolder
     let store: RedisStore
 
-    /// 1,500 live `colors` (two read, one missed) and, written two minutes ago with a TTL of a
-    /// minute, 3 `old` entries expired but in their stale window.
+    /// 1,500 live `colors` (two read, one missed; five more read by a client two hours ago)
+    /// and, written two minutes ago with a TTL of a minute, 3 `old` entries expired but in
+    /// their stale window.
     init() throws {
         server = try RedisServer()
         folder = try TemporaryFolder()
@@ -25,6 +26,13 @@ struct RedisReportCommandTests {
         _ = try colors.get("k2")
         _ = try colors.get("missing")
         try store.flushTelemetry()
+        var earlierOptions = StoreOptions(clock: ManualClock(start: Date().addingTimeInterval(-7200)))
+        earlierOptions.statistics.metrics = .off
+        let earlier = try RedisStore(url: server.url, options: earlierOptions, redis: RedisStoreOptions(environment: [:]))
+        defer { earlier.close() }
+        let before = try earlier.cache("colors", key: String.self, value: String.self)
+        for _ in 0..<5 { _ = try before.get("k1") }
+        try earlier.flushTelemetry()
         let past = ManualClock(start: Date().addingTimeInterval(-120))
         var pastOptions = StoreOptions(clock: past)
         pastOptions.statistics = .disabled
@@ -55,33 +63,36 @@ struct RedisReportCommandTests {
         #expect(try elsewhere.status == 0 && (elsewhere.json() as? [Any])?.isEmpty == true)
     }
 
-    @Test func metricsServesEveryClientsCountersSinceItOpened() throws {
+    @Test func metricsServesEveryClientsLastMinuteFromTheMinuteBuckets() throws {
         let metrics = try CLIProcess(["metrics", server.url, "--listen", "127.0.0.1:0"], folder: folder)
         let samples = Scrape.samples(try Scrape.get("/metrics", port: try Scrape.port(of: metrics)).body)
-        let colors = "{namespace=\"colors\",window=\"since_open\"}"
+        let colors = "{namespace=\"colors\",window=\"1m\"}"
+        // The earlier client's reads, two hours ago, are not the last minute's.
         #expect(samples["cachedeck_hits\(colors)"] == 2 && samples["cachedeck_misses\(colors)"] == 1)
         #expect(samples["cachedeck_sets\(colors)"] == 1500 && samples["cachedeck_hit_ratio\(colors)"] == 2.0 / 3)
         #expect(samples["cachedeck_entries{namespace=\"colors\"}"] == 1500)
         #expect(samples["cachedeck_expired_entries{namespace=\"old\"}"] == 3)
-        #expect(samples["cachedeck_processes"] == 1 && samples["cachedeck_live_processes"] == 1)
+        #expect(samples["cachedeck_processes"] == 2 && samples["cachedeck_live_processes"] == 1)
         metrics.signal(SIGINT)
         let result = try metrics.wait()
         #expect(result.status == 0 && result.stdout.hasSuffix("Stopped.\n"))
     }
 
-    @Test func statsShowsEveryClientsCountersSinceItOpened() throws {
+    @Test func statsShowsEveryClientsCountsPerWindowFromTheMinuteBuckets() throws {
         let report = try run("stats", server.url, "colors", "--json").object()
-        #expect(report["namespace"] as? String == "colors" && report["processes"] as? Int == 1)
+        #expect(report["namespace"] as? String == "colors" && report["processes"] as? Int == 2)
         #expect(report["liveProcesses"] as? Int == 1)
         let windows = try #require(report["windows"] as? [[String: Any]])
-        #expect(windows.count == 1 && windows[0]["name"] as? String == "since open")
-        let activity = try #require(windows[0]["activity"] as? [String: Any])
-        #expect(activity["requests"] as? Int == 3 && activity["hits"] as? Int == 2)
+        #expect(windows.map { $0["name"] as? String } == ["1m", "5m", "1h", "24h"])
+        let activities = try windows.map { try #require($0["activity"] as? [String: Any]) }
+        // The last minute, five and the hour hold this client's reads; the day, the earlier one's too.
+        #expect(activities.map { $0["requests"] as? Int } == [3, 3, 3, 8])
+        #expect(activities.map { $0["hits"] as? Int } == [2, 2, 2, 7])
 
         let table = try run("stats", server.url)
         #expect(table.status == 0, "\(table.stderr)")
-        #expect(table.stdout.hasPrefix("Activity of all namespaces, from the telemetry of 1 client (1 live)"))
-        #expect(table.stdout.contains("since open") && table.stdout.contains("66.7%"))
+        #expect(table.stdout.hasPrefix("Activity of all namespaces, from the telemetry of 2 clients (1 live)"))
+        #expect(table.stdout.contains("1m ") && table.stdout.contains("66.7%") && table.stdout.contains("87.5%"))
 
         let missing = try run("stats", server.url, "nope")
         #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no namespace named 'nope'"])

@@ -65,8 +65,14 @@ package struct ActionController: Sendable {
 
     /// Undoes an action; returns how many entries came back, of how many it removed.
     package func undo(_ handle: UndoHandle) throws -> UndoOutcome {
-        let removed = try admin.auditRecord(handle.auditID)?.entries
-        return UndoOutcome(restored: try admin.restore(handle.auditID, origin: .current), removed: removed)
+        let record = try admin.auditRecord(handle.auditID)
+        guard case .importEntries(let imported)? = record?.target, let file = admin as? Admin else {
+            return UndoOutcome(restored: try admin.restore(handle.auditID, origin: .current), removed: record?.entries)
+        }
+        let undone = try file.undo(handle.auditID, origin: .current)
+        return UndoOutcome(
+            restored: undone.restored, removed: imported.replaced,
+            imports: (deleted: undone.deletedImports, written: imported.entries))
     }
 
     /// The newest `limit` audit records, newest first.

@@ -6,14 +6,31 @@ package struct UndoOutcome: Sendable, Equatable {
     /// What the action had removed, when its audit record is still kept.
     package let removed: Int?
 
-    package init(restored: Int, removed: Int?) {
+    /// For an import: the imported entries deleted, of those it wrote (the others were
+    /// written since and stay).
+    package let imports: (deleted: Int, written: Int)?
+
+    package init(restored: Int, removed: Int?, imports: (deleted: Int, written: Int)? = nil) {
         self.restored = restored
         self.removed = removed
+        self.imports = imports
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.restored == rhs.restored && lhs.removed == rhs.removed && lhs.imports?.deleted == rhs.imports?.deleted
+            && lhs.imports?.written == rhs.imports?.written
     }
 
     /// The line the console and the CLI print. When fewer came back than the action removed,
     /// it says so: an entry written again since keeps its new value (see ``Admin/restore(_:origin:)``).
     package func sentence(auditID: Int64) -> String {
+        if let imports {
+            let kept = imports.written - imports.deleted
+            return "Undid import #\(auditID): removed \(Formatting.count(imports.deleted)) imported "
+                + "\(imports.deleted == 1 ? "entry" : "entries")"
+                + (kept > 0 ? " (\(Formatting.count(kept)) written again since \(kept == 1 ? "stays" : "stay"))" : "")
+                + ", restored \(Formatting.count(restored)) of \(Formatting.count(removed ?? 0)) replaced."
+        }
         guard let removed, removed > restored else {
             return
                 "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID)."

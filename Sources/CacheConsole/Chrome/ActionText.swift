@@ -12,6 +12,7 @@ package enum ActionText {
         case .invalidate(let selector): "Invalidate " + what(selector)
         case .expiry(let selector, let change):
             "\(String(change.description.prefix(1)).uppercased())\(change.description.dropFirst()) of " + what(selector)
+        case .importEntries(let record): "Import \(Formatting.count(record.entries)) entries into \(record.namespace)"
         }
     }
 

@@ -68,6 +68,7 @@ enum ConfirmScreen {
         case .sweep: "Sweeps cannot be undone (only expired entries are removed)."
         case .expiry: "Undo with u in the audit view: the old expiry times are kept 7 days."
         case .invalidate, .clear, .clearAll: "Undo with u in the audit view: the trash keeps them 7 days."
+        case .importEntries: "Undo with u in the audit view: the entries it replaces are kept 7 days."
         }
     }
 

@@ -5,12 +5,16 @@ import Foundation
 import Synchronization
 
 /// A Redis database for the console, browsed read-only: one scan of the whole keyspace,
-/// running on a thread of its own from the first read on, whose tree every level view reads
-/// as it grows; a read never waits for the scan, so a key opens at once while it runs.
+/// begun by the first read (which reads its first batches, for at most
+/// ``firstScanBudget``, so the first screen shows keys) and run on a thread of its own from
+/// then on, whose tree every level view reads as it grows; no later read waits for the scan,
+/// so a key opens at once while it runs.
 /// Cache-file reads and actions are refused.
 package final class KeyspaceDataSource: ConsoleDataSource {
     /// The most children of a level one read returns (the largest first).
     static let levelLimit = 2000
+    /// How long the first read scans before it answers (then the scan runs on its thread).
+    static let firstScanBudget = Duration.milliseconds(200)
 
     private let keyspace: RedisKeyspace
     /// The key prefix of the RedisStore whose namespaces the topology places.
@@ -48,7 +52,10 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     private func currentScan(restarting: Bool) throws -> KeyspaceScan {
         try runner.withLock { runner in
             guard let running = runner else {
-                let started = ScanRunner(recount: nil) { [keyspace] in keyspace.scan(batchSize: 1000) }
+                // The first screen shows keys at once: the scan's first batches are read here.
+                let first = keyspace.scan(batchSize: 1000)
+                try first.run(for: Self.firstScanBudget)
+                let started = ScanRunner(recount: nil, first: first) { [keyspace] in keyspace.scan(batchSize: 1000) }
                 runner = started
                 return try started.current()
             }

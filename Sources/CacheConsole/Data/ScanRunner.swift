@@ -24,11 +24,12 @@ final class ScanRunner<Scan: SteppedScan & AnyObject>: Sendable {
         var isStopped = false
     }
 
-    /// Starts the walk `make` returns; with `recount`, a new one that long after each completes.
-    init(recount: Duration?, make: @escaping @Sendable () -> Scan) {
+    /// Carries on with `first` (a walk already begun), or starts the one `make` returns; with
+    /// `recount`, a new one that long after each completes.
+    init(recount: Duration?, first: Scan? = nil, make: @escaping @Sendable () -> Scan) {
         self.make = make
         self.recount = recount
-        state = Mutex(State(running: make()))
+        state = Mutex(State(running: first ?? make()))
         Thread.detachNewThread { [self] in run() }
     }
 

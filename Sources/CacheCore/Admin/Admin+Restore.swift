@@ -9,6 +9,13 @@ extension Admin {
     /// process was killed can (what it had removed comes back).
     @discardableResult
     public func restore(_ auditID: Int64, origin: ActionOrigin = .current) throws -> Int {
+        try undo(auditID, origin: origin).restored
+    }
+
+    /// Undoes action `auditID` as ``restore(_:origin:)`` does; returns how many entries came
+    /// back and, for an import, how many imported entries it deleted (those nothing wrote since).
+    @discardableResult
+    public func undo(_ auditID: Int64, origin: ActionOrigin = .current) throws -> (restored: Int, deletedImports: Int) {
         let records = try store.database.read { try $0.auditRecords(limit: 1, id: auditID) }
         guard let record = records.first else {
             throw CacheError.nothingToRestore(reason: "there is no action #\(auditID) in the audit log")
@@ -25,6 +32,10 @@ extension Admin {
         }
         var restored = 0
         var bytes = 0
+        var deletedImports = 0
+        if case .importEntries(let imported) = record.target {
+            deletedImports = try deleteImported(imported, at: record.at)
+        }
         for partition in try store.database.read({ try $0.partitions(auditID: auditID) }) {
             let back = try partition.whole ? restoreWhole(partition) : restoreEntries(partition)
             restored += back.entries
@@ -41,7 +52,7 @@ extension Admin {
                 try connection.finishAudit(restoreID, entries: restored, bytes: bytes, now: now)
             }
         }
-        return restored
+        return (restored, deletedImports)
     }
 
     /// Puts back the expiry times an expiry action replaced, batch by batch (a restore does not

@@ -21,6 +21,9 @@ extension Admin {
         _ target: AdminTarget, origin: ActionOrigin = .current, progress: ((ActionProgress) -> Bool)? = nil
     ) throws -> ActionOutcome {
         try requireNamespace(of: target)
+        if case .importEntries = target {
+            throw CacheError.unsupported(feature: "running an import as a purge", reason: "use importEntries(_:into:)")
+        }
         let now = store.now()
         let targetJSON = String(decoding: try JSONEncoder().encode(target), as: UTF8.self)
         let isShort = try store.makeRoomForRemovals()

@@ -69,6 +69,7 @@ extension SQLiteConnection {
             let canUndo =
                 "EXISTS (SELECT 1 FROM partitions p WHERE p.audit_id = a.id)"
                 + " OR EXISTS (SELECT 1 FROM expiry_trash t WHERE t.audit_id = a.id)"
+                + " OR CASE WHEN json_valid(a.target) THEN json_extract(a.target, '$.importEntries.record.replaced') = 0 END"
                 + (pending ? " OR EXISTS (SELECT 1 FROM v3_trash t WHERE t.audit_id = a.id)" : "")
             let v3Keys =
                 pending

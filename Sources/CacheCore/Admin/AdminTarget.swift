@@ -13,6 +13,9 @@ public enum AdminTarget: Sendable, Hashable, Codable {
     /// Changes when what the selector selects expires (nothing is removed; the old times go
     /// to the trash, so it can be undone).
     case expiry(selector: InvalidationSelector, change: ExpiryChange)
+    /// Entries written by ``Admin/importEntries(_:into:origin:)`` (run through that method,
+    /// never through ``Admin/run(_:origin:progress:)``, which refuses it).
+    case importEntries(record: ImportRecord)
 
     /// Whether the removed rows are kept in the trash for ``Admin/restore(_:)``. A sweep
     /// removes only entries no ordinary read returns any more, so it keeps nothing.
@@ -27,6 +30,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         case .clear(let namespace): namespace
         case .clearAll: nil
         case .invalidate(let selector), .expiry(let selector, _): selector.namespace
+        case .importEntries(let record): record.namespace
         }
     }
 
@@ -35,7 +39,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         switch self {
         case .invalidate(let selector): .invalidate(selector.normalized)
         case .expiry(let selector, let change): .expiry(selector: selector.normalized, change: change)
-        case .sweep, .clear, .clearAll: self
+        case .sweep, .clear, .clearAll, .importEntries: self
         }
     }
 
@@ -47,13 +51,14 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         case .clear(let namespace): .namespace(namespace)
         case .clearAll: .all
         case .invalidate(let selector), .expiry(let selector, _): selector
+        case .importEntries(let record): .namespace(record.namespace)
         }
     }
 }
 
 extension AdminTarget: CustomStringConvertible {
     /// `sweep colors`, `clear colors`, `clear all`, `invalidate tag tenant:7`,
-    /// `set TTL 1h of tag tenant:7`.
+    /// `set TTL 1h of tag tenant:7`, `import 12 entries into colors`.
     public var description: String {
         switch self {
         case .sweep(let namespace): namespace.map { "sweep \($0)" } ?? "sweep all"
@@ -61,6 +66,8 @@ extension AdminTarget: CustomStringConvertible {
         case .clearAll: "clear all"
         case .invalidate(let selector): "invalidate \(selector)"
         case .expiry(let selector, let change): "\(change) of \(selector)"
+        case .importEntries(let record):
+            "import \(record.entries) \(record.entries == 1 ? "entry" : "entries") into \(record.namespace)"
         }
     }
 }

@@ -23,6 +23,8 @@ struct EntryScope: Sendable {
             return [EntryScope(condition: "e.namespace_id IN (SELECT id FROM namespaces)", parameters: [])]
         case .expiry(let selector, _):
             return try of(.invalidate(selector), now: now, in: connection)
+        case .importEntries:
+            throw CacheError.unsupported(feature: "import as a purge", reason: "use Admin.importEntries")
         }
         return try selectorScopes(target, now: now, in: connection)
     }
@@ -98,7 +100,7 @@ struct EntryScope: Sendable {
                     condition: "+e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
                     parameters: [.text(tag), .integer(id)])
             ]
-        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry:
+        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry, .importEntries:
             return []
         }
     }

@@ -48,10 +48,19 @@ public struct AsyncCache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         return try await pool.run { try cache.contains(key) }
     }
 
-    /// ``Cache/set(_:for:expiration:tags:)``.
-    public func set(_ value: Value, for key: Key, expiration: Expiration? = nil, tags: [String] = []) async throws {
+    /// ``Cache/set(_:for:expiration:tags:sortValue:)``.
+    public func set(
+        _ value: Value, for key: Key, expiration: Expiration? = nil, tags: [String] = [], sortValue: Int64? = nil
+    ) async throws {
         let cache = cache
-        try await pool.run { try cache.set(value, for: key, expiration: expiration, tags: tags) }
+        try await pool.run { try cache.set(value, for: key, expiration: expiration, tags: tags, sortValue: sortValue) }
+    }
+
+    /// ``Cache/set(_:expiration:)-([CacheItem])``: many values, each with its tags and sort
+    /// value, in one transaction.
+    public func set(_ items: [CacheItem<Key, Value>], expiration: Expiration? = nil) async throws {
+        let cache = cache
+        try await pool.run { try cache.set(items, expiration: expiration) }
     }
 
     /// ``Cache/set(_:expiration:tags:)``: many values in one transaction.

@@ -11,10 +11,11 @@ protocol MaintenanceJob: Sendable {
     func run(in context: MaintenanceContext, report: inout MaintenanceReport) throws
 }
 
-/// The jobs of a pass, in the order they run: removals first, the checkpoint last so it
-/// moves their pages into the file.
+/// The jobs of a pass, in the order they run: removals first, then a step of giving their
+/// pages back, the checkpoint last so it moves the result into the file.
 enum MaintenanceJobs {
     static let all: [any MaintenanceJob] = [
-        SweepJob(), SizeLimitJob(), TelemetryDownsamplingJob(), StaleClientsJob(), TrashPurgeJob(), CheckpointJob(),
+        SweepJob(), SizeLimitJob(), TelemetryDownsamplingJob(), StaleClientsJob(), TrashPurgeJob(), VacuumJob(),
+        CheckpointJob(),
     ]
 }

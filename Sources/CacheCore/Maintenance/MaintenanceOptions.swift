@@ -64,6 +64,9 @@ public enum MaintenanceTask: String, Sendable, Hashable, CaseIterable, Codable {
     /// Delete trash rows past ``MaintenanceOptions/trashRetention`` and audit rows past
     /// ``MaintenanceOptions/auditRetention``.
     case purgeTrashAndAudit
+    /// Give up to 2,048 free pages (8 MB) back to the filesystem (`PRAGMA incremental_vacuum`),
+    /// on files created since format 6.
+    case vacuumFreePages
     /// Checkpoint the WAL into the file (passive), truncating it once it caught up and is large.
     case checkpointWAL
 }

@@ -23,6 +23,8 @@ public struct MaintenanceReport: Sendable, Hashable {
     public var trashRowsPurged = 0
     /// Audit rows deleted (past their retention).
     public var auditRowsPurged = 0
+    /// Free pages given back to the filesystem (at most 2,048 a pass).
+    public var pagesVacuumed = 0
     /// The WAL checkpoint, when one ran.
     public var checkpoint: WALCheckpoint?
     /// Tasks that failed, with the error (the other tasks still ran).

@@ -54,11 +54,11 @@ struct FileHeader: Equatable {
     }
 
     /// Why a file SQLite found corrupt looks truncated, or `nil` when its size does not say.
+    /// A cut inside a page is named as such first (it is certain, whatever the header says).
     var truncation: String? {
         if hasMagic && pageSize == nil && fileSize < Int64(Self.length) {
             return "it is truncated: \(fileSize) bytes, shorter than a SQLite header"
         }
-        // A cut inside a page says more than the page count it falls short of.
         if let partialPage { return partialPage }
         if let pageSize, let pageCount, fileSize < pageCount * pageSize {
             return "it is truncated: \(fileSize) of the \(pageCount * pageSize) bytes its header records"

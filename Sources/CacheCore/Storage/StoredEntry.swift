@@ -56,7 +56,7 @@ package struct WriteAttributes: Sendable {
     package let expiresAt: Int64?
     package let staleUntil: Int64?
     package let tagsJSON: String?
-    let tags: [String]
+    package let tags: [String]
     /// The app-given sort value (format 7), if any.
     package let sortValue: Int64?
 
@@ -76,6 +76,17 @@ package struct WriteAttributes: Sendable {
 }
 
 extension WriteAttributes {
+    /// Attributes given as they are (an import writes back what an export read).
+    init(expiresAt: Int64?, staleUntil: Int64?, tags: [String]) {
+        self.expiresAt = expiresAt
+        self.staleUntil = staleUntil
+        sortValue = nil
+        self.tags = Array(Set(tags)).sorted()
+        tagsJSON =
+            self.tags.isEmpty
+            ? nil : String(decoding: (try? JSONEncoder().encode(self.tags)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
     func isExpired(at now: Int64) -> Bool { expiresAt.map { now >= $0 } ?? false }
 
     func isPurgeable(at now: Int64) -> Bool { staleUntil.map { now >= $0 } ?? false }

@@ -29,7 +29,7 @@ extension RedisAdmin {
         let keys = store.keys
         let trash = keys.expiryTrash(auditID)
         var restored = 0
-        try store.scanBatches(["HSCAN", trash]) { found in
+        try store.scanBatches(["HSCAN", trash], on: trash) { found in
             // HSCAN answers field, value, field, value…; a field is `<escaped ns>:<key>`.
             let fields = stride(from: 0, to: found.count, by: 2).map { found[$0] }
             let byNamespace = Dictionary(
@@ -49,7 +49,7 @@ extension RedisAdmin {
             }
             return true
         }
-        _ = try store.redis { try $0.command(["DEL", RedisArgument(trash)]) }
+        _ = try store.redis(trash) { try $0.command(["DEL", RedisArgument(trash)]) }
         for runtime in store.allRuntimes { runtime.drop(selector) }
         return restored
     }

@@ -16,6 +16,7 @@ extension RedisAdmin {
     @discardableResult
     public func restore(_ auditID: Int64, origin: ActionOrigin = .current) throws -> Int {
         guard !store.isReadOnly else { throw CacheError.readOnly(path: store.endpoint) }
+        try refuseOnCluster()
         try purgeTrash()
         let now = store.now()
         guard let record = try log.fields(auditID, now: now) else {
@@ -102,7 +103,8 @@ extension RedisAdmin {
         let keys = store.keys
         var restored = 0
         var bytes = 0
-        try store.scanBatches(["SCAN"], pattern: RedisKeys.glob(keys.trash(auditID)) + "*") { found in
+        try store.scanBatches(["SCAN"], on: keys.trash(auditID), pattern: RedisKeys.glob(keys.trash(auditID)) + "*") {
+            found in
             let byNamespace = Dictionary(
                 grouping: found.compactMap { keys.parseTrash($0, of: auditID) }, by: \.namespace)
             for (namespace, entries) in byNamespace {
@@ -164,7 +166,7 @@ extension RedisAdmin {
             try merge(copying: true)
             switched =
                 try store.run(
-                    .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired],
+                    .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired(name)],
                     arguments: [
                         RedisArgument(generation.kept), RedisArgument(generation.current),
                         RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
@@ -214,7 +216,7 @@ extension RedisAdmin {
         case generation.current: return true
         case generation.kept:
             let member = RedisKeys.escape(generation.namespace) + ":\(generation.kept)"
-            return try store.redis { connection in
+            return try store.redis(store.keys.keptGenerations) { connection in
                 try connection.command(["ZSCORE", RedisArgument(store.keys.keptGenerations), RedisArgument(member)])
             } == .null
         default: return false

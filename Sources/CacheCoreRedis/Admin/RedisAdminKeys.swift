@@ -2,17 +2,17 @@ import CacheCore
 /// The keys of operator actions under a store's prefix (docs/REDIS.md, "Audit and trash").
 extension RedisKeys {
     /// The counter audit ids come from (`INCR`).
-    var auditSequence: String { prefix + "auditseq" }
+    var auditSequence: String { storeWide("auditseq") }
     /// Audit ids scored by when the action started (ms): the log's index.
-    var auditIndex: String { prefix + "audit" }
+    var auditIndex: String { storeWide("audit") }
     /// The record of action `id`.
-    func audit(_ id: Int64) -> String { prefix + "audit:\(id)" }
-    /// What the trash keys of action `id` start with; the escaped namespace, `:` and the key follow.
+    func audit(_ id: Int64) -> String { storeWide("audit:\(id)") }
+    /// What the trash keys of action `id` start with; the namespace (as `segment(_:)` spells it), `:` and the key follow.
     func trash(_ id: Int64) -> String { prefix + "trash:\(id):" }
     /// What the trash keys of action `id` in namespace `name` start with; the key follows.
-    func trash(_ id: Int64, namespace name: String) -> String { trash(id) + Self.escape(name) + ":" }
+    func trash(_ id: Int64, namespace name: String) -> String { trash(id) + segment(name) + ":" }
     /// Generations kept as a clear's trash, as `<ns>:<generation>`, scored by when they are purged (ms).
-    var keptGenerations: String { prefix + "kept" }
+    var keptGenerations: String { storeWide("kept") }
 
     /// The namespace and key of a trash key of action `id`; `nil` for other keys.
     func parseTrash(_ key: String, of id: Int64) -> (namespace: String, key: String)? {
@@ -20,12 +20,12 @@ extension RedisKeys {
         guard key.hasPrefix(start) else { return nil }
         let rest = key.dropFirst(start.count)
         guard let end = rest.firstIndex(of: ":") else { return nil }
-        return (Self.unescape(String(rest[..<end])), String(rest[rest.index(after: end)...]))
+        return (name(ofSegment: rest[..<end]), String(rest[rest.index(after: end)...]))
     }
 }
 
 extension RedisKeys {
     /// The hash of the expiry times TTL action `id` replaced: field `<ns>:<key>` (escaped
     /// namespace), value `[generation, c, x, s]` as JSON.
-    func expiryTrash(_ id: Int64) -> String { prefix + "expiry:\(id)" }
+    func expiryTrash(_ id: Int64) -> String { storeWide("expiry:\(id)") }
 }

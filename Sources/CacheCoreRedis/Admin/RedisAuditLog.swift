@@ -39,7 +39,7 @@ struct RedisAuditLog {
 
     /// Starts the record of an action (or of the undo of action `restores`); returns its id.
     func begin(_ target: AdminTarget?, restores: Int64?, origin: ActionOrigin, now: Int64) throws -> Int64 {
-        let id = try store.redis { try $0.command(["INCR", RedisArgument(keys.auditSequence)]) }.integer ?? 0
+        let id = try store.redis(keys.auditSequence) { try $0.command(["INCR", RedisArgument(keys.auditSequence)]) }.integer ?? 0
         var fields: [RedisArgument] = [
             "at", RedisArgument(now), "user", RedisArgument(origin.user), "host", RedisArgument(origin.host),
             "pid", RedisArgument(Int(origin.pid)), "program", RedisArgument(origin.program), "entries", 0, "bytes", 0,
@@ -94,7 +94,7 @@ struct RedisAuditLog {
     /// The newest `limit` records, newest first.
     func records(limit: Int, now: Int64) throws -> [AuditRecord] {
         guard limit > 0 else { return [] }
-        let reply = try store.redis { connection in
+        let reply = try store.redis(keys.auditIndex) { connection in
             try connection.command([
                 "ZREVRANGEBYSCORE", RedisArgument(keys.auditIndex), "+inf", RedisArgument(now - retention),
                 "LIMIT", 0, RedisArgument(limit),
@@ -114,7 +114,7 @@ struct RedisAuditLog {
     /// The fields of each record of `ids` (`nil` where gone or past the retention).
     private func fields(_ ids: [Int64], now: Int64) throws -> [Fields?] {
         guard !ids.isEmpty else { return [] }
-        let replies = try store.redis { connection in
+        let replies = try store.redis(keys.auditIndex) { connection in
             try connection.pipeline(ids.map { ["HGETALL", RedisArgument(keys.audit($0))] })
         }
         return replies.map { reply in
@@ -143,7 +143,8 @@ struct RedisAuditLog {
     }
 
     private func pipeline(_ commands: [[RedisArgument]]) throws {
-        let replies = try store.redis { try $0.pipeline(commands) }
+        // Every audit key is store-wide: one slot on a cluster.
+        let replies = try store.redis(keys.auditIndex) { try $0.pipeline(commands) }
         for case .error(let message) in replies {
             throw CacheError(RedisError(serverMessage: message, endpoint: store.endpoint), endpoint: store.endpoint)
         }

@@ -18,7 +18,7 @@ extension RedisAdmin {
         switch target {
         case .clear(let name), .invalidate(.namespace(let name)): [name]
         case .clearAll, .invalidate(.all): try store.namespaceNames()
-        case .invalidate, .sweep, .expiry: nil
+        case .invalidate, .sweep, .expiry, .importEntries: nil
         }
     }
 
@@ -44,7 +44,7 @@ extension RedisAdmin {
             for name in try namespace.map({ [$0] }) ?? store.namespaceNames() {
                 guard let generation = try generation(of: name) else { continue }
                 let set = store.keys.tags(name) + "\(generation):" + tag
-                let finished = try store.scanBatches(["SSCAN", set]) { members in
+                let finished = try store.scanBatches(["SSCAN", set], on: set) { members in
                     try body(RedisSelectedBatch(namespace: name, keys: members, tag: tag))
                 }
                 if !finished { return false }
@@ -68,7 +68,7 @@ extension RedisAdmin {
         namespace: String, generation: Int64, prefix: String, _ body: (RedisSelectedBatch) throws -> Bool
     ) throws -> Bool {
         let start = store.keys.entries(namespace) + "\(generation):"
-        return try store.scanBatches(["SCAN"], pattern: RedisKeys.glob(start + prefix) + "*") { found in
+        return try store.scanBatches(["SCAN"], on: start, pattern: RedisKeys.glob(start + prefix) + "*") { found in
             try body(
                 RedisSelectedBatch(
                     namespace: namespace, keys: found.map { String($0.dropFirst(start.count)) }, tag: nil))
@@ -79,7 +79,7 @@ extension RedisAdmin {
     /// (value plus key, as `ActionImpact/bytes`): what moving the batch would move now.
     func measure(_ batch: RedisSelectedBatch, generation: Int64) throws -> (keys: [String], bytes: Int) {
         let start = store.keys.entries(batch.namespace) + "\(generation):"
-        let replies = try store.redis { connection in
+        let replies = try store.redis(start) { connection in
             try connection.pipeline(
                 batch.keys.flatMap { key -> [[RedisArgument]] in
                     let entry = RedisArgument(start + key)
@@ -103,8 +103,9 @@ extension RedisAdmin {
 
     /// The current generation of `namespace` (`nil` when the server does not know it).
     func generation(of namespace: String) throws -> Int64? {
-        try store.redis { connection in
-            try connection.command(["HGET", RedisArgument(store.keys.namespace(namespace)), "generation"])
+        let hash = store.keys.namespace(namespace)
+        return try store.redis(hash) { connection in
+            try connection.command(["HGET", RedisArgument(hash), "generation"])
         }.integer
     }
 }

@@ -55,7 +55,7 @@ package final class RedisConnection: @unchecked Sendable {
     /// Sends one command and reads its reply; an error reply throws.
     @discardableResult
     package func command(_ arguments: [RedisArgument]) throws(RedisError) -> RedisReply {
-        try append(arguments)
+        try append([arguments])
         let reply = try readReply(by: ContinuousClock.now + timeout)
         if case .error(let message) = reply {
             throw RedisError(serverMessage: message, endpoint: endpoint.description)
@@ -66,11 +66,37 @@ package final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` at once and reads their replies in order (one round trip, all within
     /// the timeout); error replies are returned in place, not thrown.
     package func pipeline(_ commands: [[RedisArgument]]) throws(RedisError) -> [RedisReply] {
-        for arguments in commands { try append(arguments) }
+        try send(commands)
+        return try receive(commands.count)
+    }
+
+    /// Sends `commands` without reading their replies, so the server works on them while the
+    /// caller does something else; ``receive(_:)`` reads them later, in order.
+    func send(_ commands: [[RedisArgument]]) throws(RedisError) {
+        // Writing to a connection the server closed (replies may still be buffered before its
+        // end) would raise SIGPIPE: it is given up instead.
+        guard !isHungUp else {
+            throw abandon(.connectionLost(endpoint: endpoint.description, reason: "the server closed the connection"))
+        }
+        try append(commands)
+        try flush()
+    }
+
+    /// Whether the server has closed its end (Linux' `POLLRDHUP`, seen even with data still
+    /// unread before the end).
+    private var isHungUp: Bool {
+        let hangUp = Int16(0x2000 /* POLLRDHUP */) | Int16(POLLHUP) | Int16(POLLERR)
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(0x2000), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & hangUp != 0
+    }
+
+    /// Reads the replies of the next `count` commands sent (all within the timeout); error
+    /// replies are returned in place, not thrown.
+    func receive(_ count: Int) throws(RedisError) -> [RedisReply] {
         let deadline = ContinuousClock.now + timeout
         var replies: [RedisReply] = []
-        replies.reserveCapacity(commands.count)
-        for _ in commands { replies.append(try readReply(by: deadline)) }
+        replies.reserveCapacity(count)
+        for _ in 0..<count { replies.append(try readReply(by: deadline)) }
         return replies
     }
 
@@ -113,36 +139,50 @@ package final class RedisConnection: @unchecked Sendable {
         try command(["PING"])
     }
 
-    /// Queues one command in hiredis' output buffer (sent by the next read).
-    private func append(_ arguments: [RedisArgument]) throws(RedisError) {
+    /// Queues `commands` in hiredis' output buffer (sent by the next read), written as RESP
+    /// into one buffer: a pipeline costs one copy, not allocations per command and argument.
+    private func append(_ commands: [[RedisArgument]]) throws(RedisError) {
         guard !isBroken else { throw lost() }
-        var bytes: [UInt8] = [0]  // never empty, so the buffer has an address
-        var offsets: [Int] = []
-        var lengths: [Int] = []
-        offsets.reserveCapacity(arguments.count)
-        lengths.reserveCapacity(arguments.count)
-        for argument in arguments {
-            offsets.append(bytes.count)
-            lengths.append(argument.bytes.count)
-            bytes.append(contentsOf: argument.bytes)
-        }
-        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return REDIS_ERR }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { characters in
-                var pointers: [UnsafePointer<CChar>?] = offsets.map { characters + $0 }
-                return redisAppendCommandArgv(context, Int32(arguments.count), &pointers, lengths)
+        guard !commands.isEmpty else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(commands.reduce(0) { total, arguments in
+            arguments.reduce(total + 16) { $0 + $1.bytes.count + 16 }
+        })
+        for arguments in commands {
+            Self.appendHeader("*", arguments.count, to: &bytes)
+            for argument in arguments {
+                Self.appendHeader("$", argument.bytes.count, to: &bytes)
+                bytes.append(contentsOf: argument.bytes)
+                bytes.append(13)
+                bytes.append(10)
             }
         }
+        let code = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { redisAppendFormattedCommand(context, $0.baseAddress, $0.count) }
+        }
         guard code == REDIS_OK else { throw lost() }
+    }
+
+    /// A RESP header: `mark` (`*` an array, `$` a bulk string), `count` in decimal, CRLF.
+    private static func appendHeader(_ mark: Unicode.Scalar, _ count: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: mark))
+        bytes.append(contentsOf: String(count).utf8)
+        bytes.append(13)
+        bytes.append(10)
+    }
+
+    /// Writes out what hiredis' output buffer holds.
+    private func flush() throws(RedisError) {
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { throw lost() }
+        }
     }
 
     /// Reads one reply, sending what is queued first; the whole reply must arrive by
     /// `deadline` and stay within the limits, or the connection is abandoned.
     private func readReply(by deadline: ContinuousClock.Instant) throws(RedisError) -> RedisReply {
-        var done: Int32 = 0
-        while done == 0 {
-            guard redisBufferWrite(context, &done) == REDIS_OK else { throw lost() }
-        }
+        try flush()
         var received = 0
         while true {
             if let reply = try bufferedReply() { return reply }

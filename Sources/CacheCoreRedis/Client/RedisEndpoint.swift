@@ -27,8 +27,8 @@ package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     package init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RedisError) {
         if url.lowercased().hasPrefix("redis+cluster://") {  // several hosts: not a URL URLComponents reads
             throw .badURL(
-                "\(Self.quoted(url)): a RedisStore on a Redis Cluster is not supported yet; keys, "
-                    + "key, info and the console's keyspace browser read a cluster")
+                "\(Self.quoted(url)): this reads one server; a Redis Cluster is not supported yet here "
+                    + "(keys, key, info, the keyspace browser and apps' RedisStore take a cluster URL)")
         }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
             throw .badURL("\(Self.quoted(url)) is not a URL; expected redis://[user:password@]host:port/db")

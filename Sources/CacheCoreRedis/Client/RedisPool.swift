@@ -34,6 +34,12 @@ final class RedisPool: Sendable {
         return try body(connection)
     }
 
+    /// A connection of the caller's own, never lent: for a walk that keeps replies in flight
+    /// from one call to the next. The caller closes it by releasing it.
+    func connect() throws(RedisError) -> RedisConnection {
+        try RedisConnection(endpoint: endpoint, timeout: timeout)
+    }
+
     /// Closes the idle connections (connections in use close when returned).
     func drain() {
         _ = state.withLock { state in

@@ -64,6 +64,17 @@ final class ClusterRouter: Sendable {
         }
     }
 
+    /// Closes the idle connections of every node.
+    func drain() {
+        for pool in state.withLock({ Array($0.pools.values) }) { pool.drain() }
+    }
+
+    /// Waits a little before attempt `attempt + 1` at a slot that is moving or a primary being
+    /// replaced (25 ms, then 50, 75…), so the retries span a migration's step.
+    func pause(attempt: Int) {
+        Thread.sleep(forTimeInterval: 0.025 * Double(attempt + 1))
+    }
+
     /// Reads the slot map again from the first node that answers: the known primaries, their
     /// replicas, then the seeds.
     func refresh() throws(RedisError) {

@@ -3,12 +3,12 @@ import Foundation
 /// The hash slot of a key in a Redis Cluster: CRC16 (XMODEM) of the key's hash tag (the
 /// bytes between its first `{` and the next `}`, when not empty) or of the whole key, modulo
 /// 16,384. Keys with the same tag share a slot, so one script or transaction may touch them all.
-enum ClusterSlot {
+package enum ClusterSlot {
     /// Slots in a cluster.
-    static let count = 16_384
+    package static let count = 16_384
 
     /// The slot of `key`.
-    static func of(_ key: some Collection<UInt8>) -> Int {
+    package static func of(_ key: some Collection<UInt8>) -> Int {
         Int(crc16(hashed(key)) % UInt16(count))
     }
 

@@ -55,20 +55,75 @@ enum RedisServers: Sendable {
         }
     }
 
-    /// Runs `body` on a connection to the node serving `key`; after a `MOVED` (the slot moved
-    /// since the map was read) the map is refreshed and `body` runs once more there.
+    /// Runs `body` on a connection to the node serving `key` (its slot's primary), following
+    /// what a cluster answers while it changes: after `MOVED` the map is refreshed and `body`
+    /// runs again at the new owner, after `ASK` it runs once more on the migration's target
+    /// after `ASKING`, after `TRYAGAIN`/`CLUSTERDOWN` or a refused connection (nothing was sent;
+    /// a failover may be promoting a replica) it runs again after a refresh, at most
+    /// ``ClusterRouter/maxRedirections`` times. A lost connection is not retried (nobody
+    /// knows whether the server applied the command): the map is refreshed for the next call
+    /// and the error thrown. `body` should send one command (or commands on `key`'s slot only)
+    /// for an `ASK` to apply to it.
     func withConnection<T>(forKey key: Data, _ body: (RedisConnection) throws -> T) throws -> T {
         switch self {
-        case .single(let pool):
-            return try pool.withConnection(body)
-        case .cluster(let router):
-            let slot = ClusterSlot.of(key)
+        case .single(let pool): return try pool.withConnection(body)
+        case .cluster(let router): return try Self.routed(router, slot: ClusterSlot.of(key), body)
+        }
+    }
+
+    /// `withConnection(forKey:_:)` on a string key.
+    func withConnection<T>(forKey key: String, _ body: (RedisConnection) throws -> T) throws -> T {
+        try withConnection(forKey: Data(key.utf8), body)
+    }
+
+    /// Closes the idle connections of every node.
+    func drain() {
+        switch self {
+        case .single(let pool): pool.drain()
+        case .cluster(let router): router.drain()
+        }
+    }
+
+    private static func routed<T>(_ router: ClusterRouter, slot: Int, _ body: (RedisConnection) throws -> T) throws -> T {
+        var asking: ClusterAddress?
+        for attempt in 0...ClusterRouter.maxRedirections {
             do {
+                if let target = asking {
+                    return try router.pool(target).withConnection { connection in
+                        _ = try connection.command(["ASKING"])
+                        return try body(connection)
+                    }
+                }
                 return try router.withConnection(slot: slot, body)
-            } catch RedisError.server(let message) where message.hasPrefix("MOVED ") || message.hasPrefix("ASK ") {
-                try router.refresh()
-                return try router.withConnection(slot: slot, body)
+            } catch let error as RedisError {
+                guard attempt < ClusterRouter.maxRedirections else { throw error }
+                switch error {
+                case .server(let message):
+                    switch Redirection([.error(message)]) {
+                    case .moved:
+                        try router.refresh()
+                        asking = nil
+                    case .ask(let address):
+                        asking = address
+                    case .retry:
+                        router.pause(attempt: attempt)
+                        try? router.refresh()
+                        asking = nil
+                    case nil:
+                        throw error
+                    }
+                case .cannotConnect:
+                    router.pause(attempt: attempt)
+                    try router.refresh()
+                    asking = nil
+                case .connectionLost:
+                    try? router.refresh()
+                    throw error
+                default:
+                    throw error
+                }
             }
         }
+        throw RedisError.server("slot \(slot) is still moving after \(ClusterRouter.maxRedirections) redirections")
     }
 }

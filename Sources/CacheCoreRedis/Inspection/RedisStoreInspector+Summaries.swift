@@ -6,15 +6,14 @@ import Foundation
 extension RedisStoreInspector {
     /// Every namespace, by name, as `Inspector/namespaces()` summarizes a file's: exact
     /// counts from a census run to completion (bounded `SCAN` batches), and as
-    /// `NamespaceSummary/lastMinute` the activity of `activity(namespace:)` (every
-    /// client's counters since it opened). `createdAt` is the namespace's last update; the least and most
+    /// `NamespaceSummary/lastMinute` every host's counts of `activity(namespace:last:)` over
+    /// the last minute. `createdAt` is the namespace's last update; the least and most
     /// recently used times are absent (Redis records no reads per entry).
     public func namespaceSummaries() throws -> [NamespaceSummary] {
         let census = census()
         try census.finish()
         let now = Self.now()
-        let activities = try activities(now: now)
-        return census.namespaces(now: now).map { count in
+        return try census.namespaces(now: now).map { count in
             let namespace = count.namespace
             return NamespaceSummary(
                 name: namespace.name, entryCount: count.entries, expiredEntryCount: count.expiredEntries,
@@ -22,14 +21,27 @@ extension RedisStoreInspector {
                 generation: Int(namespace.generation), policy: namespace.policy, policyJSON: namespace.policyJSON,
                 createdAt: namespace.updatedAt ?? 0, updatedAt: namespace.updatedAt ?? 0, leastRecentlyUsedAt: nil,
                 mostRecentlyUsedAt: nil,
-                lastMinute: activities.of(namespace.name))
+                lastMinute: try activity(namespace: namespace.name, last: .seconds(60), now: now))
         }
     }
 
-    /// Every client's counters since it opened (`sharedStatistics()`), for `namespace` or
-    /// every namespace together, as the span from the earliest client's start until now.
-    public func activity(namespace: String?) throws -> Activity {
-        try activities(now: Self.now()).of(namespace)
+    /// Every host's counts over the last `duration` at least, for `namespace` or every
+    /// namespace together: the per-minute hashes every ``RedisStore`` writes, from the minute
+    /// holding `now - duration` to the current one, as one span starting at that minute.
+    public func activity(namespace: String?, last duration: Duration) throws -> Activity {
+        try activity(namespace: namespace, last: duration, now: Self.now())
+    }
+
+    /// `activity(namespace:last:)` until `now` (ms since the epoch).
+    func activity(namespace: String?, last duration: Duration, now: Int64) throws -> Activity {
+        let width = RedisTelemetry.minute
+        let from = now.subtractingClamped(duration.milliseconds)
+        let start = from - ((from % width) + width) % width
+        let minutes = try read { connection in
+            try RedisTelemetryReader.minutes(keys: keys, namespace: namespace, from: start, until: now + 1, on: connection)
+        }
+        let counted = minutes.reduce(into: CacheStatistics.zero) { $0 += $1.counts }
+        return Activity(start: start, duration: now - start, statistics: counted)
     }
 
     /// Every host's telemetry over `window`, one point per bucket of its resolution, for
@@ -57,25 +69,5 @@ extension RedisStoreInspector {
             if slots.indices.contains(slot) { slots[slot] += counts }
         }
         return ActivitySeries(namespace: namespace, window: window, now: now, slots: slots)
-    }
-
-    /// The shared counters and the span they cover.
-    private func activities(now: Int64) throws -> SharedActivity {
-        let started = try clients().map { Int64(($0.startedAt.timeIntervalSince1970 * 1000).rounded(.down)) }
-        return SharedActivity(statistics: try sharedStatistics(), start: min(started.min() ?? now, now), now: now)
-    }
-}
-
-/// Every client's counters since it opened, and the span they cover.
-private struct SharedActivity {
-    let statistics: StoreStatistics
-    let start: Int64
-    let now: Int64
-
-    /// The activity of `namespace` (`nil`: every namespace together).
-    func of(_ namespace: String?) -> Activity {
-        Activity(
-            start: start, duration: now - start,
-            statistics: namespace.map { statistics[$0] } ?? statistics.overall)
     }
 }

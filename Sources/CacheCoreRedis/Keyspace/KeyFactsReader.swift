@@ -2,9 +2,9 @@ import CacheCore
 import Foundation
 
 /// Reads what the tree shows of each key a scan batch found: `TYPE`, `PTTL` and
-/// `MEMORY USAGE` in one pipeline, then, for the collections only (a string's size is never
-/// sampled), `OBJECT ENCODING` and the length that tell whether Redis sampled their size, in
-/// a second one. Only read commands.
+/// `MEMORY USAGE` (commands a scan pipelines with its next `SCAN`), then, for the collections
+/// only, `OBJECT ENCODING` and the length that tell whether Redis sampled their size. Only
+/// read commands.
 enum KeyFactsReader {
     /// Encodings whose `MEMORY USAGE` Redis estimates from a sample of
     /// `sampleSize` elements (exact when the value has no more).
@@ -12,32 +12,29 @@ enum KeyFactsReader {
     /// `MEMORY USAGE`'s default `SAMPLES`.
     static let sampleSize: Int64 = 5
 
-    /// The facts of `keys`; keys gone since the scan found them are left out. `then`, when
-    /// given, rides in the first pipeline (the next `SCAN`, so a batch costs no extra round
-    /// trip) and its reply is returned as it came.
-    ///
-    /// With `sizesOnly` (keys a full tree counts without listing), only `MEMORY USAGE` is
-    /// asked: their type and TTL are never shown, and totals over them are estimates anyway.
-    static func read(
-        _ keys: [Data], then next: [RedisArgument]? = nil, sizesOnly: Bool = false, on connection: RedisConnection,
-        now: Int64
-    ) throws(RedisError) -> (facts: [(Data, KeyspaceTree.KeyFacts)], next: RedisReply?) {
-        let perKey = sizesOnly ? 1 : 3
+    /// The commands asking the facts of `keys` (`TYPE`, `PTTL` and `MEMORY USAGE` each). With
+    /// `sizesOnly` (keys a full tree counts without listing), only `MEMORY USAGE` is asked:
+    /// their type and TTL are never shown, and totals over them are estimates anyway.
+    static func commands(_ keys: [Data], sizesOnly: Bool) -> [[RedisArgument]] {
         var commands: [[RedisArgument]] = []
-        commands.reserveCapacity(keys.count * perKey + 1)
+        commands.reserveCapacity(keys.count * (sizesOnly ? 1 : 3))
         for key in keys {
             let name = RedisArgument(key)
             if !sizesOnly {
-                commands.append(["TYPE", name])
-                commands.append(["PTTL", name])
+                commands.append([typeArgument, name])
+                commands.append([pttlArgument, name])
             }
-            commands.append(["MEMORY", "USAGE", name])
+            commands.append([memoryArgument, usageArgument, name])
         }
-        if let next { commands.append(next) }
-        guard !commands.isEmpty else { return ([], nil) }
-        var replies = try connection.pipeline(commands)
-        let nextReply = next == nil ? nil : replies.removeLast()
-        replies = try checked(replies, on: connection)
+        return commands
+    }
+
+    /// The facts in the `replies` to ``commands(_:sizesOnly:)``; keys gone since the scan
+    /// found them are left out.
+    static func facts(
+        of keys: [Data], sizesOnly: Bool, replies: [RedisReply], now: Int64, endpoint: String
+    ) throws(RedisError) -> [(Data, KeyspaceTree.KeyFacts)] {
+        let replies = try checked(replies, endpoint: endpoint)
         var found: [(Data, KeyspaceTree.KeyFacts)] = []
         found.reserveCapacity(keys.count)
         if sizesOnly {
@@ -45,7 +42,7 @@ enum KeyFactsReader {
                 guard let bytes = replies[index].integer else { continue }
                 found.append((key, KeyspaceTree.KeyFacts(type: .unread, bytes: Int(clamping: max(0, bytes)), isSampled: false)))
             }
-            return (found, nextReply)
+            return found
         }
         for (index, key) in keys.enumerated() {
             let base = index * 3
@@ -62,22 +59,34 @@ enum KeyFactsReader {
                         bytes: Int(clamping: max(0, bytes)), isSampled: false)
                 ))
         }
-        let collections = found.indices.filter { found[$0].1.type != .string }
-        if !collections.isEmpty {
-            let replies = try checked(
-                try connection.pipeline(
-                    collections.flatMap { index in
-                        [["OBJECT", "ENCODING", RedisArgument(found[index].0)], lengthCommand(found[index].1.type, found[index].0)]
-                    }),
-                on: connection)
-            for (position, index) in collections.enumerated() {
-                let encoding = replies[position * 2].string ?? ""
-                found[index].1.isSampled =
-                    sampledEncodings.contains(encoding) && (replies[position * 2 + 1].integer ?? .max) > sampleSize
-            }
-        }
-        return (found, nextReply)
+        return found
     }
+
+    /// Marks the collections among `found` whose size Redis sampled: for them only (a
+    /// string's size is never sampled), `OBJECT ENCODING` and their length, in one pipeline.
+    static func markSampled(_ found: inout [(Data, KeyspaceTree.KeyFacts)], on connection: RedisConnection)
+        throws(RedisError)
+    {
+        let collections = found.indices.filter { found[$0].1.type != .string && found[$0].1.type != .unread }
+        guard !collections.isEmpty else { return }
+        let replies = try checked(
+            try connection.pipeline(
+                collections.flatMap { index in
+                    [["OBJECT", "ENCODING", RedisArgument(found[index].0)], lengthCommand(found[index].1.type, found[index].0)]
+                }),
+            endpoint: connection.endpoint.description)
+        for (position, index) in collections.enumerated() {
+            let encoding = replies[position * 2].string ?? ""
+            found[index].1.isSampled =
+                sampledEncodings.contains(encoding) && (replies[position * 2 + 1].integer ?? .max) > sampleSize
+        }
+    }
+
+    // The commands' words, made once rather than once a key.
+    private static let typeArgument: RedisArgument = "TYPE"
+    private static let pttlArgument: RedisArgument = "PTTL"
+    private static let memoryArgument: RedisArgument = "MEMORY"
+    private static let usageArgument: RedisArgument = "USAGE"
 
     /// The command that counts the elements of a key of `type` (`STRLEN` for anything else).
     static func lengthCommand(_ type: RedisKeyType, _ key: Data) -> [RedisArgument] {
@@ -95,12 +104,12 @@ enum KeyFactsReader {
     /// `replies`, unless one is a refusal (an ACL without the command): that one is thrown.
     /// `WRONGTYPE` (the key changed type meanwhile) and a cluster's `MOVED` and `ASK` (the
     /// key's slot moved to a node that walks it) are left in place.
-    static func checked(_ replies: [RedisReply], on connection: RedisConnection) throws(RedisError) -> [RedisReply] {
+    static func checked(_ replies: [RedisReply], endpoint: String) throws(RedisError) -> [RedisReply] {
         for reply in replies {
             if case .error(let message) = reply,
                 !["WRONGTYPE", "MOVED ", "ASK "].contains(where: { message.hasPrefix($0) })
             {
-                throw RedisError(serverMessage: message, endpoint: connection.endpoint.description)
+                throw RedisError(serverMessage: message, endpoint: endpoint)
             }
         }
         return replies

@@ -21,12 +21,17 @@ package final class KeyspaceScan: SteppedScan {
     private let state: Mutex<State>
     private let gate = StepGate()
 
-    /// The walk of one primary, with its own cursor.
+    /// The walk of one primary, with its own cursor. While it has a connection, the `SCAN`
+    /// from `cursor` (unless complete) and then the facts of `pending` are in flight on it:
+    /// the server reads the next batch while this side takes in the last one.
     private struct NodeWalk {
         let pool: RedisPool
         var cursor = ScanCursor()
-        /// Keys the last `SCAN` named whose facts are still to read.
+        /// Keys a `SCAN` named whose facts are still to read.
         var pending: [Data] = []
+        /// Whether only their sizes are asked (the tree was full when they were).
+        var pendingSizesOnly = false
+        var connection: RedisConnection?
 
         var isComplete: Bool { cursor.isComplete && pending.isEmpty }
     }
@@ -69,8 +74,10 @@ package final class KeyspaceScan: SteppedScan {
     }
 
     /// Reads one more batch of the first primary not done yet, unless the scan is complete
-    /// (or another thread is stepping it). On a cluster whose slot map changed, the scan
-    /// starts over on the new primaries (keys may have moved to a node already walked).
+    /// (or another thread is stepping it): the reply of the `SCAN` in flight, then at once the
+    /// next `SCAN` and the facts of the keys it named are sent, then the facts of the keys the
+    /// step before found are read and added to the tree. On a cluster whose slot map changed,
+    /// the scan starts over on the new primaries (keys may have moved to a node already walked).
     @discardableResult
     package func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
@@ -82,26 +89,21 @@ package final class KeyspaceScan: SteppedScan {
                 }
             }
             guard let (index, walk, isFull) = found else { return progress }
-            let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
-            let next = walk.cursor.isComplete ? nil : walk.cursor.command(match: pattern, count: batchSize)
-            let (keysInDatabase, facts, reply, endpoint) = try walk.pool.withConnection { connection in
-                let keysInDatabase = walk.cursor.batches == 0 ? try connection.command(["DBSIZE"]).integer : nil
-                let (facts, reply) = try KeyFactsReader.read(
-                    walk.pending, then: next, sizesOnly: isFull, on: connection, now: Self.now())
-                return (keysInDatabase, facts, reply, connection.endpoint.description)
+            let read: WalkStep
+            do {
+                read = try self.read(walk, isFull: isFull)
+            } catch {
+                // Replies may be left in flight: the connection goes, the batch is asked again.
+                state.withLock { state in if state.epoch == epoch { state.walks[index].connection = nil } }
+                throw error
             }
-            let progress = try state.withLock { state throws(RedisError) in
+            let progress = state.withLock { state in
                 guard state.epoch == epoch else { return Self.progress(state) }
-                var walk = state.walks[index]
-                if let keysInDatabase {
+                if let keysInDatabase = read.keysInDatabase {
                     state.keysInDatabase = state.keysInDatabase.addingClamped(Int(clamping: keysInDatabase))
-                    walk.cursor.keysInDatabase = keysInDatabase
                 }
-                walk.pending = try reply.map { reply throws(RedisError) in
-                    try walk.cursor.advance(with: reply, from: endpoint)
-                } ?? []
-                state.walks[index] = walk
-                state.lastFound = facts.filter { key, facts in state.tree.insert(key, facts) }
+                state.walks[index] = read.walk
+                state.lastFound = read.facts.filter { key, facts in state.tree.insert(key, facts) }
                 return Self.progress(state)
             }
             // A node walked: had slots moved meanwhile, the next step starts over.
@@ -114,6 +116,53 @@ package final class KeyspaceScan: SteppedScan {
             }
             return progress
         }
+    }
+
+    /// What one step read of a walk: the walk as it is after it, and the facts it read.
+    private struct WalkStep {
+        var walk: NodeWalk
+        var keysInDatabase: Int64?
+        var facts: [(Data, KeyspaceTree.KeyFacts)]
+    }
+
+    /// One step of `walk` (see ``step()``); the walk it returns keeps the connection while
+    /// anything is in flight on it.
+    private func read(_ walk: NodeWalk, isFull: Bool) throws -> WalkStep {
+        var walk = walk
+        let pattern = prefix.isEmpty ? nil : Self.pattern(prefix)
+        let connection: RedisConnection
+        var keysInDatabase: Int64?
+        if let open = walk.connection {
+            connection = open
+        } else {
+            connection = try walk.pool.connect()
+            let first = walk.cursor.batches == 0
+            try connection.send(
+                (first ? [["DBSIZE"]] : [])
+                    + (walk.cursor.isComplete ? [] : [walk.cursor.command(match: pattern, count: batchSize)])
+                    + KeyFactsReader.commands(walk.pending, sizesOnly: walk.pendingSizesOnly))
+            if first {
+                keysInDatabase = try connection.receive(1)[0].integer
+                walk.cursor.keysInDatabase = keysInDatabase
+            }
+        }
+        let endpoint = connection.endpoint.description
+        let asked = (keys: walk.pending, sizesOnly: walk.pendingSizesOnly)
+        if walk.cursor.isComplete {
+            walk.pending = []
+        } else {
+            walk.pending = try walk.cursor.advance(with: try connection.receive(1)[0], from: endpoint)
+            walk.pendingSizesOnly = isFull
+            try connection.send(
+                (walk.cursor.isComplete ? [] : [walk.cursor.command(match: pattern, count: batchSize)])
+                    + KeyFactsReader.commands(walk.pending, sizesOnly: isFull))
+        }
+        let replies = try connection.receive(asked.sizesOnly ? asked.keys.count : asked.keys.count * 3)
+        var facts = try KeyFactsReader.facts(
+            of: asked.keys, sizesOnly: asked.sizesOnly, replies: replies, now: Self.now(), endpoint: endpoint)
+        try walk.pool.withConnection { try KeyFactsReader.markSampled(&facts, on: $0) }
+        walk.connection = walk.isComplete ? nil : connection
+        return WalkStep(walk: walk, keysInDatabase: keysInDatabase, facts: facts)
     }
 
     /// Starts the scan over on the primaries of the slot map `epoch`, unless it walks them already.

@@ -69,7 +69,7 @@ struct KeyspaceTree: Sendable {
     var keyCount: Int { prefixes[root]?.keys ?? 0 }
 
     /// Adds `key` (found by the scan) unless it is listed already; `false` for a listed
-    /// duplicate or a key outside the root.
+    /// duplicate or a key outside the root. Each prefix on its path is looked up once.
     @discardableResult
     mutating func insert(_ key: Data, _ facts: KeyFacts) -> Bool {
         guard key.starts(with: root) else { return false }
@@ -89,20 +89,26 @@ struct KeyspaceTree: Sendable {
             }
             path.append(prefix)
         }
-        guard let leafPrefix = path.last else { return false }
-        if prefixes[leafPrefix]?.leaves[key] != nil { return false }
         let listed = !isCut && listedKeys < maxKeys
-        for (index, prefix) in path.enumerated() {
-            prefixes[prefix, default: Prefix()].add(facts, listed: listed)
-            if index + 1 < path.count {
-                prefixes[prefix, default: Prefix()].childPrefixes.insert(path[index + 1])
-            } else if listed {
-                prefixes[prefix, default: Prefix()].leaves[key] = facts
+        // The deepest prefix first: a key listed there already is a duplicate, counted once.
+        let isNew = Self.modify(&prefixes[path[path.count - 1], default: Prefix()]) { leaf in
+            if listed { return leaf.leaves.updateValue(facts, forKey: key) == nil }
+            return leaf.leaves[key] == nil
+        }
+        guard isNew else { return false }
+        for index in path.indices {
+            Self.modify(&prefixes[path[index], default: Prefix()]) { node in
+                node.add(facts, listed: listed)
+                if index + 1 < path.count { node.childPrefixes.insert(path[index + 1]) }
             }
         }
         if listed { listedKeys += 1 }
         return true
     }
+
+    /// Runs `body` on `node` in place (one dictionary access for several changes).
+    @discardableResult
+    private static func modify<T>(_ node: inout Prefix, _ body: (inout Prefix) -> T) -> T { body(&node) }
 
     /// The children of `prefix`, largest first (by memory, then name), at most `limit` of
     /// them; amounts are lower bounds unless `isComplete`, and estimates over unlisted keys.
@@ -178,13 +184,17 @@ struct KeyspaceTree: Sendable {
     }
 
     private static func firstIndex(of needle: [UInt8], in bytes: Data, from start: Data.Index) -> Data.Index? {
-        guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
-        var index = start
-        while index + needle.count <= bytes.endIndex {
-            if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
+        guard let first = needle.first else { return nil }
+        return bytes.withUnsafeBytes { buffer -> Data.Index? in
+            var offset = start - bytes.startIndex
+            while offset + needle.count <= buffer.count {
+                if buffer[offset] == first && needle.indices.allSatisfy({ buffer[offset + $0] == needle[$0] }) {
+                    return bytes.startIndex + offset
+                }
+                offset += 1
+            }
+            return nil
         }
-        return nil
     }
 }
 

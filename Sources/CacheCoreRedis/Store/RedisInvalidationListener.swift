@@ -27,6 +27,9 @@ final class RedisInvalidationListener: Sendable {
 
     private weak let store: RedisStore?
     private let endpoint: RedisEndpoint
+    /// Called when the connection is lost and while it cannot be made again (a cluster's
+    /// listeners then read the slot map: the node may have been replaced).
+    private let onLoss: @Sendable () -> Void
     private let keys: RedisKeys
     private let timeout: Duration
     private let grace: Duration
@@ -35,10 +38,12 @@ final class RedisInvalidationListener: Sendable {
     /// Tokens of ``RedisStore/synchronize()`` markers whose push was applied, until taken.
     private let markers = Mutex<Set<String>>([])
 
-    /// Subscribes now (so no invalidation after this returns is missed) and starts the thread.
-    init(store: RedisStore) throws(RedisError) {
+    /// Subscribes to the server at `endpoint` now (so no invalidation after this returns is
+    /// missed) and starts the thread.
+    init(store: RedisStore, endpoint: RedisEndpoint, onLoss: @escaping @Sendable () -> Void) throws(RedisError) {
         self.store = store
-        self.endpoint = store.pool.endpoint
+        self.endpoint = endpoint
+        self.onLoss = onLoss
         self.keys = store.keys
         self.timeout = store.redisOptions.timeout
         self.grace = store.redisOptions.offlineGrace
@@ -81,6 +86,7 @@ final class RedisInvalidationListener: Sendable {
                 return grace == .zero
             }
             if flushNow { flushAll() }
+            onLoss()
             return .zero
         }
     }
@@ -104,17 +110,12 @@ final class RedisInvalidationListener: Sendable {
                 return (overdue, state.backoff)
             }
             if flushNow { flushAll() }
+            onLoss()
             return delay
         }
     }
 
-    private func flushAll() {
-        guard let store else { return }
-        store.coherence.withLock { pushes in
-            pushes &+= 1
-            for runtime in store.allRuntimes { runtime.memory?.removeAll { _ in true } }
-        }
-    }
+    private func flushAll() { store?.flushMemoryTiers() }
 
     /// Waits until the push of marker `token` was applied (so was every earlier push: Redis
     /// sends them in order); `false` after `timeout`.

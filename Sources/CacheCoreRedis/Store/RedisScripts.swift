@@ -3,29 +3,29 @@ import CacheCore
 /// atomic script that reads the namespace's generation and version itself, so a clear or a
 /// version change by another host takes effect at once for every reader and writer.
 ///
-/// Scripts build key names from the generation they read, so the store needs a standalone
-/// server (not Redis Cluster). They are loaded at open and run by `EVALSHA`; after a server
-/// restart forgot them, `EVAL` runs (and reloads) them.
+/// Every key a script touches is on its namespace's slot: those it is given, and the entry
+/// and tag keys it names from the generation it reads (under the namespace's hash tag on a
+/// cluster, see ``RedisKeys``). They are loaded at open and run by `EVALSHA`; after a server
+/// restart forgot them (or on a cluster node that never loaded them), `EVAL` runs them.
 enum RedisScript: CaseIterable, Sendable {
-    /// KEYS: namespace hash. ARGV: entries prefix, version, key.
+    /// KEYS: namespace hash, then the entry key. ARGV: entries prefix, version, key.
     /// Returns `[v, c, x, s, t]` of the entry (null fields when absent), or null when the
     /// namespace is not at `version`.
     case read
-    /// KEYS: namespace hash, namespaces set. ARGV: entries prefix, tags prefix, version,
-    /// writer, policy JSON, raw name; then per entry: key, value, created, expires, stale
-    /// until, PEXPIRE milliseconds, tags JSON (empty strings for none).
-    /// Returns `{1, generation}`, or `{0, version}` when another version owns the namespace.
+    /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
+    /// prefix, version, writer, policy JSON;
+    /// then per entry: key, value, created, expires, stale until, PEXPIRE milliseconds, tags
+    /// JSON (empty strings for none). Returns `{1, generation, 1 when it made the namespace's
+    /// hash (gone since it was opened) or 0}`, or `{0, version}` when another version owns it.
     case write
-    /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, keys…. Returns how many
-    /// entries it deleted.
+    /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
+    /// prefix, generation (empty: the current one), tag (empty: any), keys…. Deletes those of
+    /// `keys` whose entry exists (and carries the tag); returns how many.
     case remove
-    /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, tag, generation, keys….
-    /// Deletes those of `keys` whose entry still carries `tag`; returns how many.
-    case removeTagged
-    /// KEYS: namespace hash, namespaces set, retired set. ARGV: version, policy JSON, now,
-    /// escaped name, raw name. Returns `{generation, retired generation or 0}`.
+    /// KEYS: namespace hash, its retired set. ARGV: version, policy JSON, now, escaped name.
+    /// Returns `{generation, retired generation or 0}`.
     case register
-    /// KEYS: namespace hash, retired set (or kept sorted set, then the audit record). ARGV:
+    /// KEYS: namespace hash, its retired set (or kept sorted set, then the audit record). ARGV:
     /// escaped name, now, and optionally when the old generation is purged and the raw name.
     /// Moves the namespace to a new generation; returns the old one (0 when the namespace
     /// does not exist), listed as retired (to be unlinked now) or, with a purge time, kept as
@@ -66,6 +66,28 @@ enum RedisScript: CaseIterable, Sendable {
     /// the current claimant.
     case claimUndo
 
+    /// What the store scripts that name keys from the generation and tags they read begin
+    /// with: `need(name)` notes a key it is about to touch that KEYS does not declare, and
+    /// before touching any, such a script returns `needed(generation)`, `{{'need', generation},
+    /// names…}`, changing nothing; ``RedisStore`` runs it again with those names declared too.
+    /// So every key a script touches is declared, as a cluster needs to route it and to hold
+    /// it during a migration.
+    static let declaredKeys = """
+        local declared, missing = {}, {}
+        for _, name in ipairs(KEYS) do declared[name] = true end
+        local function need(name)
+          if not declared[name] then
+            declared[name] = true
+            table.insert(missing, name)
+          end
+        end
+        local function needed(gen)
+          local reply = {{'need', gen}}
+          for _, name in ipairs(missing) do table.insert(reply, name) end
+          return reply
+        end
+        """
+
     /// The script's source. Every script has a shebang, so Redis checks `maxmemory` before it
     /// starts (a write is refused whole, never half done); reads (`no-writes`) and removals
     /// (`allow-oom`) run under it too.
@@ -74,26 +96,44 @@ enum RedisScript: CaseIterable, Sendable {
         case .read:
             """
             #!lua flags=no-writes
+            \(Self.declaredKeys)
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation')
             if meta[1] ~= ARGV[2] or not meta[2] then return false end
-            return redis.call('HMGET', ARGV[1] .. meta[2] .. ':' .. ARGV[3], 'v', 'c', 'x', 's', 't')
+            local entry = ARGV[1] .. meta[2] .. ':' .. ARGV[3]
+            need(entry)
+            if #missing > 0 then return needed(meta[2]) end
+            return redis.call('HMGET', entry, 'v', 'c', 'x', 's', 't')
             """
         case .write:
             """
             #!lua
+            \(Self.declaredKeys)
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation')
+            if meta[2] and meta[1] ~= ARGV[3] then return {0, meta[1]} end
+            local gen = meta[2] or '1'
+            local tagsPrefix = ARGV[2] .. gen .. ':'
+            for i = 6, #ARGV, 7 do need(ARGV[1] .. gen .. ':' .. ARGV[i]) end
+            if #missing > 0 then return needed(gen) end
+            local olds = {}
+            for i = 6, #ARGV, 7 do
+              local old = redis.call('HGET', ARGV[1] .. gen .. ':' .. ARGV[i], 't')
+              olds[i] = old
+              for _, json in ipairs({old or '', ARGV[i + 6]}) do
+                if json ~= '' then
+                  for _, tag in ipairs(cjson.decode(json)) do need(tagsPrefix .. tag) end
+                end
+              end
+            end
+            if #missing > 0 then return needed(gen) end
+            local made = 0
             if not meta[2] then
               redis.call('HSET', KEYS[1], 'version', ARGV[3], 'generation', 1, 'policy', ARGV[5])
-              redis.call('SADD', KEYS[2], ARGV[6])
-              meta = {ARGV[3], '1'}
+              made = 1
             end
-            if meta[1] ~= ARGV[3] then return {0, meta[1]} end
-            local gen = meta[2]
-            local tagsPrefix = ARGV[2] .. gen .. ':'
-            for i = 7, #ARGV, 7 do
+            for i = 6, #ARGV, 7 do
               local key = ARGV[i]
               local entry = ARGV[1] .. gen .. ':' .. key
-              local old = redis.call('HGET', entry, 't')
+              local old = olds[i]
               local tags = ARGV[i + 6]
               if old and old ~= tags then
                 for _, tag in ipairs(cjson.decode(old)) do redis.call('SREM', tagsPrefix .. tag, key) end
@@ -120,43 +160,42 @@ enum RedisScript: CaseIterable, Sendable {
                 end
               end
             end
-            return {1, gen}
+            return {1, gen, made}
             """
         case .remove:
             """
             #!lua flags=allow-oom
-            local gen = redis.call('HGET', KEYS[1], 'generation')
+            \(Self.declaredKeys)
+            local gen = ARGV[3]
+            if gen == '' then gen = redis.call('HGET', KEYS[1], 'generation') end
             if not gen then return 0 end
-            local removed = 0
-            for i = 3, #ARGV do
-              local entry = ARGV[1] .. gen .. ':' .. ARGV[i]
-              local tags = redis.call('HGET', entry, 't')
-              if tags then
-                for _, tag in ipairs(cjson.decode(tags)) do
-                  redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i])
+            local tag = ARGV[4] ~= '' and ARGV[4] or nil
+            local first = 5
+            for i = first, #ARGV do need(ARGV[1] .. gen .. ':' .. ARGV[i]) end
+            if #missing > 0 then return needed(gen) end
+            local found = {}
+            for i = first, #ARGV do
+              local json = redis.call('HGET', ARGV[1] .. gen .. ':' .. ARGV[i], 't')
+              if json then
+                local tags = cjson.decode(json)
+                local carries = tag == nil
+                for _, t in ipairs(tags) do
+                  if t == tag then carries = true end
                 end
-              end
-              removed = removed + redis.call('DEL', entry)
-            end
-            return removed
-            """
-        case .removeTagged:
-            """
-            #!lua flags=allow-oom
-            local gen = ARGV[4]
-            local removed = 0
-            for i = 5, #ARGV do
-              local entry = ARGV[1] .. gen .. ':' .. ARGV[i]
-              local tags = redis.call('HGET', entry, 't')
-              if tags then
-                local carries = false
-                for _, tag in ipairs(cjson.decode(tags)) do if tag == ARGV[3] then carries = true end end
                 if carries then
-                  for _, tag in ipairs(cjson.decode(tags)) do
-                    redis.call('SREM', ARGV[2] .. gen .. ':' .. tag, ARGV[i])
-                  end
-                  removed = removed + redis.call('DEL', entry)
+                  found[i] = tags
+                  for _, t in ipairs(tags) do need(ARGV[2] .. gen .. ':' .. t) end
                 end
+              elseif tag == nil then
+                found[i] = {}
+              end
+            end
+            if #missing > 0 then return needed(gen) end
+            local removed = 0
+            for i = first, #ARGV do
+              if found[i] then
+                for _, t in ipairs(found[i]) do redis.call('SREM', ARGV[2] .. gen .. ':' .. t, ARGV[i]) end
+                removed = removed + redis.call('DEL', ARGV[1] .. gen .. ':' .. ARGV[i])
               end
             end
             return removed
@@ -167,7 +206,6 @@ enum RedisScript: CaseIterable, Sendable {
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation', 'policy')
             if not meta[2] then
               redis.call('HSET', KEYS[1], 'version', ARGV[1], 'generation', 1, 'policy', ARGV[2], 'updated', ARGV[3])
-              redis.call('SADD', KEYS[2], ARGV[5])
               return {1, 0}
             end
             if meta[1] == ARGV[1] then
@@ -176,7 +214,7 @@ enum RedisScript: CaseIterable, Sendable {
             end
             local gen = redis.call('HINCRBY', KEYS[1], 'generation', 1)
             redis.call('HSET', KEYS[1], 'version', ARGV[1], 'policy', ARGV[2], 'updated', ARGV[3])
-            redis.call('SADD', KEYS[3], ARGV[4] .. ':' .. meta[2])
+            redis.call('SADD', KEYS[2], ARGV[4] .. ':' .. meta[2])
             return {gen, tonumber(meta[2])}
             """
         case .clear:

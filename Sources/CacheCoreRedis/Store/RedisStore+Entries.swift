@@ -10,8 +10,9 @@ extension RedisStore {
         let policy = runtime.record.policy
         let version = policy.version
         let names = namespaceKeys.of(runtime.name, policy: policy)
+        let generation = generationGuess(names.namespace)
         let reply = try run(
-            .read, keys: [names.namespace],
+            .read, keys: [names.namespace, names.entries + "\(generation):" + key],
             arguments: [RedisArgument(names.entries), RedisArgument(version), RedisArgument(key)])
         guard let fields = reply.array, fields.count == 5, let value = fields[0].data,
             let created = fields[1].integer
@@ -30,13 +31,17 @@ extension RedisStore {
         let names = namespaceKeys.of(runtime.name, policy: policy)
         let fixed: [RedisArgument] = [
             RedisArgument(names.entries), RedisArgument(names.tags), RedisArgument(policy.version),
-            RedisArgument(telemetry?.clientID ?? 0), RedisArgument(names.policyJSON), RedisArgument(runtime.name),
+            RedisArgument(telemetry?.clientID ?? 0), RedisArgument(names.policyJSON),
         ]
         let now = now()
         let pushesBefore = coherence.withLock { $0 }
         for start in stride(from: 0, to: rows.count, by: Self.writeBatch) {
             var arguments = fixed
+            let generation = generationGuess(names.namespace)
+            var declared = [names.namespace]
             for row in rows[start..<min(start + Self.writeBatch, rows.count)] {
+                declared.append(names.entries + "\(generation):" + row.key)
+                declared += row.attributes.tags.map { names.tags + "\(generation):" + $0 }
                 let attributes = row.attributes
                 // Redis deletes the key when its stale window ends; an entry written already
                 // past it still replaces the old value, for a millisecond.
@@ -48,12 +53,12 @@ extension RedisStore {
                     RedisArgument(attributes.tagsJSON ?? ""),
                 ]
             }
-            let reply = try run(
-                .write, keys: [names.namespace, keys.namespaces], arguments: arguments)
+            let reply = try run(.write, keys: declared, arguments: arguments)
             guard let values = reply.array, values.first?.integer == 1 else {
                 warnTakenOver(runtime, by: reply.array?.dropFirst().first?.string ?? "?")
                 return
             }
+            if values.count == 3, values[2].integer == 1 { try listNamespace(runtime.name) }
         }
         // A push that arrived while the write was on the wire may be another host's later
         // write of the same key (applied before this one's memory copy would be): then the
@@ -69,7 +74,7 @@ extension RedisStore {
     }
 
     /// Live entries of the namespace's current generation: a `SCAN` of its keys (the whole
-    /// keyspace is walked, 1,000 keys a call) reading each entry's expiry.
+    /// keyspace of its node is walked, 1,000 keys a call) reading each entry's expiry.
     package func liveCount(of namespace: NamespaceRecord, runtime: NamespaceRuntime, now: Int64) throws -> Int {
         guard let generation = try currentGeneration(of: namespace.name, version: namespace.policy.version) else {
             return 0
@@ -78,9 +83,10 @@ extension RedisStore {
         // SCAN may return a key twice (while the server rehashes), and a key may go between
         // the SCAN and the read: each is counted once, and only while its entry exists.
         var seen = Set<String>()
-        try scan(matching: keys.entries(namespace.name) + "\(generation):", suffix: "*") { batch in
+        let hash = keys.namespace(namespace.name)
+        try scan(on: hash, matching: keys.entries(namespace.name) + "\(generation):", suffix: "*") { batch in
             let fresh = batch.filter { seen.insert($0).inserted }
-            let replies = try redis { connection in
+            let replies = try redis(hash) { connection in
                 try connection.pipeline(fresh.map { ["HMGET", RedisArgument($0), "c", "x"] })
             }
             for reply in replies {
@@ -103,52 +109,59 @@ extension RedisStore {
 
     /// The namespace's generation when it is at `version` (`nil` when absent or another version owns it).
     func currentGeneration(of name: String, version: String) throws -> Int64? {
-        let reply = try redis { connection in
-            try connection.command(["HMGET", RedisArgument(keys.namespace(name)), "version", "generation"])
+        let hash = keys.namespace(name)
+        let reply = try redis(hash) { connection in
+            try connection.command(["HMGET", RedisArgument(hash), "version", "generation"])
         }
         guard let fields = reply.array, fields.count == 2, fields[0].string == version else { return nil }
         return fields[1].integer
     }
 
     /// `SCAN`s the keys starting with `start` (matched literally) followed by the glob
-    /// `suffix`, calling `body` with each non-empty batch; returns the sum of what it returned.
+    /// `suffix` on the node serving `key` (keys of its slot, on a cluster), calling `body` with
+    /// each non-empty batch; returns the sum of what it returned.
     @discardableResult
-    func scan(matching start: String, suffix: String, _ body: ([String]) throws -> Int) throws -> Int {
-        try scan(pattern: RedisKeys.glob(start) + suffix, body)
+    func scan(on key: String, matching start: String, suffix: String, _ body: ([String]) throws -> Int) throws -> Int {
+        try scan(on: key, pattern: RedisKeys.glob(start) + suffix, body)
     }
 
-    /// `SCAN`s the keys matching the glob `pattern`, as `scan(matching:suffix:_:)`.
+    /// `SCAN`s the keys matching the glob `pattern`, as `scan(on:matching:suffix:_:)`.
     @discardableResult
-    func scan(pattern: String, _ body: ([String]) throws -> Int) throws -> Int {
+    func scan(on key: String, pattern: String, _ body: ([String]) throws -> Int) throws -> Int {
         var total = 0
-        try scanBatches(["SCAN"], pattern: pattern) { found in
+        try scanBatches(["SCAN"], on: key, pattern: pattern) { found in
             total += try body(found)
             return true
         }
         return total
     }
 
-    /// Runs a cursor command (`["SCAN"]`, `["SSCAN", set]`) to its end, 1,000 a call (matching
-    /// the glob `pattern` when given), calling `body` with each non-empty batch until it
-    /// returns `false`. Returns whether it reached the end. Names that are not UTF-8 cannot be
-    /// CacheCore's and are left out (`scanRawBatches(_:pattern:_:)` has them all).
+    /// Runs a cursor command (`["SCAN"]`, `["SSCAN", set]`) to its end on the node serving
+    /// `key`, 1,000 a call (matching the glob `pattern` when given), calling `body` with each
+    /// non-empty batch until it returns `false`. Returns whether it reached the end. Names that
+    /// are not UTF-8 cannot be CacheCore's and are left out (`scanRawBatches(_:on:pattern:_:)`
+    /// has them all).
     @discardableResult
-    func scanBatches(_ command: [String], pattern: String? = nil, _ body: ([String]) throws -> Bool) throws -> Bool {
-        try scanRawBatches(command, pattern: pattern) { found in
+    func scanBatches(_ command: [String], on key: String, pattern: String? = nil, _ body: ([String]) throws -> Bool)
+        throws -> Bool
+    {
+        try scanRawBatches(command, on: key, pattern: pattern) { found in
             let names = found.compactMap { String(data: $0, encoding: .utf8) }
             return names.isEmpty ? true : try body(names)
         }
     }
 
-    /// `scanBatches(_:pattern:_:)` with the names as the server sent them.
+    /// `scanBatches(_:on:pattern:_:)` with the names as the server sent them.
     @discardableResult
-    func scanRawBatches(_ command: [String], pattern: String? = nil, _ body: ([Data]) throws -> Bool) throws -> Bool {
+    func scanRawBatches(_ command: [String], on key: String, pattern: String? = nil, _ body: ([Data]) throws -> Bool)
+        throws -> Bool
+    {
         var cursor = "0"
         let match: [RedisArgument] = pattern.map { ["MATCH", RedisArgument($0)] } ?? []
-        let limit = ScanLimit(keysInDatabase: try redis { try $0.command(["DBSIZE"]) }.integer)
+        let limit = ScanLimit(keysInDatabase: try redis(key) { try $0.command(["DBSIZE"]) }.integer)
         var calls = 0
         repeat {
-            let reply = try redis { connection in
+            let reply = try redis(key) { connection in
                 try limit.check(calls, endpoint: endpoint)
                 return try connection.command(
                     command.map { RedisArgument($0) } + [RedisArgument(cursor)] + match + ["COUNT", 1000])

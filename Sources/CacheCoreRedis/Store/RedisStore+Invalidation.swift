@@ -41,12 +41,17 @@ extension RedisStore {
     /// that stopped mid-way); returns how many entries it unlinked.
     @discardableResult
     public func sweepRetired() throws -> Int {
-        let members = try redis { connection in try connection.command(["SMEMBERS", RedisArgument(keys.retired)]) }
+        // One retired set for the store, or one per namespace on a cluster.
+        let sets = keys.isClustered ? try namespaceNames().map(keys.retired) : [keys.retired("")]
         var removed = 0
-        for member in (members.array ?? []).compactMap(\.string) {
-            guard let colon = member.lastIndex(of: ":"), let generation = Int64(member[member.index(after: colon)...])
-            else { continue }
-            removed += try unlinkGeneration(generation, of: RedisKeys.unescape(String(member[..<colon])))
+        for set in sets {
+            let members = try redis(set) { connection in try connection.command(["SMEMBERS", RedisArgument(set)]) }
+            for member in (members.array ?? []).compactMap(\.string) {
+                guard let colon = member.lastIndex(of: ":"),
+                    let generation = Int64(member[member.index(after: colon)...])
+                else { continue }
+                removed += try unlinkGeneration(generation, of: RedisKeys.unescape(String(member[..<colon])))
+            }
         }
         return removed
     }
@@ -74,7 +79,9 @@ extension RedisStore {
 
     /// Every namespace the server knows.
     func namespaceNames() throws -> [String] {
-        let reply = try redis { connection in try connection.command(["SMEMBERS", RedisArgument(keys.namespaces)]) }
+        let reply = try redis(keys.namespaces) { connection in
+            try connection.command(["SMEMBERS", RedisArgument(keys.namespaces)])
+        }
         return (reply.array ?? []).compactMap(\.string).sorted()
     }
 
@@ -82,9 +89,11 @@ extension RedisStore {
         var removed = 0
         for start in stride(from: 0, to: removing.count, by: Self.unlinkBatch) {
             let batch = removing[start..<min(start + Self.unlinkBatch, removing.count)]
+            let hash = keys.namespace(namespace)
+            let entries = keys.entries(namespace) + "\(generationGuess(hash)):"
             let reply = try run(
-                .remove, keys: [keys.namespace(namespace)],
-                arguments: [RedisArgument(keys.entries(namespace)), RedisArgument(keys.tags(namespace))]
+                .remove, keys: [hash] + batch.map { entries + $0 },
+                arguments: [RedisArgument(keys.entries(namespace)), RedisArgument(keys.tags(namespace)), "", ""]
                     + batch.map { RedisArgument($0) })
             removed += Int(reply.integer ?? 0)
         }
@@ -92,57 +101,62 @@ extension RedisStore {
     }
 
     private func removePrefix(_ prefix: String, in namespace: String) throws -> Int {
-        let generation = try redis { connection in
-            try connection.command(["HGET", RedisArgument(keys.namespace(namespace)), "generation"])
-        }
-        guard let generation = generation.integer else { return 0 }
-        return try scan(matching: keys.entries(namespace) + "\(generation):" + prefix, suffix: "*") { found in
-            try unlink(found)
+        let hash = keys.namespace(namespace)
+        guard let generation = try generation(of: namespace) else { return 0 }
+        return try scan(on: hash, matching: keys.entries(namespace) + "\(generation):" + prefix, suffix: "*") { found in
+            try unlink(found, on: hash)
         }
     }
 
+    /// The namespace's current generation (`nil` when it has none).
+    private func generation(of namespace: String) throws -> Int64? {
+        let hash = keys.namespace(namespace)
+        return try redis(hash) { connection in try connection.command(["HGET", RedisArgument(hash), "generation"]) }
+            .integer
+    }
+
     private func removeTag(_ tag: String, in namespace: String) throws -> Int {
-        let reply = try redis { connection in
-            try connection.command(["HGET", RedisArgument(keys.namespace(namespace)), "generation"])
-        }
-        guard let generation = reply.integer else { return 0 }
+        guard let generation = try generation(of: namespace) else { return 0 }
         let set = keys.tags(namespace) + "\(generation):" + tag
         var removed = 0
-        try scanBatches(["SSCAN", set]) { members in
+        try scanBatches(["SSCAN", set], on: set) { members in
+            let entries = keys.entries(namespace) + "\(generation):"
             let result = try run(
-                .removeTagged, keys: [keys.namespace(namespace)],
+                .remove, keys: [keys.namespace(namespace), set] + members.map { entries + $0 },
                 arguments: [
-                    RedisArgument(keys.entries(namespace)), RedisArgument(keys.tags(namespace)), RedisArgument(tag),
-                    RedisArgument(generation),
+                    RedisArgument(keys.entries(namespace)), RedisArgument(keys.tags(namespace)),
+                    RedisArgument(generation), RedisArgument(tag),
                 ] + members.map { RedisArgument($0) })
             removed += Int(result.integer ?? 0)
             return true
         }
-        _ = try redis { connection in try connection.command(["UNLINK", RedisArgument(set)]) }
+        _ = try redis(set) { connection in try connection.command(["UNLINK", RedisArgument(set)]) }
         return removed
     }
 
     /// Moves the namespace to a new generation at once, then unlinks the old one's keys.
     private func clearNamespace(_ namespace: String) throws -> Int {
         let reply = try run(
-            .clear, keys: [keys.namespace(namespace), keys.retired],
+            .clear, keys: [keys.namespace(namespace), keys.retired(namespace)],
             arguments: [RedisArgument(RedisKeys.escape(namespace)), RedisArgument(now())])
         guard let generation = reply.integer, generation > 0 else { return 0 }
+        generations.withLock { $0[keys.namespace(namespace)] = generation + 1 }
         return try unlinkGeneration(generation, of: namespace)
     }
 
     /// Unlinks every entry and tag set of `generation` of `namespace` in batches, then
     /// forgets it in the retired set. Returns how many entries it unlinked.
-    /// One `SCAN` finds both (`<prefix>[et]:<ns>:<generation>:*`).
+    /// One `SCAN` finds both (`<prefix>[et]:<ns>:<generation>:*`), on the namespace's node.
     func unlinkGeneration(_ generation: Int64, of namespace: String) throws -> Int {
         let pattern =
-            RedisKeys.glob(keys.prefix) + "[et]:" + RedisKeys.glob(RedisKeys.escape(namespace) + ":\(generation):")
+            RedisKeys.glob(keys.prefix) + "[et]:" + RedisKeys.glob(keys.segment(namespace) + ":\(generation):")
             + "*"
+        let hash = keys.namespace(namespace)
         // Names stay bytes from SCAN to UNLINK: no text round trip per key, and a name that
         // is not UTF-8 under the generation goes too.
         let entryPrefix = Data(keys.entries(namespace).utf8)
         var removed = 0
-        try scanRawBatches(["SCAN"], pattern: pattern) { found in
+        try scanRawBatches(["SCAN"], on: hash, pattern: pattern) { found in
             var entries: [RedisArgument] = ["UNLINK"]
             var tagSets: [RedisArgument] = ["UNLINK"]
             for name in found {
@@ -152,21 +166,25 @@ extension RedisStore {
                     tagSets.append(RedisArgument(name))
                 }
             }
-            try redis { connection in
+            try redis(hash) { connection in
                 if tagSets.count > 1 { try connection.command(tagSets) }
                 if entries.count > 1 { removed += Int(try connection.command(entries).integer ?? 0) }
             }
             return true
         }
         let member = RedisKeys.escape(namespace) + ":\(generation)"
-        _ = try redis { connection in
-            try connection.command(["SREM", RedisArgument(keys.retired), RedisArgument(member)])
+        let retired = keys.retired(namespace)
+        _ = try redis(retired) { connection in
+            try connection.command(["SREM", RedisArgument(retired), RedisArgument(member)])
         }
         return removed
     }
 
-    private func unlink(_ found: [String]) throws -> Int {
-        let reply = try redis { connection in try connection.command(["UNLINK"] + found.map { RedisArgument($0) }) }
+    /// Unlinks `found`, keys on `key`'s slot.
+    private func unlink(_ found: [String], on key: String) throws -> Int {
+        let reply = try redis(key) { connection in
+            try connection.command(["UNLINK"] + found.map { RedisArgument($0) })
+        }
         return Int(reply.integer ?? 0)
     }
 }

@@ -25,7 +25,7 @@ extension RedisStore {
         let clients = try clients().map(\.id)
         var namespaces: [String: CacheStatistics] = [:]
         for id in clients {
-            let counted = try redis { connection in
+            let counted = try redis(keys.clients) { connection in
                 try RedisTelemetryReader.statistics(keys: keys, client: id, on: connection)
             }
             for (name, statistics) in counted { namespaces[name, default: .zero] += statistics }
@@ -37,12 +37,12 @@ extension RedisStore {
     /// each looks live (not stopped, a heartbeat within three intervals).
     public func clients() throws -> [CacheClient] {
         let now = now()
-        let (clients, gone) = try redis { connection in
+        let (clients, gone) = try redis(keys.clients) { connection in
             try RedisTelemetryReader.clients(keys: keys, now: now, on: connection)
         }
         // Heartbeat hashes that expired: their clients are forgotten (best effort).
         if !gone.isEmpty, !options.readOnly {
-            _ = try? redis { connection in
+            _ = try? redis(keys.clients) { connection in
                 try connection.command(["ZREM", RedisArgument(keys.clients)] + gone.map { RedisArgument($0) })
             }
         }

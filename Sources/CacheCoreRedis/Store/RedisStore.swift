@@ -12,13 +12,17 @@ import Synchronization
 /// What a server cannot do as a file does is refused with `CacheError/unsupported(feature:reason:)`
 /// (see docs/REDIS.md).
 ///
+/// On a Redis Cluster (`redis+cluster://host:port,host:port/`) each command goes to the primary
+/// of its slot; a namespace's keys share a hash tag, so each namespace lives on one node and
+/// the namespaces spread over the nodes.
+///
 /// ```swift
 /// let store = try RedisStore(url: "redis://127.0.0.1:6379/0")
 /// let colors = try store.cache("colors", key: Int.self, value: String.self, policy: .hybrid)
 /// try colors.set("red", for: 10)
 /// ```
 public final class RedisStore: CacheBackend {
-    /// The server, as `host:port/db` (never the password).
+    /// The server, as `host:port/db`, or a cluster's seeds as `host:port,host:port` (never the password).
     public let endpoint: String
     /// What every key of this store starts with.
     public var prefix: String { keys.prefix }
@@ -27,15 +31,18 @@ public final class RedisStore: CacheBackend {
     let redisOptions: RedisStoreOptions
     let keys: RedisKeys
     let namespaceKeys: RedisNamespaceKeyCache
-    let pool: RedisPool
+    let servers: RedisServers
     let scripts: RedisScripts
     let invalidationRules: CompiledInvalidationRules
     let registry: StatisticsRegistry
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
+    /// Each namespace's generation as a script last saw it, by namespace hash: what the keys
+    /// a script is given are named after (a guess; a script asks for the keys it lacks).
+    let generations = Mutex<[String: Int64]>([:])
     /// Writes this store's counters and heartbeat under the prefix (nil when statistics are off).
     let telemetry: RedisTelemetry?
-    /// Listens for Redis' invalidations once a namespace keeps a memory tier.
-    let listener = Mutex<RedisInvalidationListener?>(nil)
+    /// Listens for Redis' invalidations (on every primary) once a namespace keeps a memory tier.
+    let listener = Mutex<RedisInvalidationListeners?>(nil)
     /// How many pushed invalidations were applied; held while one is applied, so a write can
     /// keep its memory copy only if no push arrived while it was on the wire (see `write(_:in:committed:)`).
     let coherence = Mutex<UInt64>(0)
@@ -43,23 +50,24 @@ public final class RedisStore: CacheBackend {
     private let decodeFailures = Atomic(0)
     private let closed = Atomic(false)
 
-    /// Connects to the server at `url` (`redis://[user:password@]host:port/db`; the password
+    /// Connects to the server at `url` (`redis://[user:password@]host:port/db`, or
+    /// `redis+cluster://[user:password@]host:port,host:port/` for a Redis Cluster; the password
     /// may come from `REDISCLI_AUTH`) and loads the store's scripts.
     ///
     /// Throws a one-line `CacheError`: `CacheError/cannotOpen(path:reason:)` for a bad
     /// URL, `CacheError/unreachable(endpoint:reason:)` when the server does not answer,
     /// `CacheError/authenticationFailed(endpoint:reason:)` for a wrong password, and
-    /// `CacheError/unsupported(feature:reason:)` for store-wide size limits.
+    /// `CacheError/unsupported(feature:reason:)` for store-wide size limits (and, on a
+    /// cluster, a prefix with `{` or `}`, which would break the namespaces' hash tags).
     public init(url: String, options: StoreOptions = StoreOptions(), redis: RedisStoreOptions = RedisStoreOptions())
         throws
     {
-        let parsed: RedisEndpoint
-        do {
-            parsed = try RedisEndpoint(url: url, environment: redis.environment)
-        } catch {
-            throw CacheError.cannotOpen(path: "Redis URL", reason: error.description)
+        let isClustered = ClusterURL.isCluster(url)
+        if isClustered, redis.prefix.contains(where: { $0 == "{" || $0 == "}" }) {
+            throw CacheError.unsupported(
+                feature: "a prefix with { or } on Redis Cluster",
+                reason: "the store's keys carry their namespace's hash tag; choose a prefix without braces")
         }
-        endpoint = parsed.description
         if options.maxEntries != nil || options.maxBytes != nil {
             throw CacheError.unsupported(
                 feature: "store-wide maxEntries/maxBytes on Redis",
@@ -67,17 +75,25 @@ public final class RedisStore: CacheBackend {
         }
         self.options = options
         self.redisOptions = redis
-        let keys = RedisKeys(prefix: redis.prefix)
+        let keys = RedisKeys(prefix: redis.prefix, isClustered: isClustered)
         self.keys = keys
         self.namespaceKeys = RedisNamespaceKeyCache(keys: keys)
         self.invalidationRules = try CompiledInvalidationRules(options.invalidationRules)
         let registry = StatisticsRegistry(isEnabled: options.statistics.isEnabled)
         self.registry = registry
-        let pool = RedisPool(endpoint: parsed, size: redis.poolSize, timeout: redis.timeout)
-        self.pool = pool
-        let endpoint = self.endpoint
+        let servers: RedisServers
+        do {
+            servers = try RedisServers(
+                url: url, environment: redis.environment, poolSize: redis.poolSize, timeout: redis.timeout)
+        } catch let error as RedisError {
+            throw CacheError(error, endpoint: "Redis")
+        }
+        self.servers = servers
+        let endpoint = servers.description
+        self.endpoint = endpoint
         self.scripts = try Self.mapping(endpoint) {
-            try pool.withConnection { connection in
+            // A cluster's nodes each load the scripts: EVALSHA on a node that lacks one runs EVAL.
+            try servers.withConnection(forKey: keys.namespaces) { connection in
                 _ = try connection.command(["PING"])
                 return try RedisScripts(loadingOn: connection, isReadOnly: options.readOnly)
             }
@@ -85,7 +101,7 @@ public final class RedisStore: CacheBackend {
         if options.statistics.isEnabled, !options.readOnly, let interval = options.statistics.telemetryInterval {
             telemetry = try Self.mapping(endpoint) {
                 try RedisTelemetry(
-                    pool: pool, keys: keys, registry: registry, interval: interval, options: options)
+                    servers: servers, keys: keys, registry: registry, interval: interval, options: options)
             }
         } else {
             telemetry = nil
@@ -123,7 +139,7 @@ public final class RedisStore: CacheBackend {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listener.withLock { $0?.stop() }
         telemetry?.finish()
-        pool.drain()
+        servers.drain()
     }
 
     /// Waits until every invalidation Redis pushed before this call (every change any host
@@ -131,12 +147,15 @@ public final class RedisStore: CacheBackend {
     /// within a round trip; tests and benchmarks call this to know it happened. Throws
     /// `CacheError/unreachable(endpoint:reason:)` when the push does not come within the timeout.
     public func synchronize() throws {
-        guard let listener = listener.withLock({ $0 }) else { return }
-        let token = UUID().uuidString
-        let marker = keys.synchronizationPrefix + token
-        _ = try redis { connection in try connection.command(["SET", RedisArgument(marker), "1", "PX", 1000]) }
-        guard listener.waitForMarker(token, timeout: redisOptions.timeout) else {
-            throw CacheError.unreachable(endpoint: endpoint, reason: "no invalidation push within the timeout")
+        try listener.withLock({ $0 })?.synchronize(timeout: redisOptions.timeout)
+    }
+
+    /// Drops every memory tier's copies (the listeners lost what was pushed meanwhile, or the
+    /// slot map changed), counted as a push so a write on the wire keeps no copy.
+    func flushMemoryTiers() {
+        coherence.withLock { pushes in
+            pushes &+= 1
+            for runtime in allRuntimes { runtime.memory?.removeAll { _ in true } }
         }
     }
 
@@ -156,17 +175,47 @@ public final class RedisStore: CacheBackend {
             metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
     }
 
-    /// Runs `body` on a pooled connection, turning Redis failures into `CacheError`s.
-    func redis<T>(_ body: (RedisConnection) throws -> T) throws -> T {
+    /// Runs `body` on a pooled connection to the node serving `key` (on a cluster; the server
+    /// otherwise), turning Redis failures into `CacheError`s. What `body` sends must be on
+    /// `key`'s slot.
+    func redis<T>(_ key: String, _ body: (RedisConnection) throws -> T) throws -> T {
         guard !closed.load(ordering: .acquiring) else {
             throw CacheError.cannotOpen(path: endpoint, reason: "the store is closed")
         }
-        return try Self.mapping(endpoint) { try pool.withConnection(body) }
+        if keys.isClustered, let listeners = listener.withLock({ $0 }), listeners.epoch != servers.epoch {
+            listeners.follow()
+        }
+        return try Self.mapping(endpoint) { try servers.withConnection(forKey: key, body) }
     }
 
-    /// Runs `script` on a pooled connection.
+    /// Runs `script` on a pooled connection to the node serving its first key (every key of a
+    /// script is on one slot). When the script asks for keys `keys` lacks (see
+    /// ``RedisScript/declaredKeys``), it runs again with them, a few times at most.
     func run(_ script: RedisScript, keys: [String], arguments: [RedisArgument]) throws -> RedisReply {
-        try redis { connection in try scripts.run(script, keys: keys, arguments: arguments, on: connection) }
+        var keys = keys
+        for _ in 0..<Self.declarationRounds {
+            let reply = try redis(keys[0]) { connection in
+                try scripts.run(script, keys: keys, arguments: arguments, on: connection)
+            }
+            guard let parts = reply.array, let head = parts.first?.array, head.first?.string == "need" else {
+                return reply
+            }
+            if let generation = head.dropFirst().first?.string.flatMap({ Int64($0) }) {
+                generations.withLock { $0[keys[0]] = generation }
+            }
+            keys += parts.dropFirst().compactMap(\.string)
+        }
+        throw CacheError.serverError(
+            endpoint: endpoint,
+            message: "a script still lacked keys after \(Self.declarationRounds) rounds (its namespace kept changing)")
+    }
+
+    /// How many times `run(_:keys:arguments:)` runs a script that asks for more keys.
+    static let declarationRounds = 4
+
+    /// The generation of the namespace whose hash is `hash` as last seen (1 before).
+    func generationGuess(_ hash: String) -> Int64 {
+        generations.withLock { $0[hash] } ?? 1
     }
 
     /// Runs `body`, turning a ``RedisError`` into the `CacheError` a caller can act on.
@@ -207,7 +256,7 @@ public final class RedisStore: CacheBackend {
         try listener.withLock { listener in
             guard listener == nil else { return }
             listener = try Self.mapping(endpoint) {
-                try RedisInvalidationListener(store: self)
+                try RedisInvalidationListeners(store: self)
             }
         }
     }
@@ -216,15 +265,16 @@ public final class RedisStore: CacheBackend {
     /// generation) and unlinks the old version's entries.
     private func register(_ name: String, policy: NamespacePolicy) throws -> NamespaceRecord {
         if options.readOnly { return NamespaceRecord(id: nil, name: name, policy: policy) }
+        try listNamespace(name)
         let reply = try run(
-            .register, keys: [keys.namespace(name), keys.namespaces, keys.retired],
+            .register, keys: [keys.namespace(name), keys.retired(name)],
             arguments: [
                 RedisArgument(policy.version), RedisArgument(namespaceKeys.of(name, policy: policy).policyJSON),
-                RedisArgument(now()),
-                RedisArgument(RedisKeys.escape(name)), RedisArgument(name),
+                RedisArgument(now()), RedisArgument(RedisKeys.escape(name)),
             ])
         let values = reply.array ?? []
         let generation = values.first?.integer ?? 1
+        generations.withLock { $0[keys.namespace(name)] = generation }
         if let retired = values.dropFirst().first?.integer, retired > 0 {
             let removed = try unlinkGeneration(retired, of: name)
             options.logger.debug(
@@ -232,6 +282,11 @@ public final class RedisStore: CacheBackend {
                 metadata: ["namespace": "\(name)", "version": "\(policy.version)", "removed": "\(removed)"])
         }
         return NamespaceRecord(id: generation, name: name, policy: policy)
+    }
+
+    /// Adds `name` to the set of namespaces (before its hash exists, so no namespace goes unlisted).
+    func listNamespace(_ name: String) throws {
+        _ = try redis(keys.namespaces) { try $0.command(["SADD", RedisArgument(keys.namespaces), RedisArgument(name)]) }
     }
 
     /// Throws for what a server cannot do as a file does.

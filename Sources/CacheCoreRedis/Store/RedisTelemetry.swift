@@ -12,7 +12,8 @@ import Synchronization
 final class RedisTelemetry: Sendable {
     /// This store's client id (from `INCR <prefix>clientseq`).
     let clientID: Int64
-    private let pool: RedisPool
+    /// The server, or the cluster (every telemetry key carries the store's tag: one slot).
+    private let servers: RedisServers
     private let keys: RedisKeys
     private let registry: StatisticsRegistry
     private let interval: Duration
@@ -27,9 +28,9 @@ final class RedisTelemetry: Sendable {
 
     /// Registers the client (host, pid, program) and starts the background writes.
     init(
-        pool: RedisPool, keys: RedisKeys, registry: StatisticsRegistry, interval: Duration, options: StoreOptions
+        servers: RedisServers, keys: RedisKeys, registry: StatisticsRegistry, interval: Duration, options: StoreOptions
     ) throws {
-        self.pool = pool
+        self.servers = servers
         self.keys = keys
         self.registry = registry
         self.interval = interval
@@ -38,7 +39,7 @@ final class RedisTelemetry: Sendable {
         self.logger = options.logger
         let identity = ProcessIdentity.current(program: options.statistics.programName)
         let now = options.clock.nowMilliseconds()
-        clientID = try pool.withConnection { connection in
+        clientID = try servers.withConnection(forKey: keys.clients) { connection in
             guard let id = try connection.command(["INCR", RedisArgument(keys.clientSequence)]).integer else {
                 throw RedisError.server("INCR did not answer a number")
             }
@@ -91,7 +92,7 @@ final class RedisTelemetry: Sendable {
             commands.append(["PEXPIRE", client, RedisArgument(Self.heartbeatLife(interval))])
         }
         commands.append(["ZADD", RedisArgument(keys.clients), RedisArgument(now), RedisArgument(clientID)])
-        let replies = try pool.withConnection { connection in try connection.pipeline(commands) }
+        let replies = try servers.withConnection(forKey: keys.clients) { connection in try connection.pipeline(commands) }
         if let failure = replies.first(where: { if case .error = $0 { true } else { false } }) {
             throw RedisError.server("telemetry write failed: \(failure)")
         }

@@ -84,6 +84,8 @@ package final class ForeignAdmin: StoreAdministering {
             throw ForeignCacheError("act on one namespace at a time in this cache")
         case .expiry:
             throw ForeignCacheError("CacheDeck does not change expiry times in other libraries' caches")
+        case .importEntries:
+            throw ForeignCacheError("CacheDeck does not import into other libraries' caches")
         }
     }
 }

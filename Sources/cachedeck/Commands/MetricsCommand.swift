@@ -13,8 +13,8 @@ struct MetricsCommand: ParsableCommand {
             GET http://HOST:PORT/metrics reads the file (or RedisStore) afresh and answers with, per \
             namespace, entries, expired entries and bytes, and the hits, misses, sets, evictions, \
             expirations, invalidations, load failures, operations per second and hit ratio of every \
-            attached process over the last minute (window="1m"; on a RedisStore every client's counters \
-            since it opened, window="since_open"), plus the processes attached. The same numbers as \
+            attached process over the last minute (window="1m"; on a RedisStore every client's \
+            per-minute counts of this minute and the one before), plus the processes attached. The same numbers as \
             `namespaces --json` and `stats --json`. Port 0 picks a free port (the first line says which). \
             Runs until Ctrl-C or SIGTERM.
             """)
@@ -32,7 +32,7 @@ struct MetricsCommand: ParsableCommand {
             exposition = {
                 let clients = try inspector.clients()
                 return MetricsExposition(
-                    namespaces: try inspector.namespaceSummaries(), window: "since_open",
+                    namespaces: try inspector.namespaceSummaries(), window: "1m",
                     processes: (clients.filter(\.isLive).count, clients.count))
             }
         } else {

@@ -14,7 +14,7 @@ struct NamespacesCommand: ParsableCommand {
             Expired entries are stored but no longer readable; a sweep removes them. Hit rate, ops/s \
             and health cover the last minute of every attached process (– when nothing was read). \
             On a RedisStore (a redis:// URL) the counts come from a full SCAN of the keyspace, and hit \
-            rate, ops/s and health cover every client's counters since it opened.
+            rate, ops/s and health every client's per-minute counts of this minute and the one before.
             """)
 
     @OptionGroup var store: StoreArguments

@@ -16,7 +16,8 @@ struct StatsCommand: ParsableCommand {
             line per interval, like redis-cli --stat (hits, misses, sets, evictions and expirations \
             per second, hit rate, live processes), until Ctrl-C or --count lines. Apps write their \
             counters about once a second, so each line covers whole seconds that have ended. On a \
-            RedisStore (a redis:// URL): one span, every client's counters since it opened (no --watch).
+            RedisStore (a redis:// URL): the same windows from every client's per-minute counts, each \
+            reaching back to the start of its first minute (no --watch).
             """)
 
     @OptionGroup var store: StoreArguments
@@ -64,15 +65,18 @@ struct StatsCommand: ParsableCommand {
             attached: ("attached process", "attached processes"))
     }
 
-    /// On a RedisStore: one span, every client's counters since it opened.
+    /// On a RedisStore: the same windows, from every client's per-minute counts (each window
+    /// reaches back to the start of the minute its start falls in).
     private func run(on inspector: RedisStoreInspector) throws {
         if let namespace, try !inspector.namespaces().contains(where: { $0.name == namespace }) {
             throw InspectorError.noSuchNamespace(namespace)
         }
         let clients = try inspector.clients()
-        try report(
-            [WindowActivity(name: "since open", activity: try inspector.activity(namespace: namespace))],
-            live: clients.filter(\.isLive).count, of: clients.count, attached: ("client", "clients"))
+        let windows = try Self.windows.map { window in
+            WindowActivity(
+                name: window.name, activity: try inspector.activity(namespace: namespace, last: window.duration))
+        }
+        try report(windows, live: clients.filter(\.isLive).count, of: clients.count, attached: ("client", "clients"))
     }
 
     /// Prints the windows' activity (as JSON with `--json`), from `total` processes or clients

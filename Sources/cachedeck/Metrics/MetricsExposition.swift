@@ -3,14 +3,14 @@ import Prometheus
 
 /// The statistics the console shows, as Prometheus text (exposition format 0.0.4, which
 /// OpenMetrics scrapers read too): per namespace the stored entries, expired entries and bytes,
-/// and the reads and writes of the window the source keeps (`window="1m"`: every process
-/// attached to a file over the last minute; `window="since_open"`: every RedisStore client's
-/// counters since it opened), plus how many processes are attached. A scrape builds a fresh
+/// and the reads and writes of the last minute (`window="1m"`: every process attached to a
+/// file, or every RedisStore client's per-minute counts of this minute and the one before),
+/// plus how many processes are attached. A scrape builds a fresh
 /// registry, so a namespace that is gone is gone from the text too.
 struct MetricsExposition {
     /// The namespaces as the source summarizes them.
     var namespaces: [NamespaceSummary]
-    /// The window of their activity: `1m` or `since_open`.
+    /// The window of their activity (`1m`).
     var window: String
     /// Attached processes (or clients), and how many of them are live.
     var processes: (live: Int, total: Int)

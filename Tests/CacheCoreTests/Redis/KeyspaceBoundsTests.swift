@@ -99,6 +99,23 @@ struct KeyspaceScanBoundTests {
         #expect(users.children.count == 50 && users.children.allSatisfy { $0.type == .string })
         #expect(users.bytes.value == Int(memory) && users.bytes.mark == "~")
     }
+
+    @Test func aScanWhoseConnectionDropsWithBatchesInFlightAsksForThemAgainAndCountsEveryKeyOnce() throws {
+        let server = try RedisServer()
+        let writer = try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
+        _ = try writer.pipeline((0..<2000).map { ["SET", RedisArgument("user:\($0)"), "v"] })
+        let scan = try RedisKeyspace(url: server.url, environment: [:]).scan(batchSize: 100)
+        for _ in 0..<3 { try scan.step() }
+        let before = scan.progress.keysFound
+        #expect(before > 0 && before < 2000)
+        // Every other client goes, the scan's own connection with a SCAN and facts in flight.
+        #expect(try writer.command(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]).integer ?? 0 >= 1)
+        #expect(throws: RedisError.self) { try scan.step() }
+        #expect(scan.progress.keysFound == before)
+        let progress = try scan.finish()
+        #expect(progress.isComplete && progress.keysFound == 2000)
+        #expect(scan.level(Data("user:".utf8)).keys == KeyspaceAmount(2000))
+    }
 }
 
 /// A prefix's breakdown by type and TTL, from the keys the tree lists.

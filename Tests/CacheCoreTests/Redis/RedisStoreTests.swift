@@ -29,6 +29,27 @@ struct RedisStoreTests {
     let fixture: RedisFixture
     init() throws { fixture = try RedisFixture() }
 
+    /// "café" as U+00E9 and as "e" + U+0301 (equal as Swift strings) is one Redis key, in NFC,
+    /// whichever spelling a store writes or reads it by.
+    @Test func aKeyDifferingOnlyInNormalizationIsOneEntry() throws {
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let writer = try fixture.open()
+        let reader = try fixture.open()
+        defer {
+            writer.close()
+            reader.close()
+        }
+        let menu = try writer.cache("menu", key: String.self, value: String.self)
+        try menu.set("first", for: decomposed)
+        try menu.set("second", for: composed)
+        #expect(try reader.cache("menu", key: String.self, value: String.self).get(decomposed) == "second")
+        let keys = try fixture.connection().command(["KEYS", "cachedeck:e:menu:*"]).array ?? []
+        // Compared as bytes: Swift's `==` would hold the two spellings equal.
+        #expect(keys.compactMap { $0.string.map { Array($0.utf8) } } == [Array("cachedeck:e:menu:1:\(composed)".utf8)])
+        #expect(try reader.cache("menu", key: String.self, value: String.self).remove(composed))
+        #expect(try fixture.connection().command(["KEYS", "cachedeck:e:menu:*"]).array?.isEmpty == true)
+    }
+
     @Test func everyValueTypeRoundTripsThroughTheServer() throws {
         let writer = try fixture.open()
         let reader = try fixture.open()
