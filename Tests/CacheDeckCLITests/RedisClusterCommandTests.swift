@@ -55,7 +55,7 @@ struct RedisClusterCommandTests {
         for action in [["clear", "tiles", "--dry-run"], ["invalidate", "tiles", "--tag", "warm", "--yes"]] {
             let refused = try CLIProcess([action[0], cluster.url] + action.dropFirst(), folder: folder).wait()
             #expect(refused.status != 0 && refused.errorLines.count == 1, "\(action): \(refused.stderr)")
-            #expect(refused.stderr.contains("on Redis Cluster"), "\(action): \(refused.stderr)")
+            #expect(refused.stderr.contains("Redis Cluster"), "\(action): \(refused.stderr)")
         }
     }
 }

@@ -177,6 +177,8 @@ struct RedisStoreDataSourceTests {
         try users.set(1, for: "alice")
         try store.flushTelemetry()
         let source = try RedisStoreDataSource(url: server.url, readOnly: true)
+        // The census counts on its own thread: wait for it (the timeline takes no sample).
+        try #require(try eventually { try source.timeline(namespace: nil).isExact } != nil)
         let first = try source.overview().namespaces.first { $0.name == "users" }
         #expect(first != nil && first?.lastMinute == nil, "one sample tells nothing yet: unknown")
         _ = try users.get("alice")
