@@ -103,6 +103,8 @@ import Testing
         let good = #"{"namespace":"colors","key":"9","value":"x","tags":[],"createdAt":1,"expiresAt":null,"staleUntil":null,"version":""}"#
         let cases: [(String, String)] = [
             (good + "\n{\"namespace\":\"colors\",\n", "line 2: not a JSON object"),
+            (good + "\n" + good.replacingOccurrences(of: #""createdAt":1"#, with: #""createdAt":1e300"#),
+             "line 2: not a JSON object (or a number in it is out of range)"),
             (good + "\n" + good.replacingOccurrences(of: #""createdAt":1"#, with: #""createdAt":"soon""#),
              #"line 2: "createdAt" is not an integer"#),
             (good + "\n" + good.replacingOccurrences(of: #""key":"9""#, with: #""key":"8""#)

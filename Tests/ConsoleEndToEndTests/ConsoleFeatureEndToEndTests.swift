@@ -80,6 +80,35 @@ struct ConsoleFeatureEndToEndTests {
         try tmux.waitFor("exit=0")
     }
 
+    /// What the CLI exported comes back through `:import` after a clear: the dialog says how
+    /// many are new, `y` writes them, and `u` on the import in the Audit view removes them again.
+    @Test func importReadsBackAnExportAndTheAuditViewUndoesIt() throws {
+        let path = try demo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/parts.jsonl"
+        let binary = ConsoleEndToEndTests.binary
+        let tmux = try Tmux(columns: 120, rows: 40)
+        try tmux.type(
+            "\(binary) export \(path) parts -o \(output) && \(binary) clear \(path) parts --yes && "
+                + "\(binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.type(":import \(output)", enter: true)
+        try tmux.waitFor("Import 600 entries into parts")
+        try tmux.waitFor("600 new")
+        try tmux.waitFor("0 replacing")
+        try tmux.keys("y")
+        try tmux.waitFor("wrote 600 entries")
+        try tmux.type(":ns parts", enter: true)
+        try tmux.waitFor("parts · 600 entries")
+        try tmux.type(":audit", enter: true)
+        try tmux.waitFor("can undo")
+        try tmux.keys("u")
+        try tmux.waitFor("Undid import #")
+        try tmux.waitFor("removed 600 imported entries")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
+
     @Test func ttlActionsChangeTheMarkedEntriesAndUndoFromTheConsole() throws {
         let path = try demo()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -39,6 +39,29 @@ package struct ActionController: Sendable {
         return PendingAction(target: target, impact: try admin.preview(target))
     }
 
+    /// Measures importing `entries` into `namespace`: how many are new, how many replace
+    /// entries (which go to the trash) and the bytes written. Cache files only.
+    package func prepareImport(_ entries: [ImportedEntry], into namespace: String) throws -> PendingAction {
+        let impact = try importer().previewImport(entries, into: namespace)
+        let record = ImportRecord(
+            namespace: namespace, entries: impact.new + impact.replacing, replaced: impact.replacing, rowIDs: nil)
+        var pending = PendingAction(
+            target: .importEntries(record: record),
+            impact: ActionImpact(entries: impact.replacing, bytes: impact.replacedBytes, recentHitShare: nil, sampleKeys: []))
+        pending.importing = PendingImport(entries: entries, impact: impact)
+        return pending
+    }
+
+    /// The file imports write through; throws why not on a read-only store or one that is
+    /// not a CacheDeck cache file (Redis, another library's cache).
+    package func importer() throws -> Admin {
+        guard !isReadOnly else { throw CacheError.readOnly(path: location) }
+        guard let file = admin as? Admin else {
+            throw CacheError.unsupported(feature: "import", reason: "it writes into CacheDeck cache files only")
+        }
+        return file
+    }
+
     /// Runs `pending` if `answer` confirms it (see ``PendingAction/accepts(_:)``); returns
     /// `nil` when it does not, and nothing is changed. `progress` is as in
     /// ``run(confirmed:progress:)``.
@@ -56,6 +79,12 @@ package struct ActionController: Sendable {
     package func run(confirmed pending: PendingAction, progress: ((ActionProgress) -> Bool)? = nil) throws
         -> ActionResult
     {
+        if let importing = pending.importing, let namespace = pending.target.namespace {
+            let outcome = try importer().importEntries(importing.entries, into: namespace)
+            return ActionResult(
+                target: pending.target, outcome: outcome,
+                undo: UndoHandle(auditID: outcome.auditID, summary: "\(pending.target)"))
+        }
         let outcome = try admin.run(pending.target, origin: .current, progress: progress)
         return ActionResult(
             target: pending.target, outcome: outcome,
@@ -90,6 +119,8 @@ package struct PendingAction: Sendable, Hashable {
     /// Whether what it removes is kept for undo (a CacheDeck file's sweep keeps nothing; a
     /// foreign cache's trash keeps every action's rows).
     package var isUndoable: Bool
+    /// The entries an import writes (`nil` for every other action).
+    package var importing: PendingImport?
 
     /// An action measured elsewhere (``ActionController/prepare(_:)`` measures its own).
     package init(target: AdminTarget, impact: ActionImpact) {
@@ -139,6 +170,14 @@ package struct PendingAction: Sendable, Hashable {
         case .typeName(let name): return trimmed == name
         }
     }
+}
+
+/// An import waiting for confirmation: the entries it writes and what they would do.
+package struct PendingImport: Sendable, Hashable {
+    /// The entries read from the file.
+    package let entries: [ImportedEntry]
+    /// New, replacing and bytes, when it was prepared.
+    package let impact: ImportImpact
 }
 
 /// How an action must be confirmed.

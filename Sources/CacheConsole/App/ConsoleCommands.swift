@@ -112,6 +112,15 @@ enum ConsoleCommands {
             usage: [.init(text: "export! FILE …", summary: "Export, replacing FILE if it exists")], completion: .export
         ) { console, arguments in console.exportCommand(arguments, replacing: true) },
         ConsoleCommand(
+            name: "import",
+            usage: [.init(text: "import FILE [NAME]", summary: "Import what an export wrote (into NAME)")]
+        ) { console, arguments in
+            guard let path = arguments.first, arguments.count <= 2 else { return console.usage("import FILE [NAMESPACE]") }
+            let namespace = arguments.count == 2 ? arguments[1] : nil
+            if let namespace, !console.isKnownNamespace(namespace) { return [] }
+            return console.startAction(.importFile(path: path, namespace: namespace), title: "import of \(path)")
+        },
+        ConsoleCommand(
             name: "compact",
             usage: [.init(text: "compact", summary: "Give free pages back to disk")]
         ) { console, _ in console.compactCommand() },

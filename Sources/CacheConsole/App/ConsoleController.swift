@@ -89,8 +89,8 @@ package struct ConsoleController: Sendable {
             return apply(results)
         case .prepared(let pending):
             model.busy = nil
-            // An action that would change nothing is not worth a question.
-            guard pending.impact.entries > 0 else {
+            // An action that would change nothing is not worth a question (an import always writes).
+            guard pending.impact.entries > 0 || pending.importing != nil else {
                 report("\(ActionText.title(pending.target)): nothing to do (it selects no entries).")
                 return []
             }

@@ -24,6 +24,7 @@ package enum ActionText {
     }
 
     /// What a run did: `Removed 2,500 entries (1.2 MB).`, `Changed the expiry of 3 entries (420 B).`,
+    /// `Wrote 12 entries (3.1 kB).` (an import),
     /// and on a full disk `Disk full: cleared 880 entries (1.8 MB) without keeping them for undo.`
     /// with what it could not do.
     package static func done(_ result: ActionResult) -> String {
@@ -33,6 +34,8 @@ package enum ActionText {
         var line = "Removed \(entries) (\(bytes))."
         if case .expiry = result.target {
             line = "Changed the expiry of \(entries) (\(bytes))."
+        } else if case .importEntries = result.target {
+            line = "Wrote \(entries) (\(bytes))."
         } else if result.target.isUndoable && outcome.wasDiskFull && !outcome.isUndoable && outcome.removed > 0 {
             let verb = if case .invalidate = result.target { "removed" } else { "cleared" }
             line = "Disk full: \(verb) \(entries) (\(bytes)) without keeping them for undo."

@@ -11,13 +11,7 @@ enum ConfirmScreen {
         var lines: [(String, CellStyle)] = [
             (ActionText.title(pending.target), CellStyle(.title)),
             ("", CellStyle(.dialog)),
-            (
-                "\(Formatting.entries(impact.entries))\(options.dot)"
-                    + "\(Formatting.bytes(impact.bytes))\(options.dot)"
-                    + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
-                        ?? "hits unknown (not recorded per entry)"),
-                CellStyle(.dialog, [.bold])
-            ),
+            (figures(pending, options: options), CellStyle(.dialog, [.bold])),
         ]
         if !impact.sampleKeys.isEmpty {
             lines.append(("e.g. " + impact.sampleKeys.prefix(3).joined(separator: ", "), CellStyle(.dialog)))
@@ -57,9 +51,27 @@ enum ConfirmScreen {
         }
     }
 
+    /// What the action would do: entries, bytes and hit share removed; for an import, the
+    /// entries new and replacing (those go to the trash) and the bytes written.
+    private static func figures(_ pending: PendingAction, options: RenderOptions) -> String {
+        let impact = pending.impact
+        if let imported = pending.importing?.impact {
+            return "\(Formatting.count(imported.new)) new\(options.dot)\(Formatting.count(imported.replacing)) replacing "
+                + "(\(Formatting.bytes(imported.replacedBytes)) to the trash)\(options.dot)"
+                + "\(Formatting.bytes(imported.bytes))"
+        }
+        return "\(Formatting.entries(impact.entries))\(options.dot)\(Formatting.bytes(impact.bytes))\(options.dot)"
+            + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
+                ?? "hits unknown (not recorded per entry)")
+    }
+
     /// The y/N question, in the action's own words.
     private static func question(_ target: AdminTarget) -> String {
-        if case .expiry = target { "Change their expiry?" } else { "Remove them?" }
+        switch target {
+        case .expiry: "Change their expiry?"
+        case .importEntries: "Import them?"
+        default: "Remove them?"
+        }
     }
 
     /// How the action can be undone, in its own words.

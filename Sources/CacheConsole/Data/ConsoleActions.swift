@@ -1,5 +1,6 @@
 import TerminalUI
 import CacheCore
+import Foundation
 
 /// The console's actions on either store, through the ``ActionController``: how a filter
 /// becomes a selector (``FilterSelector``), preview, run, undo, and the audit log as rows.
@@ -26,6 +27,13 @@ struct ConsoleActions: Sendable {
         case .matching(let namespace, let text, let expiry):
             let selector = try filters.selector(namespace: namespace, filter: text)
             return try actions.prepare(expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector))
+        case .importFile(let path, let namespace):
+            _ = try actions.importer()
+            guard let data = FileManager.default.contents(atPath: ExportRequest.expandingHome(path)) else {
+                throw ConsoleError("cannot read \(path); nothing was imported")
+            }
+            let (name, entries) = try EntryImportReader.entries(of: data, namespace: namespace)
+            return try actions.prepareImport(entries, into: name)
         }
     }
 

@@ -107,4 +107,7 @@ package enum ActionRequest: Sendable, Hashable {
     /// `expiry`, given a new expiry) by prefix or tag when the filter is just that, else by
     /// the keys it matches (a bounded number).
     case matching(namespace: String, filter: String, expiry: ExpiryChange? = nil)
+    /// The JSON Lines at `path` (`~/…` under `$HOME`), as `cachedeck export` writes them,
+    /// imported into `namespace` (`nil`: the one the lines name). Cache files only.
+    case importFile(path: String, namespace: String?)
 }

@@ -66,7 +66,7 @@ package enum EntryImportReader {
         case .typeMismatch(let type, let context): return "\(field(context.codingPath)) is not \(describe(type))"
         case .valueNotFound(let type, let context): return "\(field(context.codingPath)) is not \(describe(type))"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not a JSON object" : "\(field(context.codingPath)) is not valid"
+            return context.codingPath.isEmpty ? "not a JSON object (or a number in it is out of range)" : "\(field(context.codingPath)) is not valid"
         @unknown default: return "not an exported entry"
         }
     }

@@ -46,6 +46,14 @@ public struct ImportRecord: Sendable, Hashable, Codable {
     public let replaced: Int
     /// The row ids it wrote: every imported row's id lies in this range.
     public let rowIDs: ClosedRange<Int64>?
+
+    /// A record with these parts (an import writes the real one; a preview has no row ids).
+    package init(namespace: String, entries: Int, replaced: Int, rowIDs: ClosedRange<Int64>?) {
+        self.namespace = namespace
+        self.entries = entries
+        self.replaced = replaced
+        self.rowIDs = rowIDs
+    }
 }
 
 /// What an import would do: entries new to the namespace, entries that replace existing

@@ -54,7 +54,7 @@ struct ImportCommand: ParsableCommand {
         let outcome = try admin.importEntries(entries, into: name)
         if output.json { return try JSONOutput.print(ImportText.json(impact, auditID: outcome.auditID)) }
         print(
-            "Imported \(Formatting.count(outcome.removed)) entries into \(name) (\(Formatting.bytes(outcome.bytes))); "
+            "Imported \(Formatting.entries(outcome.removed)) into \(name) (\(Formatting.bytes(outcome.bytes))); "
                 + "undo: cachedeck restore \(store.file) \(outcome.auditID)")
     }
 

@@ -79,18 +79,18 @@ import TerminalUI
               p             Pause / resume live updates                   :export FILE                 Marked, filtered or all entr…
               F             Freeze / unfreeze the order: rows stay put,…  :export FILE ns=N [filter]   A namespace's (matching) ent…
               +, =          Refresh faster                                :export! FILE …              Export, replacing FILE if it…
-              -, _          Refresh slower                                :compact                     Give free pages back to disk
-              u             Undo the last action                          :undo                        Undo the last action
-              m             Mouse on / off                                :theme NAME                  Switch the colour theme
-              Ctrl-L        Redraw the screen                             :refresh SECONDS             Set the refresh interval
-              Ctrl-Q        Quit (closes the help first)                  :overview                    Go to the Overview
-             In lists                                                     :timeline                    Show the expiry timeline
-              ↑, k          Move up                                       :stats                       Show the statistics graphs
-              ↓, j          Move down                                     :audit                       Show the audit log
-              PgUp, Ctrl-B  Page up                                       :mouse                       Mouse on / off
-              PgDn, Ctrl-F  Page down                                     :help                        Show keys and commands
-              g, Home       First row                                     :q                           Quit
-              G, End        Last row
+              -, _          Refresh slower                                :import FILE [NAME]          Import what an export wrote …
+              u             Undo the last action                          :compact                     Give free pages back to disk
+              m             Mouse on / off                                :undo                        Undo the last action
+              Ctrl-L        Redraw the screen                             :theme NAME                  Switch the colour theme
+              Ctrl-Q        Quit (closes the help first)                  :refresh SECONDS             Set the refresh interval
+             In lists                                                     :overview                    Go to the Overview
+              ↑, k          Move up                                       :timeline                    Show the expiry timeline
+              ↓, j          Move down                                     :stats                       Show the statistics graphs
+              PgUp, Ctrl-B  Page up                                       :audit                       Show the audit log
+              PgDn, Ctrl-F  Page down                                     :mouse                       Mouse on / off
+              g, Home       First row                                     :help                        Show keys and commands
+              G, End        Last row                                      :q                           Quit
              Overview
               Enter, →, l   Open the selected namespace
               E             Entries of the selected namespace that expi…

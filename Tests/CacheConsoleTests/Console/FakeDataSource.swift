@@ -283,6 +283,8 @@ final class FakeDataSource: ConsoleDataSource {
             let selector: InvalidationSelector =
                 filter.isEmpty ? .namespace(namespace) : .prefix(namespace: namespace, prefix: filter)
             target = expiry.map { .expiry(selector: selector, change: $0) } ?? .invalidate(selector)
+        case .importFile:
+            throw CacheError.unsupported(feature: "import", reason: "the fake source imports nothing")
         }
         let doomed = state.withLock { Self.selected(by: target, in: $0.namespaces) }
         let entries = doomed.values.reduce(0) { $0 + $1.count }
