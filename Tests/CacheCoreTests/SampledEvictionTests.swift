@@ -127,19 +127,23 @@ import Testing
 }
 
 /// Format 8: the access index is dropped by the migration, inside its transaction, so an app
-/// killed while it migrates leaves a format-6 file with the index or a format-8 file without.
+/// killed while it migrates leaves a file of the older format with the index or a format-8
+/// file without. Formats 5, 6 and 7 migrate the same way (7 keeps its sort values).
 @Suite struct AccessIndexMigrationTests {
     static let entries = 30_000
 
-    private static func format6File(at path: String) throws {
+    /// A file of format `version` with namespace `n`: `entries` entries `k0`, `k1`, … (hits
+    /// `n % 7`); from format 7, every third entry has sort value `n`.
+    private static func olderFile(at path: String, version: Int) throws {
+        let sortValues = version >= Schema.sortValuesVersion
         try olderFormatFile(
-            at: path, version: 6,
+            at: path, version: version,
             """
             PRAGMA journal_mode = WAL;
             INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'n', 1, 1);
             WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < \(entries - 1))
-            INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits)
-                SELECT 1, 'k' || n, zeroblob(200), 200 + length('k' || n), n, n, n % 7 FROM i;
+            INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, hits\(sortValues ? ", sort_value" : ""))
+                SELECT 1, 'k' || n, zeroblob(200), 200 + length('k' || n), n, n, n % 7\(sortValues ? ", iif(n % 3 = 0, n, NULL)" : "") FROM i;
             """)
     }
 
@@ -147,35 +151,50 @@ import Testing
         try rawScalar(path: path, "SELECT count(*) FROM sqlite_schema WHERE name = 'entries_by_access'") == 1
     }
 
-    @Test func anOpenDropsTheAccessIndexAndKeepsEveryEntry() throws {
+    /// Every entry is there, through the store, with its hits and (from format 7) sort values.
+    private static func expectEveryEntry(_ store: CacheStore, from version: Int) throws {
+        let cache = try store.dataCache("n", key: String.self)
+        #expect(try cache.count() == Self.entries)
+        let byHits = try store.inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
+        #expect(byHits.rows.first?.hits == 6)
+        if version >= Schema.sortValuesVersion {
+            let bySortValue = try cache.entries(CacheQuery(orderedBy: EntrySort(.sortValue, descending: true)))
+            #expect(bySortValue.entries.first?.sortValue == Int64(Self.entries - 1) / 3 * 3)
+        }
+    }
+
+    @Test(arguments: [5, 6, 7])
+    func anOpenDropsTheAccessIndexAndKeepsEveryEntry(_ version: Int) throws {
         let folder = TemporaryFolder()
         let path = folder.file()
-        try Self.format6File(at: path)
+        try Self.olderFile(at: path, version: version)
         #expect(try Self.hasAccessIndex(path))
         let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
         defer { try? store.close() }
         #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
         #expect(try !Self.hasAccessIndex(path))
-        let cache = try store.dataCache("n", key: String.self)
-        #expect(try cache.count() == Self.entries)
-        let byHits = try store.inspector.entries(EntryQuery(namespace: "n", sort: EntrySort(.hits, descending: true)))
-        #expect(byHits.rows.first?.hits == 6)
+        try Self.expectEveryEntry(store, from: version)
     }
 
-    @Test func anAppKilledWhileItMigratesLeavesAFileTheNextOpenFinishes() throws {
+    /// SIGKILL at random moments of an open that migrates (the helper process): the file is
+    /// whole at either format, and the next open finishes the migration.
+    @Test(arguments: [6, 7])
+    func anAppKilledWhileItMigratesLeavesAFileTheNextOpenFinishes(_ version: Int) throws {
         let folder = TemporaryFolder()
-        let original = folder.file("v6.sqlite")
-        try Self.format6File(at: original)
+        let original = folder.file("v\(version).sqlite")
+        try Self.olderFile(at: original, version: version)
         let whole = try timedOpen(of: original, in: folder).took
         for round in 0..<TestScale.count(ci: 6, full: 30) {
             let path = try killedOpen(of: original, in: folder, round: round, within: whole)
-            let version = try rawScalar(path: path, "PRAGMA user_version")
-            #expect(version == 6 || version == Int64(Schema.currentVersion), "round \(round)")
-            #expect(try Self.hasAccessIndex(path) == (version == 6), "round \(round): the index goes with format 6")
+            let found = try rawScalar(path: path, "PRAGMA user_version")
+            #expect(found == Int64(version) || found == Int64(Schema.currentVersion), "round \(round)")
+            #expect(
+                try Self.hasAccessIndex(path) == (found == Int64(version)),
+                "round \(round): the index goes with format \(version)")
             #expect(try rawScalar(path: path, "SELECT count(*) FROM entries WHERE key LIKE 'k%'") == Int64(Self.entries))
             let store = try CacheStore(path: path, options: StoreOptions(clock: ManualClock()))
             #expect(try rawScalar(path: path, "PRAGMA user_version") == Int64(Schema.currentVersion))
-            #expect(try store.dataCache("n", key: String.self).count() == Self.entries)
+            try Self.expectEveryEntry(store, from: version)
             try store.close()
         }
     }
