@@ -3,7 +3,7 @@ import Testing
 
 @testable import CacheCore
 
-/// Queries by key prefix and tag read the tag's entries under the prefix (format 8's
+/// Queries by key prefix and tag read the tag's entries under the prefix (format 9's
 /// `entry_tags_by_key`), in every order, and return exactly what the filter selects.
 @Suite struct TagRangeQueryTests {
     private static let orders = [
@@ -86,12 +86,12 @@ import Testing
         }
     }
 
-    /// A format-7 file's tag rows get their namespace and key when it migrates.
-    @Test func aFormat7FileMigratesItsTagRows() throws {
+    /// A format-8 file's tag rows get their namespace and key when it migrates.
+    @Test func aFormat8FileMigratesItsTagRows() throws {
         let folder = TemporaryFolder()
         let path = folder.file()
         try olderFormatFile(
-            at: path, version: 7,
+            at: path, version: 8,
             """
             INSERT INTO namespaces (id, name, created_at, updated_at) VALUES (1, 'c', 0, 0);
             INSERT INTO entries (namespace_id, key, value, size, created_at, accessed_at, tags)

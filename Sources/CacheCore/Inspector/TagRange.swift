@@ -1,5 +1,5 @@
 /// The entries of one namespace that carry a tag, under a key prefix if the filter has one:
-/// one range of `entry_tags_by_key (tag, namespace_id, key)` (format 8).
+/// one range of `entry_tags_by_key (tag, namespace_id, key)` (format 9).
 ///
 /// A filter that requires a tag selects only entries of that range, so when the range is
 /// small a page reads those rows, orders them and tests the rest of the filter on them,

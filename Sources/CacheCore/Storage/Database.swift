@@ -16,11 +16,13 @@ final class Database: Sendable {
     let formatVersion: Int
     /// Whether the file has the `sort_value` column (format 7).
     var hasSortValues: Bool { formatVersion >= Schema.sortValuesVersion }
-    /// Whether `entry_tags` holds each entry's namespace and key (format 8, ``TagRange``).
+    /// Whether `entry_tags` holds each entry's namespace and key (format 9, ``TagRange``).
     var hasTagKeys: Bool { formatVersion >= Schema.tagKeysVersion }
     private let writer: SQLiteConnection?
     /// The room kept for removals on the file's filesystem (`nil` for a read-only store).
     let room: DiskRoom?
+    /// Sampled eviction's candidates, kept between the writer's evictions.
+    let evictionPools = EvictionPools()
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[SQLiteConnection]>([])
     private let closed = Atomic(false)

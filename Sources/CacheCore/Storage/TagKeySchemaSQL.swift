@@ -1,5 +1,5 @@
 extension Schema {
-    /// Format v8: each `entry_tags` row also holds its entry's `namespace_id` and `key`, and
+    /// Format v9: each `entry_tags` row also holds its entry's `namespace_id` and `key`, and
     /// `entry_tags_by_key (tag, namespace_id, key)` finds a tag's entries in one namespace under
     /// a key prefix as one index range, so a query by tag and prefix reads the entries it
     /// returns instead of walking every key under the prefix (see ``TagRange``).
@@ -33,5 +33,5 @@ extension Schema {
         """
 
     /// The format that introduces ``tagKeys``.
-    static let tagKeysVersion = 8
+    static let tagKeysVersion = 9
 }
