@@ -153,6 +153,36 @@ struct RedisAdminTests {
         #expect(try fixture.cli("KEYS", trash + "*").isEmpty)
     }
 
+    @Test func recordsWrittenBeforeLedgersAreStillUndone() throws {
+        let fixture = try RedisFixture()
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 30)
+        let keys = fixture.keys
+        /// Rewrites action `id`'s record as one written before ledgers: counts and `cleared`
+        /// in the record, TTL times in one hash for every namespace.
+        func makeOld(_ id: Int64, cleared: String? = nil) throws {
+            try fixture.cli("HDEL", keys.audit(id), "namespaces")
+            if let cleared { try fixture.cli("HSET", keys.audit(id), "cleared", cleared) }
+            try fixture.cli("DEL", keys.ledger(id, namespace: "colors"))
+            if try fixture.cli("EXISTS", keys.expiryTrash(id, namespace: "colors")) == "1" {
+                try fixture.cli("RENAME", keys.expiryTrash(id, namespace: "colors"), keys.expiryTrash(id, namespace: nil))
+            }
+        }
+        let moved = try store.admin.run(.invalidate(.prefix(namespace: "colors", prefix: "k1")))
+        try makeOld(moved.auditID)
+        #expect(try store.admin.auditRecord(moved.auditID)?.entries == 11)
+        #expect(try store.admin.restore(moved.auditID) == 11 && cache.count() == 30)
+
+        let expired = try store.admin.run(.expiry(selector: .prefix(namespace: "colors", prefix: "k2"), change: .expireNow))
+        try makeOld(expired.auditID)
+        #expect(try cache.count() == 19 && store.admin.restore(expired.auditID) == 11 && cache.count() == 30)
+
+        let cleared = try store.admin.run(.clear(namespace: "colors"))
+        try makeOld(cleared.auditID, cleared: #"[{"namespace":"colors","kept":1,"current":2}]"#)
+        #expect(try cache.count() == 0 && store.admin.restore(cleared.auditID) == 30 && cache.count() == 30)
+    }
+
     @Test(arguments: RedisDeployment.allCases)
     func auditRecordsAndTrashLastTheRetention(_ deployment: RedisDeployment) throws {
         let fixture = try RedisFixture(deployment)
@@ -165,8 +195,10 @@ struct RedisAdminTests {
         #expect(try store.admin.auditLog().map(\.id) == [removed.auditID, cleared.auditID])
         #expect(try store.admin.auditLog(limit: 1).count == 1)
         #expect(try fixture.cli("ZSCORE", fixture.keys.kept("colors"), "colors:1").isEmpty == false)
-        let ttl = try #require(Int(try fixture.cli("PTTL", fixture.keys.audit(cleared.auditID))))
-        #expect(ttl > 6 * 86_400_000 && ttl <= 7 * 86_400_000)
+        for key in [fixture.keys.audit(cleared.auditID), fixture.keys.ledger(cleared.auditID, namespace: "colors")] {
+            let ttl = try #require(Int(try fixture.cli("PTTL", key)))
+            #expect(ttl > 6 * 86_400_000 && ttl <= 7 * 86_400_000, "\(key)")
+        }
 
         fixture.clock.advance(by: .seconds(7 * 86_400 + 1))
         #expect(try store.admin.auditLog().isEmpty)
