@@ -107,7 +107,11 @@ extension RedisAdmin {
                 return (sum.0 + back.entries, sum.1 + back.bytes)
             }
         }
-        let ledgers = try log.ledgers(auditID, namespaces: namespaces).filter { !$0.isRestored }
+        // A namespace the action moved or changed nothing in (its ledger counts with each
+        // move, atomically) has no trash to walk.
+        let ledgers = try log.ledgers(auditID, namespaces: namespaces).filter {
+            !$0.isRestored && ($0.entries > 0 || $0.cleared != nil)
+        }
         try refuseUnlessRestorable(ledgers.compactMap(\.cleared), auditID: auditID)
         var back = (entries: 0, bytes: 0)
         for ledger in ledgers {
