@@ -115,7 +115,7 @@ extension RedisAdmin {
         try refuseUnlessRestorable(ledgers.compactMap(\.cleared), auditID: auditID)
         var back = (entries: 0, bytes: 0)
         for ledger in ledgers {
-            let done =
+            let done = try whileSlotStays(ledger.namespace) {
                 if let expiry {
                     (entries: try restoreExpiry(auditID, namespace: ledger.namespace, selector: expiry), bytes: 0)
                 } else if let cleared = ledger.cleared {
@@ -123,6 +123,7 @@ extension RedisAdmin {
                 } else {
                     try restoreTrash(auditID, namespace: ledger.namespace)
                 }
+            }
             try log.markRestored(auditID, namespace: ledger.namespace, now: store.now())
             back = (back.entries + done.entries, back.bytes + done.bytes)
         }

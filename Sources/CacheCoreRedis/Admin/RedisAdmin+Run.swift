@@ -29,12 +29,14 @@ extension RedisAdmin {
         do {
             for name in namespaces where !state.isCancelled {
                 let scoped = selector.scoped(to: name)
-                if case .expiry(_, let change) = target {
-                    try changeExpiry(scoped, change, state: &state)
-                } else if case .namespace = scoped {
-                    try clear(name, state: &state)
-                } else {
-                    try move(scoped, state: &state)
+                try whileSlotStays(name) {
+                    if case .expiry(_, let change) = target {
+                        try changeExpiry(scoped, change, state: &state)
+                    } else if case .namespace = scoped {
+                        try clear(name, state: &state)
+                    } else {
+                        try move(scoped, state: &state)
+                    }
                 }
             }
         } catch {

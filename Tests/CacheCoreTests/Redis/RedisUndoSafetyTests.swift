@@ -204,6 +204,38 @@ struct RedisUndoSafetyTests {
         #expect(try caches.map { try $0.count() } == sizes)
     }
 
+    @Test func whileANamespacesSlotIsBeingMovedItsActionsAndUndosWait() throws {
+        let fixture = try RedisFixture(.cluster)
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try fill(store, count: 300)
+        let moved = try store.admin.run(.invalidate(.prefix(namespace: "tiles", prefix: "t1")))
+        #expect(moved.removed == 111)
+        // A reshard of the namespace's slot, half way: its keys could be on either node.
+        let hash = fixture.keys.namespace("tiles")
+        let slot = RedisArgument(ClusterSlot.of(Array(hash.utf8)))
+        let home = try fixture.connection(forKey: hash)
+        let homeID = try #require(try home.command(["CLUSTER", "MYID"]).string)
+        let other = try #require(try fixture.primaries().first { try $0.command(["CLUSTER", "MYID"]).string != homeID })
+        let otherID = try #require(try other.command(["CLUSTER", "MYID"]).string)
+        _ = try other.command(["CLUSTER", "SETSLOT", slot, "IMPORTING", RedisArgument(homeID)])
+        _ = try home.command(["CLUSTER", "SETSLOT", slot, "MIGRATING", RedisArgument(otherID)])
+        func settle() throws {
+            for node in [home, other] { _ = try node.command(["CLUSTER", "SETSLOT", slot, "STABLE"]) }
+        }
+        defer { try? settle() }
+
+        #expect {
+            try store.admin.run(.clear(namespace: "tiles"))
+        } throws: { isOneLine($0) { _ in true } && "\($0)".contains("being moved between nodes") }
+        #expect {
+            try store.admin.restore(moved.auditID)
+        } throws: { isOneLine($0) { _ in true } && "\($0)".contains("stays restorable") }
+        #expect(try cache.count() == 189 && store.admin.auditRecord(moved.auditID)?.canUndo == true)
+        try settle()
+        #expect(try store.admin.restore(moved.auditID) == 111 && cache.count() == 300)
+    }
+
     @Test(arguments: RedisDeployment.allCases)
     func anUndoHeldByALiveProcessIsRefusedAndADeadOnesIsTakenOver(_ deployment: RedisDeployment) throws {
         let fixture = try RedisFixture(deployment)
