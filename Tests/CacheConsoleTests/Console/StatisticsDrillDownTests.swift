@@ -89,6 +89,16 @@ import TerminalUI
         #expect(harness.screen().contains("every namespace have no one list of entries"))
     }
 
+    @Test func graphsWithoutBucketBoundsSaySoAndDrawNoCursor() {
+        // The fake source's series are points without spans, as a Redis store's sampled 5 minutes.
+        var harness = ConsoleHarness(columns: 100, rows: 30)
+        harness.press(.character("3"), .down, .enter)
+        #expect(harness.screen().contains("Last 5 min:"), "no bucket to describe: the window's totals stay")
+        harness.press(.enter)
+        #expect(harness.model.current.view is StatisticsView)
+        #expect(harness.model.status?.text.contains("no exact bucket bounds to list entries by") == true)
+    }
+
     @Test func theCreatedTermParsesPrintsAndRefusesNonsense() throws {
         let filter = try EntryFilter(parsing: "created>=2026-11-27T03:00:00Z created<2026-11-27T03:01:00.5Z")
         #expect(

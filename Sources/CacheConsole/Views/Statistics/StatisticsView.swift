@@ -33,7 +33,7 @@ package struct StatisticsView: ConsoleView {
         [
             KeyBinding(
                 .drillIn, hint: "entries",
-                help: "Graphs: open the entries written in the bucket under the cursor (←/→ move it)"
+                help: "Into the graphs; there, open the entries written in the bucket under the cursor (←/→ move it)"
             ) { view, context in
                 if view.pane == .namespaces { return view.switchPane() }
                 view.drillIn(context: &context)
@@ -100,8 +100,8 @@ package struct StatisticsView: ConsoleView {
         guard let series = selectedSeries(names: names) else { return }
         guard let index = bucketIndex(in: series), let filter = series.writtenFilter(bucket: index) else {
             context.report(
-                "These graphs are sampled from Redis counters, so their buckets have no exact bounds to list "
-                    + "entries by: \(context.label(.cycleWindow)) switches to the 1 h window.")
+                "These graphs have no exact bucket bounds to list entries by (a Redis store's 5-minute graphs "
+                    + "are sampled from counters): \(context.label(.cycleWindow)) switches the window.")
             return
         }
         guard names.indices.contains(selection - 1) else {
