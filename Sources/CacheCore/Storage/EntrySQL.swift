@@ -368,16 +368,6 @@ extension SQLiteConnection {
             """, name, key)
     }
 
-    /// The namespace's least and most recent access times (`nil` without entries).
-    func accessTimeRange(namespaceID: Int64) throws -> (least: Int64?, most: Int64?) {
-        // Separate statements: SQLite answers a lone min() or max() with one index descent,
-        // but both in one statement scan the range.
-        (
-            try scalar("SELECT min(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID),
-            try scalar("SELECT max(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID)
-        )
-    }
-
     /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
     /// from the index alone.
     func expiringTotals(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> (Int, Int64) {
