@@ -10,7 +10,8 @@ import CacheCore
 enum RedisScript: CaseIterable, Sendable {
     /// KEYS: namespace hash, then the entry key. ARGV: entries prefix, version, key.
     /// Returns `[v, c, x, s, t]` of the entry (null fields when absent), or null when the
-    /// namespace is not at `version`.
+    /// namespace is not at `version`. A get reads with two plain `HMGET`s first and runs
+    /// this only when the generation it guessed moved or a cluster redirected it.
     case read
     /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
     /// prefix, version, writer, policy JSON;
