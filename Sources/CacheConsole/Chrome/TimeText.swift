@@ -10,6 +10,13 @@ package enum TimeText {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
     }
 
+    /// The time of day of a moment in UTC, to the second (`05:03:00`).
+    static func clock(_ milliseconds: Int64) -> String {
+        let seconds = ((milliseconds / 1000) % 86_400 + 86_400) % 86_400
+        return [seconds / 3600, seconds / 60 % 60, seconds % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
+            .joined(separator: ":")
+    }
+
     /// A span of milliseconds: `0s`, `45s`, `12m`, `5h`, `3d`, `8w`, `2y`.
     static func span(_ milliseconds: Int64) -> String {
         let seconds = max(0, milliseconds) / 1000
@@ -40,6 +47,10 @@ package enum TimeText {
         guard let lastAccessAt = entry.lastAccessAt else { return "–" }
         return entry.hits == 0 ? "never" : ago(lastAccessAt, now: now)
     }
+
+    /// How fresh a CacheDeck file's hits and last access are: each app writes its reads,
+    /// memory-tier hits included, about once a second.
+    static let readsLag = " (≤ ~1 s behind)"
 
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.
     static func expiry(_ expiresAt: Int64?, now: Int64) -> String {

@@ -1,4 +1,6 @@
 import TerminalUI
+import CacheCore
+
 /// A namespace's entries: a line of facts (count, order, filter, marks, position), then the
 /// table. Rows not held yet show as dots while their page is read.
 enum EntriesScreen {
@@ -121,6 +123,10 @@ enum EntriesScreen {
         }
         if view.isScanOrder { facts.append(("SCAN order", CellStyle(.muted))) }
         let window = view.window
+        // Orders without an index rank the whole namespace before their first page arrives.
+        if !view.isScanOrder && !view.sort.field.hasIndex && !window.loading.isEmpty {
+            facts.append(("ranking by \(EntryColumn.shown(for: view.sort).column.title)\(options.ellipsis)", CellStyle(.info)))
+        }
         if !view.filter.isEmpty {
             let matching =
                 view.matchCount.map { "\(Formatting.count($0)) matching" }
@@ -129,11 +135,15 @@ enum EntriesScreen {
                     : "≥ \(Formatting.count(window.knownCount)) matching")
             // A long filter (a drill-down's times) gives way before its count does.
             let count = " (\(matching))"
-            let room = area.size.columns - 2 - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
+            // So does it before the note of what it was opened from (a bucket's own counts).
+            let noteWidth = view.note.map { TerminalText.displayWidth(of: $0) + 3 } ?? 0
+            let room =
+                area.size.columns - 2 - noteWidth - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
             let filter = TerminalText.truncate(
                 "filter \(view.filter)", toWidth: max(8, room - TerminalText.displayWidth(of: count)),
                 ellipsis: options.ellipsis)
             facts.append((filter + count, CellStyle(.info)))
+            if let note = view.note { facts.append((note, CellStyle(.muted))) }
         }
         if view.marksAllMatching {
             facts.append(("all matching marked", CellStyle(.marked)))
