@@ -50,16 +50,21 @@ extension RedisBenchmark {
     /// until B's copy is gone.
     private func delay(of key: String, in namespace: Int, _ pair: Pair) throws -> Double {
         let onB = pair.onB[namespace]
-        try pair.onA[namespace].set(value, for: key)
-        try pair.b.synchronize()
-        _ = try onB.get(key)
-        guard onB.memoryUsage.entries == 1 else { throw BenchError("b did not keep its copy of \(key)") }
+        try holdCopy(of: key, in: namespace, pair)
         let start = ContinuousClock.now
         try pair.onA[namespace].set(value, for: key)
         while onB.memoryUsage.entries > 0 {
             if ContinuousClock.now - start > .seconds(5) { throw BenchError("no push for \(key) in 5 s") }
         }
         return (ContinuousClock.now - start).nanoseconds
+    }
+
+    /// A sets `key`, and B reads it into its near cache (its only copy in that namespace).
+    private func holdCopy(of key: String, in namespace: Int, _ pair: Pair) throws {
+        try pair.onA[namespace].set(value, for: key)
+        try pair.b.synchronize()
+        _ = try pair.onB[namespace].get(key)
+        guard pair.onB[namespace].memoryUsage.entries == 1 else { throw BenchError("b did not keep its copy of \(key)") }
     }
 
     /// Kills the primary of the first namespace while B holds a copy of one of its keys; A sets
@@ -69,13 +74,9 @@ extension RedisBenchmark {
         let address = raw.address(ofNode: raw.node(ofKey: "{\(pair.names[0])}"))
         guard let port = address.split(separator: ":").last.flatMap({ Int($0) }), let primary = cluster.node(port: port)
         else { throw BenchError("no node at \(address)") }
-        let onB = pair.onB[0]
         let key = "failover"
-        try pair.onA[0].set(value, for: key)
-        try pair.b.synchronize()
-        _ = try onB.get(key)
-        guard onB.memoryUsage.entries == 1 else { throw BenchError("b did not keep its copy of \(key)") }
-        let watch = EmptiedWatch(onB)
+        try holdCopy(of: key, in: 0, pair)
+        let watch = EmptiedWatch(pair.onB[0])
         let killed = ContinuousClock.now
         primary.stop()
         var failures: [String] = []
