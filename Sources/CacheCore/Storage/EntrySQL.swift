@@ -492,8 +492,8 @@ extension SQLiteConnection {
     func rebuildTagIndex() throws {
         try execute(
             """
-            INSERT OR IGNORE INTO entry_tags (tag, entry_id)
-            SELECT j.value, e.id FROM entries e, json_each(e.tags) j
+            INSERT OR IGNORE INTO entry_tags (tag, entry_id, namespace_id, key)
+            SELECT j.value, e.id, e.namespace_id, e.key FROM entries e, json_each(e.tags) j
             WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
             """)
     }
