@@ -64,16 +64,16 @@ enum RedisServers: Sendable {
     /// knows whether the server applied the command): the map is refreshed for the next call
     /// and the error thrown. `body` should send one command (or commands on `key`'s slot only)
     /// for an `ASK` to apply to it.
-    func withConnection<T>(forKey key: Data, _ body: (RedisConnection) throws -> T) throws -> T {
+    func withConnection<T>(forKey key: some Collection<UInt8>, _ body: (RedisConnection) throws -> T) throws -> T {
         switch self {
         case .single(let pool): return try pool.withConnection(body)
         case .cluster(let router): return try Self.routed(router, slot: ClusterSlot.of(key), body)
         }
     }
 
-    /// `withConnection(forKey:_:)` on a string key.
+    /// `withConnection(forKey:_:)` on a string key (its UTF-8 bytes, not copied).
     func withConnection<T>(forKey key: String, _ body: (RedisConnection) throws -> T) throws -> T {
-        try withConnection(forKey: Data(key.utf8), body)
+        try withConnection(forKey: key.utf8, body)
     }
 
     /// Closes the idle connections of every node.
