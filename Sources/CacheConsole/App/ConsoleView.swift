@@ -152,7 +152,8 @@ enum ConsoleViews {
     static let redis: [any ConsoleView.Type] = [TopologyView.self, SlowLogView.self]
 
     /// The views of a Redis keyspace console.
-    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis + [HelpView.self]
+    static let keyspace: [any ConsoleView.Type] =
+        [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis + [AuditView.self, AuditDetailView.self, HelpView.self]
 
     /// The tabs on the breadcrumb bar, in order.
     static let tabs: [ViewTab] = all.compactMap { $0.tab }.filter(\.isOnBar)

@@ -39,10 +39,17 @@ struct ActionStoreArguments: ParsableArguments {
                 : try StoreArguments.openForReading(file, allowWritable: allowWritable)
             return (ActionController(store: file), file, .file(file))
         }
+        let inspector = try RedisStoreInspector(url: file, prefix: redisPrefix)
+        guard try inspector.holdsStore() else {
+            // A keyspace no RedisStore wrote: its key deletions (`del`), their log and undo.
+            let keyspace = try RedisKeyspace(url: file)
+            let controller = ActionController(
+                admin: try keyspace.admin(prefix: redisPrefix), isReadOnly: !writable, location: keyspace.redactedURL)
+            return (controller, nil, .redis(inspector))
+        }
         var options = StoreOptions(readOnly: !writable)
         options.statistics = .disabled
         let store = try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix))
-        let inspector = try RedisStoreInspector(url: file, prefix: redisPrefix)
         return (ActionController(store: store), nil, .redis(inspector))
     }
 

@@ -27,7 +27,8 @@ enum HelpScreen {
         }
         add(
             ConsoleController.globalBindings.map(\.shown).filter {
-                (!isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview))
+                (!isKeyspace
+                    || !(ConsoleController.keyspaceLacks($0.action, isReadOnly: isReadOnly) || $0.action == .showOverview))
                     && (hasKeyspace || isKeyspace || !ConsoleController.redisOnlyActions.contains($0.action))
             })
         lines.append(Line(keys: "", text: "In lists", isHeading: true))
