@@ -31,9 +31,6 @@ package struct ActionController: Sendable {
         self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.endpoint)
     }
 
-    /// Whether it deletes keys of a Redis keyspace no RedisStore wrote (``RedisKeyspaceAdmin``).
-    package var isKeyspace: Bool { admin is RedisKeyspaceAdmin }
-
     /// Measures what `target` would remove and captures it: the pending action runs exactly
     /// this target, whatever the caller's selection becomes while the question is open.
     /// Throws ``CacheError/readOnly(path:)`` on a read-only store.

@@ -34,8 +34,7 @@ struct DeleteKeysCommand: ParsableCommand {
 
     func run() throws {
         let store = try ActionStoreArguments.parse([url, "--redis-prefix", redis.redisPrefix])
-        let opened = try store.open(writable: true)
-        guard opened.controller.isKeyspace else {
+        guard let opened = try store.openKeyspace(writable: true) else {
             throw Failure(
                 "\(RedisEndpoint.redacted(url)) holds a RedisStore under \(redis.redisPrefix): remove its entries with "
                     + "cachedeck clear, invalidate or ttl, which keep its namespaces right")
