@@ -66,10 +66,10 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitFor("scanned 3,001 keys")
         // The largest row, orders:, is selected: d previews exactly its keys.
         try tmux.keys("d")
-        let dialog = try tmux.waitFor("Proceed")
+        let dialog = try tmux.waitFor("Remove them?")
         #expect(dialog.contains("3,000 entries") && dialog.contains(Self.bytes(ordersBytes)), "\(dialog)")
         try tmux.keys("y")
-        try tmux.waitFor("Removed 3,000 entries")
+        try tmux.waitFor("removed 3,000 entries")
         try tmux.waitUntil("the tree scanned again") { $0.contains("scanned") && !$0.contains("orders:") }
         #expect(try redis.command(["EXISTS", "orders:1", "orders:3000"]).integer == 0)
         #expect(try redis.command(["GET", "user:1"]).string == "alice")

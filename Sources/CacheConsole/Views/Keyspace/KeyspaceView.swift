@@ -132,6 +132,12 @@ package struct KeyspaceView: ConsoleView {
     /// Deletes the marked keys, else the key or every key under the prefix selected (after
     /// the preview and confirmation every action has).
     private mutating func delete(context: inout ViewContext) {
+        guard context.model.isKeyspace else {
+            context.report(
+                "A RedisStore wrote here: remove its entries from its namespaces (Entries view), which keeps them right.",
+                isError: true)
+            return
+        }
         let namespace = RedisKeyspaceAdmin.namespace
         if !marks.isEmpty {
             let keys = marks.map(RedisKeyspace.text(of:)).sorted()
