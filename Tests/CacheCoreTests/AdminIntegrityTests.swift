@@ -101,8 +101,8 @@ import Testing
             path: fixture.path,
             """
             PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE INDEX entries_by_access ON entries (namespace_id, size)'
-            WHERE name = 'entries_by_access';
+            UPDATE sqlite_schema SET sql = 'CREATE INDEX entries_by_expiry ON entries (namespace_id, size)'
+            WHERE name = 'entries_by_expiry';
             """)
         let store = try fixture.inspectionStore()
         #expect(try store.admin.check(.quick).sqliteProblems.isEmpty, "a quick check does not compare indexes")

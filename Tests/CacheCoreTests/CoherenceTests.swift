@@ -76,6 +76,45 @@ import Testing
         #expect(app.runtime.memory?.count == 0)
     }
 
+    @Test func setsAreJournaledOnlyWhileAnotherInstanceHoldsCopies() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try app.set([(1, "blue"), (2, "green")])
+        #expect(try fixture.scalar("SELECT count(*) FROM entry_writes") == 0, "no other instance copies from it")
+        let other = try fixture.reopen()
+        fixture.clock.advance(by: .milliseconds(1))
+        try other.cache("colors", key: Int.self, value: String.self, policy: .databaseOnly.expiring(.never)).set("crimson", for: 4)
+        #expect(try fixture.scalar("SELECT count(*) FROM entry_writes") == 1, "the app holds copies")
+        try fixture.store.synchronize()
+        #expect(app.runtime.memory?.count == 2, "only the rewritten key's copy goes")
+        #expect(try app.get(4) == "crimson")
+    }
+
+    @Test func theWriteJournalKeepsOnlyItsNewestRows() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        _ = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        let writer = try fixture.reopen().cache("bulk", key: Int.self, value: Int.self)
+        try writer.set((0..<12_500).map { (key: $0, value: $0) })
+        let kept = try #require(try fixture.scalar("SELECT count(*) FROM entry_writes"))
+        #expect(kept > SQLiteConnection.journalRetention && kept < SQLiteConnection.journalRetention + 1000, "\(kept)")
+        #expect(try fixture.scalar("SELECT max(seq) FROM entry_writes") == 12_500)
+    }
+
+    @Test func aProcessThatFellBehindTheWriteJournalClearsItsMemory() throws {
+        let fixture = try TestStore { $0.coherenceInterval = .seconds(3600) }
+        let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)
+        try app.set("red", for: 4)
+        try rawExecute(
+            path: fixture.path,
+            """
+            INSERT INTO entry_writes (seq, namespace_id, key, written_at) VALUES (100000, 99, 'x', 0);
+            DELETE FROM entry_writes WHERE seq < 100000;
+            """)
+        try fixture.store.synchronize()
+        #expect(app.runtime.memory?.count == 0)
+    }
+
     @Test func theBackgroundCheckRunsWithinTheInterval() throws {
         let fixture = try TestStore { $0.coherenceInterval = .milliseconds(20) }
         let app = try fixture.store.cache("colors", key: Int.self, value: String.self, policy: policy)

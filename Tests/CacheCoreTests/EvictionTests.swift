@@ -108,9 +108,12 @@ import Testing
     }
 }
 
+/// The background thread writes the log every telemetry interval of real time; these tests
+/// set it to an hour, so only what they call writes it (a slow machine would otherwise
+/// have it written in the middle of their reads).
 @Suite struct AccessLogTests {
     @Test func setsDoNotCarryRecordedReadsTheBackgroundWritesThem() throws {
-        let fixture = try TestStore()
+        let fixture = try TestStore { $0.statistics.telemetryInterval = .seconds(3600) }
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
         try cache.set((0..<1200).map { (key: $0, value: $0) })
         fixture.clock.advance(by: .seconds(1))
@@ -123,7 +126,7 @@ import Testing
     }
 
     @Test func theLogIsBoundedWhenNothingWrites() throws {
-        let fixture = try TestStore()
+        let fixture = try TestStore { $0.statistics.telemetryInterval = .seconds(3600) }
         let cache = try fixture.store.cache("n", key: Int.self, value: Int.self)
         let count = AccessLog.capacity + 100
         try cache.set((0..<count).map { (key: $0, value: $0) })

@@ -251,7 +251,7 @@ import Testing
         return (folder, path)
     }
 
-    @Test(arguments: ["entries_by_expiry", "entries_by_access", "stats", "entry_tags"])
+    @Test(arguments: ["entries_by_expiry", "entry_tags_by_entry", "stats", "entry_tags"])
     func anAppOpeningADamagedFileSalvagesEveryReadableEntry(_ name: String) throws {
         let (folder, path) = try Self.damagedFixture(name)
         let store = try CacheStore(path: path)

@@ -102,30 +102,14 @@ struct MigrationTests {
         let folder = TemporaryFolder()
         let original = folder.file("v3.sqlite")
         try Self.format3File(at: original)
-        // How long one open takes when left alone: the kills land anywhere inside it.
-        let timed = folder.file("timed.sqlite")
-        try FileManager.default.copyItem(atPath: original, toPath: timed)
-        let probe = try HelperProcess(["open", timed, "timed", "--barrier"])
-        try probe.waitForLine("ready")
-        let started = ContinuousClock.now
-        probe.release()
-        #expect(try probe.waitForExit().succeeded)
-        let whole = ContinuousClock.now - started
+        let (timed, whole) = try timedOpen(of: original, in: folder)
         #expect(try Progress(timed).waiting == 0 && Progress(timed).moved == Int64(Self.trashRows))
 
         let rounds = TestScale.count(ci: 8, full: 40)
         var halfway = 0
         var untouched = 0
         for round in 0..<rounds {
-            let path = folder.file("round\(round).sqlite")
-            try FileManager.default.copyItem(atPath: original, toPath: path)
-            let helper = try HelperProcess(["open", path, "\(round)", "--barrier"])
-            try helper.waitForLine("ready")
-            helper.release()
-            usleep(UInt32.random(in: 0...UInt32(max(1, whole.milliseconds * 1000))))
-            helper.kill()
-            _ = try helper.waitForExit()
-            try expectIntegrity(path)
+            let path = try killedOpen(of: original, in: folder, round: round, within: whole)
             let progress = try Progress(path)
             #expect(progress.moved + progress.waiting == Int64(Self.trashRows), "round \(round): \(progress)")
             #expect(progress.countersExact, "round \(round)")
@@ -232,4 +216,32 @@ struct MigrationTests {
         }
         #expect(fileBytes(path) == before)
     }
+}
+
+/// Copies `original` and opens the copy with the helper left alone: the copy and how long the
+/// open took (the kills of ``killedOpen(of:in:round:within:)`` land anywhere inside that).
+func timedOpen(of original: String, in folder: TemporaryFolder) throws -> (path: String, took: Duration) {
+    let timed = folder.file("timed.sqlite")
+    try FileManager.default.copyItem(atPath: original, toPath: timed)
+    let probe = try HelperProcess(["open", timed, "timed", "--barrier"])
+    try probe.waitForLine("ready")
+    let started = ContinuousClock.now
+    probe.release()
+    #expect(try probe.waitForExit().succeeded)
+    return (timed, ContinuousClock.now - started)
+}
+
+/// Copies `original`, opens the copy with the helper and kills it at a random moment within
+/// `within`; checks the file's integrity and returns its path.
+func killedOpen(of original: String, in folder: TemporaryFolder, round: Int, within: Duration) throws -> String {
+    let path = folder.file("round\(round).sqlite")
+    try FileManager.default.copyItem(atPath: original, toPath: path)
+    let helper = try HelperProcess(["open", path, "\(round)", "--barrier"])
+    try helper.waitForLine("ready")
+    helper.release()
+    usleep(UInt32.random(in: 0...UInt32(max(1, within.milliseconds * 1000))))
+    helper.kill()
+    _ = try helper.waitForExit()
+    try expectIntegrity(path)
+    return path
 }

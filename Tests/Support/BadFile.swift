@@ -12,7 +12,8 @@ public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
     case pythonDiskcache
     /// A CacheDeck cache whose format version is 99.
     case newerFormat
-    /// A CacheDeck cache of 3,000 entries cut to half its size.
+    /// A CacheDeck cache of about 3,000 entries and an even number of pages, cut to half its
+    /// size: the cut lands on a page boundary, so what is wrong is only the missing half.
     case truncated
     /// A file of zero bytes.
     case emptyFile
@@ -50,10 +51,15 @@ public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
         case .pythonDiskcache:
             try executeSQL(Self.diskcacheSchema + Self.diskcacheRows, on: path)
         case .newerFormat:
-            try Self.makeCache(at: path, entries: 3)
+            try Self.makeCache(at: path, keys: 1...3, padded: false)
             try executeSQL("PRAGMA user_version = 99", on: path)
         case .truncated:
-            try Self.makeCache(at: path, entries: 3_000)
+            try Self.makeCache(at: path, keys: 1...3_000, padded: true)
+            var next = 3_001
+            while try Self.pageCount(of: path) % 2 != 0 {
+                try Self.makeCache(at: path, keys: next...next, padded: true)
+                next += 1
+            }
             let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             guard size > 100_000, truncate(path, off_t(size / 2)) == 0 else {
                 throw SupportFailure("cannot truncate \(path) (\(size) bytes)")
@@ -65,15 +71,16 @@ public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
         case .directory:
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         case .readOnly, .permissionDenied:
-            try Self.makeCache(at: path, entries: 3)
+            try Self.makeCache(at: path, keys: 1...3, padded: false)
             try Unprivileged.restrict(path, mode: self == .readOnly ? 0o444 : 0o000)
         }
         return path
     }
 
-    /// A cache with `entries` strings in `colors` (keys 1, 2, …), closed and checkpointed so
-    /// its bytes stay put.
-    private static func makeCache(at path: String, entries: Int) throws {
+    /// Sets `keys` in `colors` of the cache at `path` (created if missing) to strings (red,
+    /// green, blue in turn; 400 more bytes each when `padded`), closed and checkpointed so its
+    /// bytes stay put.
+    private static func makeCache(at path: String, keys: ClosedRange<Int>, padded: Bool) throws {
         var options = StoreOptions()
         options.statistics.telemetryInterval = nil
         options.statistics.metrics = .off
@@ -82,13 +89,21 @@ public enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
             let colors = try store.cache(
                 "colors", key: Int.self, value: String.self, policy: NamespacePolicy(expiration: .never))
             let names = ["red", "green", "blue"]
-            for key in 1...entries {
+            for key in keys {
                 let name = names[(key - 1) % names.count]
-                try colors.set(entries > names.count ? name + String(repeating: "-", count: 400) : name, for: key)
+                try colors.set(padded ? name + String(repeating: "-", count: 400) : name, for: key)
             }
             try store.close()
         }
         try executeSQL("PRAGMA wal_checkpoint(TRUNCATE)", on: path)
+    }
+
+    /// The page count a SQLite file's header records (bytes 28–31, big-endian).
+    private static func pageCount(of path: String) throws -> Int {
+        guard let header = FileManager.default.contents(atPath: path)?.prefix(32), header.count == 32 else {
+            throw SupportFailure("\(path) has no SQLite header")
+        }
+        return header.suffix(4).reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// python-diskcache 5.x's tables, indexes and triggers (default settings: eviction policy

@@ -41,6 +41,10 @@ package enum TimeText {
         return entry.hits == 0 ? "never" : ago(lastAccessAt, now: now)
     }
 
+    /// How fresh a CacheDeck file's hits and last access are: each app writes its reads,
+    /// memory-tier hits included, about once a second.
+    static let readsLag = " (≤ ~1 s behind)"
+
     /// Time until `expiresAt`: `in 3h`, `expired`, `never`.
     static func expiry(_ expiresAt: Int64?, now: Int64) -> String {
         guard let expiresAt else { return "never" }

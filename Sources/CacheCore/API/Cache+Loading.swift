@@ -167,7 +167,7 @@ extension Cache {
 
     /// A live value of `key` in the memory tier (a read that needs no file).
     private func liveInMemory(_ key: String, now: Int64) -> Found? {
-        guard let entry = runtime.memory?.get(key, now: now), !entry.isExpired(at: now),
+        guard let entry = runtime.memory?.get(key, now: now, counting: true), !entry.isExpired(at: now),
             let value = entry.value(as: Value.self)
         else { return nil }
         return Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt, fromFile: false)

@@ -86,7 +86,9 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
         guard record.policy.isEnabled else { return false }
         let canonical = try canonicalKey(key)
         let now = clock.nowMilliseconds()
-        if let entry = runtime.memory?.get(canonical, now: now), !entry.isExpired(at: now) { return true }
+        if let entry = runtime.memory?.get(canonical, now: now), !entry.isExpired(at: now) {
+            return true
+        }
         if writesBehind, let write = runtime.pending.value(for: canonical) {
             return !write.attributes.isExpired(at: now)
         }
@@ -250,7 +252,7 @@ public struct Cache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     /// nothing newer. A file hit is copied into memory unless a write raced it.
     func find(_ key: String, now: Int64, allowStale: Bool) throws -> Found? {
         var stale: Found?
-        if let entry = runtime.memory?.get(key, now: now), let value = entry.value(as: Value.self) {
+        if let entry = runtime.memory?.get(key, now: now, counting: true), let value = entry.value(as: Value.self) {
             let found = Found(value: value, writtenAt: entry.writtenAt, expiresAt: entry.expiresAt, fromFile: false)
             if !entry.isExpired(at: now) { return found }
             stale = found

@@ -22,7 +22,7 @@ extension CacheStore {
     /// now. It also happens every ``StoreOptions/coherenceInterval`` in the background.
     public func synchronize() throws {
         guard let monitor = background.withLock({ $0?.monitor }) else { return }
-        try monitor.synchronize(allRuntimes, now: now())
+        try monitor.synchronize(allRuntimes)
     }
 
     var allRuntimes: [NamespaceRuntime] { runtimes.withLock { Array($0.values) } }
@@ -38,7 +38,10 @@ extension CacheStore {
         let runtime = NamespaceRuntime.shared(for: namespace, keepsMemory: keepsMemory, in: runtimes) {
             counters(for: namespace)
         }
-        if runtime.memory != nil && !isReadOnly { try startBackground() }
+        if runtime.memory != nil && !isReadOnly {
+            try startBackground()
+            if namespace.policy.tiers.usesDisk { accessLog.takeMemoryHits(of: runtime) }
+        }
         return runtime
     }
 
@@ -83,8 +86,7 @@ extension CacheStore {
                 try $0.registerMemoryTier(
                     origin: origin, pid: getpid(), host: ProcessInfo.processInfo.hostName, now: now())
             }
-            let monitor = try CoherenceMonitor(
-                path: path, origin: origin, busyTimeout: options.busyTimeout, now: now())
+            let monitor = try CoherenceMonitor(path: path, origin: origin, busyTimeout: options.busyTimeout)
             let interval = options.coherenceInterval
             let worker = BackgroundWorker(name: "CacheCore coherence", firstDelay: interval) { [weak self] in
                 self?.tick()

@@ -24,7 +24,7 @@ public final class CacheStore: CacheBackend {
 
     let database: Database
     package let options: StoreOptions
-    let accessLog = AccessLog()
+    let accessLog: AccessLog
     /// Names this store instance in the invalidation journal: `pid@host#random`.
     let origin: String
     let runtimes = Mutex<[String: NamespaceRuntime]>([:])
@@ -59,6 +59,12 @@ public final class CacheStore: CacheBackend {
         self.quarantinedFile = opened.quarantined
         let instance = UInt32.random(in: 0...UInt32.max)
         self.origin = "\(getpid())@\(ProcessInfo.processInfo.hostName)#\(String(instance, radix: 16))"
+        if !opened.database.isReadOnly {
+            let origin = origin
+            // Temporary objects only: nothing reaches the file, so no room is needed for it.
+            try opened.database.write(usingReserve: true) { try $0.journalEntryWrites(origin: origin) }
+        }
+        self.accessLog = AccessLog(clock: options.clock)
         self.services = StoreServices(database: opened.database, accessLog: accessLog, options: options)
         let checkpointer = services.maintenance.checkpointer
         self.moveBatches = BatchRunner(
@@ -219,10 +225,12 @@ public final class CacheStore: CacheBackend {
                     guard try connection.isLiveNamespace(id: namespaceID, name: runtime.name) else { return false }
                     try connection.upsertEntries(namespaceID: namespaceID, rows, version: policy.version, now: now)
                     if limited { try AccessLog.write(accessLog.drain(), to: connection, now: now) }
+                    let pools = database.evictionPools
                     let evicted = try Eviction.enforce(
-                        namespaceID: namespaceID, policy: policy, on: connection, now: now)
+                        namespaceID: namespaceID, policy: policy, on: connection, pools: pools, now: now)
                     let storeEvicted = try Eviction.enforceStore(
-                        maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, now: now)
+                        maxEntries: options.maxEntries, maxBytes: options.maxBytes, on: connection, pools: pools,
+                        now: now)
                     try services.statistics.record(evicted + storeEvicted, on: connection)
                     return true
                 }

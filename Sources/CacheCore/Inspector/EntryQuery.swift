@@ -22,8 +22,8 @@ public enum EntrySortField: String, Sendable, Hashable, Codable, CaseIterable {
     /// the others rank a scan of the table that ``EntryQuery/scanLimit`` bounds.
     public var hasIndex: Bool {
         switch self {
-        case .key, .expires, .lastAccess, .sortValue: true
-        case .size, .created, .hits: false
+        case .key, .expires, .sortValue: true
+        case .size, .created, .lastAccess, .hits: false
         }
     }
 }

@@ -55,12 +55,13 @@ struct SortPlan {
 
     /// For an order no index delivers, the columns of the index that holds its sort column
     /// (besides `namespace_id` and the row id, which every index holds): a ranking that reads
-    /// nothing else scans that index instead of the table and its values.
+    /// nothing else scans that index instead of the table and its values. The expiry index
+    /// holds `size` and (from format 8) `created_at`; format 8 has no access index, so last
+    /// access and hits rank a scan of the namespace's rows.
     var rankingIndexColumns: Set<String>? {
         switch sort.field {
-        case .size: ["expires_at", "stale_until", "size"]
-        case .created, .hits: ["accessed_at", "created_at", "hits"]
-        case .key, .expires, .lastAccess, .sortValue: nil
+        case .size, .created: ["expires_at", "stale_until", "size", "created_at"]
+        case .key, .expires, .lastAccess, .hits, .sortValue: nil
         }
     }
 

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Keeps this process's memory tiers coherent with the file: when `PRAGMA data_version` says
 /// another connection committed, it applies new invalidation-journal rows from other store
-/// instances and drops memory copies whose file row was rewritten since the last check.
+/// instances and drops memory copies of keys the write journal says were set since (unless
+/// the copy is of that very write).
 ///
 /// It owns one read-only connection (`data_version` is per connection) and never holds a read
 /// transaction between checks.
@@ -11,24 +12,24 @@ final class CoherenceMonitor: Sendable {
         let connection: SQLiteConnection
         var dataVersion: Int64
         var journalSeq: Int64
-        var lastCheck: Int64
+        var writeSeq: Int64
     }
-
-    /// Rows that reached the file up to this long before the previous check are looked at
-    /// again (a writer stamps `accessed_at` just before it commits).
-    static let writeStampMargin: Int64 = 2_000
 
     private let state: Mutex<State>
     private let origin: String
     private let path: String
 
     /// Opens the monitor's connection; SQLite failures are thrown as ``CacheError``.
-    init(path: String, origin: String, busyTimeout: Duration, now: Int64) throws {
-        let (connection, dataVersion, journalSeq) = try CacheError.mappingSQLite(path: path) {
+    init(path: String, origin: String, busyTimeout: Duration) throws {
+        let (connection, dataVersion, journalSeq, writeSeq) = try CacheError.mappingSQLite(path: path) {
             let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
-            return (connection, try connection.dataVersion(), try connection.latestInvalidation())
+            return (
+                connection, try connection.dataVersion(), try connection.latestInvalidation(),
+                try connection.latestEntryWrite()
+            )
         }
-        state = Mutex(State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, lastCheck: now))
+        state = Mutex(
+            State(connection: connection, dataVersion: dataVersion, journalSeq: journalSeq, writeSeq: writeSeq))
         self.origin = origin
         self.path = path
     }
@@ -36,19 +37,17 @@ final class CoherenceMonitor: Sendable {
     /// Applies what other connections committed since the last call to `runtimes`' memory
     /// tiers. Costs one `PRAGMA data_version` when nothing changed. SQLite failures are
     /// thrown as ``CacheError``.
-    func synchronize(_ runtimes: [NamespaceRuntime], now: Int64) throws {
-        try CacheError.mappingSQLite(path: path) { try check(runtimes, now: now) }
+    func synchronize(_ runtimes: [NamespaceRuntime]) throws {
+        try CacheError.mappingSQLite(path: path) { try check(runtimes) }
     }
 
-    private func check(_ runtimes: [NamespaceRuntime], now: Int64) throws {
+    private func check(_ runtimes: [NamespaceRuntime]) throws {
         try state.withLock { state in
             let version = try state.connection.dataVersion()
             guard version != state.dataVersion else { return }
             state.dataVersion = version
             try applyJournal(&state, runtimes)
-            let since = state.lastCheck - Self.writeStampMargin
-            state.lastCheck = now
-            try dropReplaced(state.connection, runtimes, since: since)
+            try dropRewritten(&state, runtimes)
         }
     }
 
@@ -67,14 +66,20 @@ final class CoherenceMonitor: Sendable {
         state.journalSeq = max(state.journalSeq, records.last?.seq ?? state.journalSeq)
     }
 
-    private func dropReplaced(_ connection: SQLiteConnection, _ runtimes: [NamespaceRuntime], since: Int64) throws {
-        for runtime in runtimes {
-            guard let memory = runtime.memory, let namespaceID = runtime.namespaceID, memory.count > 0 else {
-                continue
-            }
-            for entry in try connection.entriesWritten(namespaceID: namespaceID, since: since) {
-                _ = memory.dropIfReplaced(entry.key, writtenAt: entry.writtenAt)
-            }
+    /// Drops the copies of keys set since the last check, unless a copy is of that very
+    /// write (this process's own sets, or a copy read after the write).
+    private func dropRewritten(_ state: inout State, _ runtimes: [NamespaceRuntime]) throws {
+        let writes = try state.connection.entryWrites(after: state.writeSeq)
+        if try state.connection.oldestEntryWrite() > state.writeSeq + 1 {
+            // Rows this process never saw were trimmed: nothing in memory can be trusted.
+            for runtime in runtimes { runtime.memory?.removeAll { _ in true } }
         }
+        let memories = Dictionary(
+            runtimes.compactMap { runtime in runtime.namespaceID.flatMap { id in runtime.memory.map { (id, $0) } } },
+            uniquingKeysWith: { first, _ in first })
+        for write in writes {
+            _ = memories[write.namespaceID]?.dropIfReplaced(write.key, writtenAt: write.writtenAt)
+        }
+        state.writeSeq = max(state.writeSeq, writes.last?.seq ?? state.writeSeq)
     }
 }

@@ -25,14 +25,15 @@ struct SizeLimitJob: MaintenanceJob {
         for (namespaceID, policy) in limited {
             try evict(with: batches, context: context, report: &report) { connection, limit in
                 try Eviction.enforce(
-                    namespaceID: namespaceID, policy: policy, on: connection, now: context.now, limit: limit)
+                    namespaceID: namespaceID, policy: policy, on: connection, pools: context.database.evictionPools,
+                    now: context.now, limit: limit)
             }
         }
         if storeLimited {
             try evict(with: batches, context: context, report: &report) { connection, limit in
                 try Eviction.enforceStore(
                     maxEntries: storeOptions.maxEntries, maxBytes: storeOptions.maxBytes, on: connection,
-                    now: context.now, limit: limit)
+                    pools: context.database.evictionPools, now: context.now, limit: limit)
             }
         }
     }

@@ -24,6 +24,11 @@ extension MemoryTier {
         @usableFromInline var marks: [UInt64] = []
         /// The expiry of the entry at each queue slot (`Int64.max` when it does not expire).
         @usableFromInline var expiries: [Int64] = []
+        /// The reads of the entry at each queue slot not yet taken by ``takeReads()``: the
+        /// read buffer a hit adds to, which the access log carries to the file's hits.
+        @usableFromInline var reads: [UInt32] = []
+        /// Reads of entries removed before their reads were taken.
+        var departedReads: [(key: String, hits: Int64)] = []
         var freeSlots: [Int] = []
         var newest = -1
         var oldest = -1
@@ -57,6 +62,20 @@ extension MemoryTier {
 
         /// When the entry at `position` was written.
         @usableFromInline func writtenAt(_ position: Int) -> Int64? { queue[position].entry?.writtenAt }
+
+        /// Adds a read of the entry at `position` to the read buffer.
+        @inlinable @inline(__always) mutating func noteRead(_ position: Int) { reads[position] &+= 1 }
+
+        /// Takes the read buffer: each entry read since the last call with its reads.
+        mutating func takeReads() -> [(key: String, hits: Int64)] {
+            var taken = departedReads
+            departedReads = []
+            for position in reads.indices where reads[position] != 0 {
+                if let entry = queue[position].entry { taken.append((entry.key, Int64(reads[position]))) }
+                reads[position] = 0
+            }
+            return taken
+        }
 
         @inlinable @inline(__always) mutating func countHit() {
             if let hitCounters { hitCounters.memoryHit() } else { hits &+= 1 }
@@ -101,6 +120,7 @@ extension MemoryTier {
                 if slot == queue.count {
                     queue.append(QueueSlot())
                     expiries.append(.max)
+                    reads.append(0)
                     if slot & 63 == 0 { marks.append(0) }
                 }
                 entry.slot = slot
@@ -134,6 +154,10 @@ extension MemoryTier {
 
         mutating func remove(_ entry: MemoryEntry) {
             let slot = entry.slot
+            if reads[slot] != 0 {
+                if departedReads.count < AccessLog.capacity { departedReads.append((entry.key, Int64(reads[slot]))) }
+                reads[slot] = 0
+            }
             unlink(slot)
             map(of: entry.valueType)?.remove(entry.key)
             bytes -= entry.size

@@ -39,13 +39,15 @@ import Synchronization
                 }
             }
             state.markRead(slot.position)
+            state.noteRead(slot.position)
             state.countHit()
             return slot.value
         }
     }
 
-    /// The entry for `key`, marked as read; `nil` when absent or past its stale window.
-    func get(_ key: String, now: Int64) -> MemoryEntry? {
+    /// The entry for `key`, marked as read (and, when `counting`, added to the read buffer);
+    /// `nil` when absent or past its stale window.
+    func get(_ key: String, now: Int64, counting: Bool = false) -> MemoryEntry? {
         state.withLock { state in
             guard let entry = state.entry(key) else { return nil }
             if entry.isPurgeable(at: now) {
@@ -53,9 +55,16 @@ import Synchronization
                 return nil
             }
             state.markRead(entry.slot)
+            if counting { state.noteRead(entry.slot) }
             return entry
         }
     }
+
+    /// The entries read since the last call, with their reads (``hit(_:as:maxAge:clock:)``
+    /// and counted ``get(_:now:counting:)`` add to them): the access log takes them to the
+    /// file's hits and access times. Reads of entries removed meanwhile are included, up to
+    /// ``AccessLog/capacity`` of them.
+    func takeReads() -> [(key: String, hits: Int64)] { state.withLock { $0.takeReads() } }
 
     /// Stores `entry` (replacing any) as the newest, then evicts over the limits (never
     /// `entry` while others can go). Returns how many it evicted.

@@ -17,6 +17,8 @@ final class Database: Sendable {
     private let writer: SQLiteConnection?
     /// The room kept for removals on the file's filesystem (`nil` for a read-only store).
     let room: DiskRoom?
+    /// Sampled eviction's candidates, kept between the writer's evictions.
+    let evictionPools = EvictionPools()
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[SQLiteConnection]>([])
     private let closed = Atomic(false)

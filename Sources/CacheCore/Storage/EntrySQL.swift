@@ -60,8 +60,7 @@ extension SQLiteConnection {
 
     /// Writes one entry, in a write transaction that checked the namespace is live
     /// (``isLiveNamespace(id:name:)``). `created_at` is when the set happened, `accessed_at`
-    /// when it reached the file (`now`; later than the set with write-behind), which is what
-    /// other processes' coherence checks look for.
+    /// when it reached the file (`now`; later than the set with write-behind).
     func upsertEntry(namespaceID: Int64, _ write: EntryWrite, version: String, now: Int64) throws {
         try run(
             """
@@ -196,8 +195,8 @@ extension SQLiteConnection {
 
 /// The reads of size-limit eviction: entries as ``Eviction`` picks them, in the order it removes them.
 extension SQLiteConnection {
-    /// Least recently used first (the order of `entries_by_access`), with the access time the
-    /// store-wide merge compares.
+    /// Least recently used first, with the access time the store-wide merge compares (a sort
+    /// of the namespace's rows: only small namespaces are evicted in this exact order).
     private static let entriesByRecency: StaticString =
         "SELECT id, size, accessed_at FROM entries WHERE namespace_id = ?1 ORDER BY accessed_at, id"
 
@@ -258,6 +257,53 @@ extension SQLiteConnection {
             })
     }
 
+    /// One draw of sampled eviction, uniform over the entries of namespace `namespaceID` (of
+    /// any when it is `nil`): up to `tries` random ids in `ids`, the first that is such an
+    /// entry's (rejection sampling, so the gaps evicted ids leave do not weigh the draw).
+    /// `nil` when every try missed. The ids are drawn inside SQLite, one row-id seek each.
+    func randomEntry(in ids: ClosedRange<Int64>, namespaceID: Int64?, tries: Int) throws -> SampledEviction.Candidate? {
+        try withStatement(
+            """
+            WITH RECURSIVE draws(n, id) AS (
+                SELECT 1, ?1 + (random() & 9223372036854775807) % ?2
+                UNION ALL SELECT n + 1, ?1 + (random() & 9223372036854775807) % ?2 FROM draws WHERE n < ?3)
+            SELECT e.id, e.size, e.accessed_at, e.namespace_id FROM draws CROSS JOIN entries AS e ON e.id = draws.id
+            WHERE ?4 IS NULL OR e.namespace_id = ?4 LIMIT 1
+            """
+        ) { statement in
+            statement.bind(ids.lowerBound, ids.upperBound - ids.lowerBound + 1, tries, namespaceID)
+            return try statement.firstRow(Self.candidate)
+        }
+    }
+
+    /// The first entry whose id is at least `id`, of namespace `namespaceID` or of any when it
+    /// is `nil`: the draw sampled eviction falls back to when ``randomEntry(in:namespaceID:tries:)``
+    /// misses (ids too sparse), a seek in the table's own b-tree (`+` keeps SQLite from
+    /// ranging over the namespace's key index instead). It favours entries after wide gaps.
+    func entry(atOrAfter id: Int64, namespaceID: Int64?) throws -> SampledEviction.Candidate? {
+        let sql: StaticString =
+            namespaceID == nil
+            ? "SELECT id, size, accessed_at, namespace_id FROM entries WHERE id >= ?1 ORDER BY id LIMIT 1"
+            : "SELECT id, size, accessed_at, namespace_id FROM entries WHERE id >= ?1 AND +namespace_id = ?2 ORDER BY id LIMIT 1"
+        return try withStatement(sql) { statement in
+            statement.bind(id, namespaceID ?? 0)
+            return try statement.firstRow(Self.candidate)
+        }
+    }
+
+    /// Entry `id` as sampled eviction compares it, if it is still there.
+    func evictionCandidate(id: Int64) throws -> SampledEviction.Candidate? {
+        try withStatement("SELECT id, size, accessed_at, namespace_id FROM entries WHERE id = ?1") { statement in
+            statement.bind(id)
+            return try statement.firstRow(Self.candidate)
+        }
+    }
+
+    /// The candidate a statement is on (columns id, size, accessed_at, namespace_id).
+    private static func candidate(_ row: SQLiteStatement) -> SampledEviction.Candidate {
+        SampledEviction.Candidate(id: row.int64(0), namespaceID: row.int64(3), size: row.int(1), accessedAt: row.int64(2))
+    }
+
     /// The id and size of the row a statement is on (columns 0 and 1).
     private static func victim(_ row: SQLiteStatement) -> Eviction.Victim {
         Eviction.Victim(id: row.int64(0), size: row.int(1))
@@ -273,6 +319,16 @@ extension SQLiteConnection {
             "UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2 WHERE id = ?3", lastAt, hits, id)
     }
 
+    /// Adds `hits` memory-tier reads to `key` of namespace row `namespaceID` and moves its
+    /// access time up to `lastAt`.
+    func recordAccess(namespaceID: Int64, key: String, lastAt: Int64, hits: Int64) throws {
+        try run(
+            """
+            UPDATE entries SET accessed_at = max(accessed_at, ?1), hits = hits + ?2
+            WHERE namespace_id = ?3 AND key = ?4
+            """, lastAt, hits, namespaceID, key)
+    }
+
     /// Fills `temp.doomed` with those of `ids` that are past their stale window at `now`.
     func fillDoomed(purgeable ids: [Int64], now: Int64) throws {
         let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
@@ -280,26 +336,19 @@ extension SQLiteConnection {
             "SELECT id FROM entries WHERE id IN (SELECT value FROM json_each(?1)) AND stale_until <= ?2", json, now)
     }
 
-    /// The keys of the namespace's entries that reached the file at `since` or later, with
-    /// when each was set.
-    func entriesWritten(namespaceID: Int64, since: Int64) throws -> [(key: String, writtenAt: Int64)] {
-        try withStatement("SELECT key, created_at FROM entries WHERE namespace_id = ?1 AND accessed_at >= ?2") {
-            statement in
-            statement.bind(namespaceID, since)
-            return try statement.rows { ($0.text(0), $0.int64(1)) }
-        }
-    }
-
-    /// The id and written hits of `key` in namespace `name`, if its entry has `version`.
-    func entryHits(namespace name: String, key: String, version: String) throws -> (id: Int64, hits: Int64)? {
+    /// The id, namespace row and written hits of `key` in namespace `name`, if its entry has
+    /// `version`.
+    func entryHits(namespace name: String, key: String, version: String) throws
+        -> (id: Int64, namespaceID: Int64, hits: Int64)?
+    {
         try withStatement(
             """
-            SELECT e.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+            SELECT e.id, n.id, e.hits FROM namespaces n JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
             WHERE n.name = ?1 AND e.version = ?3
             """
         ) { statement in
             statement.bind(name, key, version)
-            return try statement.firstRow { ($0.int64(0), $0.int64(1)) }
+            return try statement.firstRow { ($0.int64(0), $0.int64(1), $0.int64(2)) }
         }
     }
 
@@ -393,7 +442,8 @@ extension SQLiteConnection {
     /// The entry ids that can be read from the table or through `index`, up to the first
     /// damaged page.
     func readableEntryIDs(indexedBy index: String?) -> [Int64] {
-        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? "")) {
+        // `NOT INDEXED` for the table itself: SQLite would read ids from the smallest index.
+        readableRows("SELECT id FROM entries" + (index.map { " INDEXED BY " + Self.quoted($0) } ?? " NOT INDEXED")) {
             $0.int64(0)
         }
     }

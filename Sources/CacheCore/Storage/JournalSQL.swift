@@ -31,6 +31,24 @@ extension Schema {
         """
 }
 
+extension Schema {
+    /// Format v8: the write journal, from which processes holding memory copies learn which
+    /// keys others rewrote (``CoherenceMonitor``). Each writer connection fills it through a
+    /// temporary trigger (``SQLiteConnection/journalEntryWrites(origin:)``) only while an
+    /// instance other than its own holds a memory tier, so a store nobody else copies from
+    /// pays one registry lookup per written row. Like the invalidation journal, `seq` grows
+    /// without AUTOINCREMENT and only the oldest rows are trimmed.
+    static let entryWrites = """
+
+        CREATE TABLE entry_writes (
+            seq INTEGER PRIMARY KEY,
+            namespace_id INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            written_at INTEGER NOT NULL
+        );
+        """
+}
+
 /// One row of the invalidation journal.
 struct JournalRecord: Sendable {
     let seq: Int64
@@ -112,5 +130,58 @@ extension SQLiteConnection {
             removed += try run("DELETE FROM memory_tiers WHERE host = ?1 AND pid = ?2", host, Int64(pid))
         }
         return removed
+    }
+}
+
+/// The write journal (see ``Schema/entryWrites``).
+extension SQLiteConnection {
+    /// Makes this connection journal every entry it writes (an insert, or an update of its
+    /// `created_at`, which every set moves) while a store instance other than `origin` holds a
+    /// memory tier: a temporary trigger, checked inside the write's own transaction, so no
+    /// write a registered instance needs is missed (see ``Schema/memoryTierRegistry``). The
+    /// origin sits in a temporary table, never in the SQL text; the retention, a constant of
+    /// the code, is written into it because a trigger takes no parameters. Every 1,000th row
+    /// trims rows older than ``journalRetention``.
+    func journalEntryWrites(origin: String) throws {
+        let retention = Self.journalRetention
+        let whenOthersCopy =
+            "WHEN EXISTS (SELECT 1 FROM main.memory_tiers WHERE origin NOT IN (SELECT origin FROM temp.store_origin))"
+        let body = """
+            BEGIN
+                INSERT INTO entry_writes (namespace_id, key, written_at) VALUES (new.namespace_id, new.key, new.created_at);
+                DELETE FROM entry_writes
+                WHERE seq <= CASE WHEN last_insert_rowid() % 1000 = 0 THEN last_insert_rowid() - \(retention) ELSE 0 END;
+            END;
+            """
+        try execute(
+            """
+            CREATE TEMP TABLE IF NOT EXISTS store_origin (origin TEXT NOT NULL);
+            DELETE FROM temp.store_origin;
+            DROP TRIGGER IF EXISTS temp.entries_journal_insert;
+            DROP TRIGGER IF EXISTS temp.entries_journal_update;
+            CREATE TEMP TRIGGER entries_journal_insert AFTER INSERT ON main.entries \(whenOthersCopy) \(body)
+            CREATE TEMP TRIGGER entries_journal_update AFTER UPDATE OF created_at ON main.entries \(whenOthersCopy) \(body)
+            """)
+        try run("INSERT INTO temp.store_origin (origin) VALUES (?1)", origin)
+    }
+
+    /// The newest write-journal sequence number (0 when empty).
+    func latestEntryWrite() throws -> Int64 {
+        try scalar("SELECT coalesce(max(seq), 0) FROM entry_writes") ?? 0
+    }
+
+    /// The oldest write-journal sequence number kept (0 when empty).
+    func oldestEntryWrite() throws -> Int64 {
+        try scalar("SELECT coalesce(min(seq), 0) FROM entry_writes") ?? 0
+    }
+
+    /// Write-journal rows after `seq`, oldest first: the entry's namespace and key, and when
+    /// the value was set.
+    func entryWrites(after seq: Int64) throws -> [(seq: Int64, namespaceID: Int64, key: String, writtenAt: Int64)] {
+        try withStatement("SELECT seq, namespace_id, key, written_at FROM entry_writes WHERE seq > ?1 ORDER BY seq") {
+            statement in
+            statement.bind(seq)
+            return try statement.rows { ($0.int64(0), $0.int64(1), $0.text(2), $0.int64(3)) }
+        }
     }
 }

@@ -38,6 +38,7 @@ enum Salvage {
     static func copy(from source: SQLiteConnection, into target: SQLiteConnection) throws -> Int {
         let namespaces = source.readableNamespaces()
         var ids = Set<Int64>()
+        // `entries_by_access` exists in files of format 1–7 only (a missing index reads nothing).
         for index in [nil, "entries_by_expiry", "entries_by_access"] {
             ids.formUnion(source.readableEntryIDs(indexedBy: index))
         }

@@ -13,6 +13,7 @@ enum Schema {
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
     static let migrations: [String] = [
         version1, version2, memoryTierRegistry, partitions, rankingColumns, NormalizedKeys.schema, sortValues,
+        withoutAccessIndex,
     ]
 
     /// Format v2: the invalidation journal, telemetry and attached clients, the audit log and
@@ -24,7 +25,8 @@ enum Schema {
     /// Times are integer milliseconds since the epoch. `entries.created_at` is when the current
     /// value was written; `id` grows with first insertion (an overwrite keeps its row), which is
     /// the order "keep the newest N" evicts in. Every index is one more b-tree each write and
-    /// sweep touches, so there are only the three that reads, sweeps and LRU eviction need.
+    /// sweep touches, so there are only the three that reads, sweeps and LRU eviction needed
+    /// then (format 8 drops `entries_by_access`, see ``withoutAccessIndex``).
     static let version1 = """
         CREATE TABLE namespaces (
             id INTEGER PRIMARY KEY,

@@ -13,8 +13,9 @@ struct ListCommand: ParsableCommand {
             Orders, named as the console's columns: key and expires ascending (soonest expiry first); \
             size and hits descending (largest, hottest first); age and accessed youngest and most \
             recent first; value (the app's sort value) highest first; --reverse flips them (created and \
-            access are older names of age and accessed). Every order is exact: key, expires and accessed walk an index; size, age and \
-            hits rank the whole namespace through the index that holds the column.
+            access are older names of age and accessed). Every order is exact: key and expires walk an \
+            index; size ranks the whole namespace through the expiry index; age, accessed and hits rank \
+            a scan of the namespace's rows.
 
             Filter terms, all of which must hold: text (key contains), prefix:P, regex:R, tag:T, \
             ttl<60s, age>1d, size>=4KiB, hits=0, expired, never. Example: --filter "size>1KB hits=0".

@@ -222,6 +222,20 @@ import TerminalUI
         #expect(harness.screen().contains("Accessed    never"))
     }
 
+    @Test func theDetailCountsMemoryHitsAndSaysHowFreshTheyAre() throws {
+        let folder = TemporaryFolder()
+        let store = try CacheStore(path: folder.url.appendingPathComponent("cache.sqlite").path)
+        let colors = try store.cache("colors", key: String.self, value: Int.self, policy: .hybrid)
+        try colors.set(1, for: "red")
+        for _ in 0..<2 { _ = try colors.get("red") }
+        try store.flush()
+        var harness = ConsoleHarness(source: try StoreDataSource(store: store))
+        harness.press(.character(":"))
+        harness.type("ns colors")
+        harness.press(.enter, .enter)
+        #expect(harness.screen().contains("Hits        2 (≤ ~1 s behind)"), "\(harness.screen())")
+    }
+
     @Test func ratesAreZeroOnceNoAppIsLive() {
         var harness = ConsoleHarness()
         #expect(harness.screen().contains("2,013/s ops"))

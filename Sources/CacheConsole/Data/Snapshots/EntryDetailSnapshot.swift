@@ -18,6 +18,9 @@ package struct EntryDetailSnapshot: Sendable, Hashable {
     package var valueKind: String?
     /// The app-given sort value, if the entry has one.
     package var sortValue: Int64?
+    /// Whether apps write the entry's hits and last access in batches (a CacheDeck file:
+    /// file and memory reads wait up to about a second in each app), so the figures lag.
+    package var readsLag = false
 
     /// A detail with these values.
     package init(

@@ -40,6 +40,7 @@ extension EntryDetailSnapshot {
             valueBytes: detail.entry.valueBytes, staleUntil: detail.entry.staleUntil, version: detail.entry.version,
             value: ValueText(detail.value))
         sortValue = detail.sortValue
+        readsLag = recordsReads
     }
 }
 

@@ -82,9 +82,10 @@ enum DetailScreen {
         fact("Namespace", snapshot.namespace, row: 1)
         fact("Version", snapshot.version.isEmpty ? "–" : snapshot.version, row: 1, column: half)
         fact("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(snapshot.valueBytes)) B)", row: 2)
-        fact("Hits", entry.hits.map(Formatting.count) ?? "not recorded", row: 2, column: half)
+        let lag = snapshot.readsLag ? TimeText.readsLag : ""
+        fact("Hits", entry.hits.map { Formatting.count($0) + lag } ?? "not recorded", row: 2, column: half)
         fact("Created", entry.createdAt.map { TimeText.ago($0, now: now) } ?? "–", row: 3)
-        fact("Accessed", TimeText.accessed(entry, now: now), row: 3, column: half)
+        fact("Accessed", TimeText.accessed(entry, now: now) + lag, row: 3, column: half)
         let expiry = TimeText.expiry(entry.expiresAt, now: now)
         fact("Expires", expiry, row: 4, style: CellStyle(expiry == "expired" ? .bad : .text))
         fact("Stale until", snapshot.staleUntil.map { TimeText.expiry($0, now: now) } ?? "–", row: 4, column: half)

@@ -1,4 +1,6 @@
 import TerminalUI
+import CacheCore
+
 /// A namespace's entries: a line of facts (count, order, filter, marks, position), then the
 /// table. Rows not held yet show as dots while their page is read.
 enum EntriesScreen {
@@ -121,6 +123,10 @@ enum EntriesScreen {
         }
         if view.isScanOrder { facts.append(("SCAN order", CellStyle(.muted))) }
         let window = view.window
+        // Orders without an index rank the whole namespace before their first page arrives.
+        if !view.isScanOrder && !view.sort.field.hasIndex && !window.loading.isEmpty {
+            facts.append(("ranking by \(EntryColumn.shown(for: view.sort).column.title)\(options.ellipsis)", CellStyle(.info)))
+        }
         if !view.filter.isEmpty {
             let matching =
                 view.matchCount.map { "\(Formatting.count($0)) matching" }

@@ -18,9 +18,9 @@ extension Cache {
     }
 
     /// How many reads `key`'s file entry has served, or `nil` when the file holds no entry for
-    /// it (of this namespace version). It counts every process's reads: those written to
-    /// the file plus this store's reads still waiting to be written. Memory-tier hits are not
-    /// counted (see ``CacheStatistics/memoryHits``).
+    /// it (of this namespace version). It counts every process's reads, memory-tier hits
+    /// included: those written to the file plus this store's reads still waiting to be
+    /// written (another process's wait up to its access log's next write, about a second).
     public func hitCount(for key: Key) throws -> Int? {
         guard record.policy.isEnabled, record.policy.tiers.usesDisk else { return nil }
         return try backend.hitCount(of: try canonicalKey(key), in: record)
@@ -33,7 +33,7 @@ extension CacheStore {
         let (name, version) = (namespace.name, namespace.policy.version)
         let found = try database.read { try $0.entryHits(namespace: name, key: key, version: version) }
         guard let found else { return nil }
-        return Int(found.hits + accessLog.pendingHits(found.id))
+        return Int(found.hits.addingClamped(accessLog.pendingHits(found.id, namespaceID: found.namespaceID, key: key)))
     }
 
     /// What each namespace's memory tier holds in this process, by namespace name (only
