@@ -4,7 +4,7 @@ import CacheDeckTestSupport
 import Foundation
 import Testing
 
-/// `keys`, `key`, `info`, `namespaces` and `stats` on a real Redis Cluster (three primaries, three replicas).
+/// `keys`, `key`, `info`, `del` and a store's `namespaces`, `ls`, `show`, `timeline` and `stats` on a real Redis Cluster (three primaries, three replicas).
 @Suite("Redis Cluster commands", .enabled(if: redisAvailable))
 struct RedisClusterCommandTests {
     let cluster: RedisCluster
@@ -58,7 +58,7 @@ struct RedisClusterCommandTests {
         #expect(try run("key", cluster.url, "user:29").stdout.contains("v29"))
     }
 
-    @Test func namespacesAndStatsReadAStoreOnEveryPrimary() throws {
+    @Test func storeReadsCoverEveryPrimary() throws {
         var options = StoreOptions()
         options.statistics.metrics = .off
         let store = try RedisStore(url: cluster.url, options: options, redis: RedisStoreOptions(environment: [:]))
@@ -77,6 +77,13 @@ struct RedisClusterCommandTests {
         }
         let table = try run("namespaces", cluster.url)
         #expect(table.status == 0 && table.stdout.hasPrefix("namespace") && table.stdout.contains("ns11"), "\(table.stderr)")
+        let timeline = try run("timeline", cluster.url, "--json").object()
+        let buckets = try #require(timeline["buckets"] as? [[String: Any]])
+        #expect(buckets.compactMap { $0["entries"] as? Int }.reduce(0, +) == 78, "1 + 2 + … + 12 entries: \(buckets)")
+        let page = try run("ls", cluster.url, "ns11", "--json").object()
+        #expect(try #require(page["rows"] as? [[String: Any]]).count == 12)
+        let show = try run("show", cluster.url, "ns9", "k3")
+        #expect(show.status == 0 && show.stdout.contains("\"v3\""), "\(show.stderr)")
         let stats = try run("stats", cluster.url, "ns7", "--json").object()
         let windows = try #require(stats["windows"] as? [[String: Any]])
         let minute = try #require(windows.first?["activity"] as? [String: Any])
