@@ -97,19 +97,7 @@ struct ListCommand: ParsableCommand {
             namespace: namespace, sort: sort, filter: try EntryFilter(parsing: filter), limit: limit, after: try after.map(EntryCursor.init(token:)))
         let page = try store.openForReading().inspector.entries(query)
         if output.json { return try JSONOutput.print(EntryListing(page)) }
-        print(
-            Table(
-                headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
-                rows: page.rows.map { row in
-                    [
-                        TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
-                        Figures.span(max(0, page.now.subtractingClamped(row.createdAt))),
-                        Figures.expiry(row.expiresAt, now: page.now), Formatting.count(row.hits),
-                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? "never",
-                        TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
-                    ]
-                }, textColumns: [0, 6]
-            ).rendered)
+        print(Self.table(page.rows, now: page.now, readsRecorded: true))
         for note in notes(page) { print(note) }
     }
 
@@ -123,23 +111,28 @@ struct ListCommand: ParsableCommand {
                 namespace: namespace, filter: try EntryFilter(parsing: filter), limit: limit,
                 after: try after.map(RedisEntryCursor.init(token:))))
         if output.json { return try JSONOutput.print(EntryListing(page, filter: filter)) }
-        print(
-            Table(
-                headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
-                rows: page.rows.map { row in
-                    [
-                        TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
-                        Figures.span(max(0, page.now.subtractingClamped(row.createdAt))),
-                        Figures.expiry(row.expiresAt, now: page.now), Table.none, Table.none,
-                        TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
-                    ]
-                }, textColumns: [0, 6]
-            ).rendered)
+        print(Self.table(page.rows, now: page.now, readsRecorded: false))
         print("In SCAN order; Redis records no reads (hits, accessed: –).")
         if page.reachedScanLimit {
             print("Stopped after examining \(Formatting.count(page.examinedKeys)) keys; the next page goes on.")
         }
         if let next = page.next { print("Next page: " + nextPage(after: next.token)) }
+    }
+
+    /// The page's rows as a table; without `readsRecorded` (Redis) hits and last access are `–`.
+    private static func table(_ rows: [EntryRow], now: Int64, readsRecorded: Bool) -> String {
+        Table(
+            headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
+            rows: rows.map { row in
+                [
+                    TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
+                    Figures.span(max(0, now.subtractingClamped(row.createdAt))), Figures.expiry(row.expiresAt, now: now),
+                    readsRecorded ? Formatting.count(row.hits) : Table.none,
+                    readsRecorded ? row.lastAccessAt.map { Figures.relative($0, now: now) } ?? "never" : Table.none,
+                    TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
+                ]
+            }, textColumns: [0, 6]
+        ).rendered
     }
 
     /// What the page covered and how to get the next one.
