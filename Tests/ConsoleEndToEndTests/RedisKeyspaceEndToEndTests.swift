@@ -21,7 +21,8 @@ struct RedisKeyspaceEndToEndTests {
         let usage = try redis.pipeline((1...3000).map { ["MEMORY", "USAGE", RedisArgument("orders:\($0)")] })
         let ordersBytes = usage.compactMap(\.integer).reduce(0, +)
 
-        let tmux = try Tmux(columns: 120, rows: 30)
+        // Tall enough for the help to reach the keyspace's own keys (after deleting and the audit log's).
+        let tmux = try Tmux(columns: 120, rows: 45)
         try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
         let top = try tmux.waitFor("scanned 3,002 keys")
         #expect(top.contains("Redis 7") || top.contains("Redis "))
