@@ -69,13 +69,11 @@ extension NamespaceRecordRow {
     /// minute's telemetry counters `recent`.
     func summary(now: Int64, recent: CacheStatistics, on connection: SQLiteConnection) throws -> NamespaceSummary {
         let expired = try connection.countExpired(namespaceID: id, now: now)
-        let accessed = try connection.accessTimeRange(namespaceID: id)
         return NamespaceSummary(
             name: name, entryCount: entryCount, expiredEntryCount: expired,
             liveEntryCount: entryCount.subtractingClamped(expired),
             bytes: bytes, version: version, generation: generation,
             policy: try? Self.policyDecoder.decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
-            policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, leastRecentlyUsedAt: accessed.least,
-            mostRecentlyUsedAt: accessed.most, lastMinute: Inspector.recentActivity(recent, now: now))
+            policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, lastMinute: Inspector.recentActivity(recent, now: now))
     }
 }
