@@ -26,8 +26,9 @@ extension Inspector {
     }
 
     /// Every namespace, by name, with its last minute of telemetry. Each costs a few index
-    /// probes plus a count of its expired entries (proportional to those, not to the
-    /// namespace), all in one snapshot.
+    /// probes, a count of its expired entries (proportional to those, not to the namespace)
+    /// and, for its least and most recent access times, one read of all its entries (no index
+    /// holds access times since format 8), all in one snapshot.
     public func namespaces() throws -> [NamespaceSummary] {
         let now = store.now()
         return try store.database.read { connection in

@@ -368,14 +368,14 @@ extension SQLiteConnection {
             """, name, key)
     }
 
-    /// The namespace's least and most recent access times (`nil` without entries).
+    /// The namespace's least and most recent access times (`nil` without entries). No index
+    /// holds access times (format 8), so this reads every entry of the namespace, once.
     func accessTimeRange(namespaceID: Int64) throws -> (least: Int64?, most: Int64?) {
-        // Separate statements: SQLite answers a lone min() or max() with one index descent,
-        // but both in one statement scan the range.
-        (
-            try scalar("SELECT min(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID),
-            try scalar("SELECT max(accessed_at) FROM entries WHERE namespace_id = ?1", namespaceID)
-        )
+        try withStatement("SELECT min(accessed_at), max(accessed_at) FROM entries WHERE namespace_id = ?1") {
+            statement in
+            statement.bind(namespaceID)
+            return try statement.firstRow { ($0.optionalInt64(0), $0.optionalInt64(1)) } ?? (nil, nil)
+        }
     }
 
     /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
