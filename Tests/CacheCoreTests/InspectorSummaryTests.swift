@@ -66,6 +66,11 @@ import Testing
         #expect(summary.entryCount == 3 && summary.expiredEntryCount == 1 && summary.liveEntryCount == 2)
         #expect(summary.bytes == 3 * 2)
         #expect(summary.leastRecentlyUsedAt == start && summary.mostRecentlyUsedAt == start + 5000)
+        #expect(try inspector.namespaces().map(\.mostRecentlyUsedAt) == [start + 5000])
+        // Without access times (what the console's refreshes ask for): the same counts, no times.
+        let quick = try #require(try inspector.namespaces(accessTimes: false).first)
+        #expect(quick.entryCount == 3 && quick.liveEntryCount == 2 && quick.bytes == summary.bytes)
+        #expect(quick.leastRecentlyUsedAt == nil && quick.mostRecentlyUsedAt == nil)
         fixture.clock.advance(by: .seconds(5))
         #expect(try inspector.namespace("n").expiredEntryCount == 2)
     }

@@ -23,9 +23,11 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     /// When its policy or version last changed.
     public var updatedAt: Int64
     /// The last use (write or recorded read) of the least recently used entry: how long the
-    /// idlest entry has sat untouched. `nil` when the namespace is empty.
+    /// idlest entry has sat untouched. `nil` when the namespace is empty or the summary was
+    /// made without access times (``Inspector/namespaces(accessTimes:)``).
     public var leastRecentlyUsedAt: Int64?
-    /// The namespace's latest use: its newest write or recorded read. `nil` when empty.
+    /// The namespace's latest use: its newest write or recorded read. `nil` when empty or
+    /// made without access times.
     public var mostRecentlyUsedAt: Int64?
     /// What every process did in the namespace in the last minute: hit rate, operations per
     /// second and health (see ``Inspector/recentWindowMilliseconds``).

@@ -40,7 +40,7 @@ struct MetricsCommand: ParsableCommand {
             exposition = {
                 let processes = try inspector.processes()
                 return MetricsExposition(
-                    namespaces: try inspector.namespaces(), window: "1m",
+                    namespaces: try inspector.namespaces(accessTimes: false), window: "1m",
                     processes: (processes.filter(\.isLive).count, processes.count))
             }
         }
