@@ -50,4 +50,35 @@ struct HitRateReasonsEndToEndTests {
         try tmux.keys("q")
         try tmux.waitFor("exit=0")
     }
+
+    /// Enter on a Stats bucket lists the entries written in it: the demo's writes fall in the
+    /// newest 30-minute bucket of the 24 h window (or the one before, across a boundary).
+    @Test func enterOnAStatsBucketListsTheEntriesWrittenInIt() throws {
+        let path = try demoFolder.demo()
+        defer { try? FileManager.default.removeItem(atPath: demoFolder.path) }
+        let tmux = try Tmux(columns: 120, rows: 32)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(path); echo exit=$?", enter: true)
+        try tmux.waitFor("Namespaces (26)")
+        try tmux.type(":ns sets", enter: true)
+        try tmux.waitFor("sets · ")
+        try tmux.keys("3", "W", "W")
+        try tmux.waitFor("last 24 h")
+        try tmux.keys("Enter")
+        var line = try tmux.waitFor("Enter lists what was written then")
+        if line.contains(" 0 sets · ") {
+            try tmux.keys("Left")
+            line = try tmux.waitFor("UTC: ")
+        }
+        let sets = try #require(line.firstMatch(of: /UTC: ([0-9,]+) sets/)?.1)
+        #expect(sets != "0", "\(line)")
+        try tmux.keys("Enter")
+        try tmux.waitFor("counted \(sets) sets")
+        // The exact count comes with the first page ("≥ 0 matching" until then).
+        let entries = try tmux.waitUntil("the exact count") { $0.contains(/\([0-9,]+ matching\)/) }
+        #expect(entries.contains("filter created>="), "\(entries)")
+        let matching = try #require(entries.firstMatch(of: /\(([0-9,]+) matching\)/)?.1)
+        #expect(matching != "0", "\(entries)")
+        try tmux.keys("q")
+        try tmux.waitFor("exit=0")
+    }
 }

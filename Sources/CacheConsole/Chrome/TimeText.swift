@@ -10,6 +10,13 @@ package enum TimeText {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
     }
 
+    /// The time of day of a moment in UTC, to the second (`05:03:00`).
+    static func clock(_ milliseconds: Int64) -> String {
+        let seconds = ((milliseconds / 1000) % 86_400 + 86_400) % 86_400
+        return [seconds / 3600, seconds / 60 % 60, seconds % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
+            .joined(separator: ":")
+    }
+
     /// A span of milliseconds: `0s`, `45s`, `12m`, `5h`, `3d`, `8w`, `2y`.
     static func span(_ milliseconds: Int64) -> String {
         let seconds = max(0, milliseconds) / 1000

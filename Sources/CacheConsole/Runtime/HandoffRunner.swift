@@ -8,7 +8,7 @@ import Darwin
 
 /// Carries out a ``ValueHandoff`` on the terminal: OSC 52 or a private file for the clipboard,
 /// `$PAGER` for reading. The text is untrusted: it goes through files created 0600 and to the
-/// pager as an argument of `posix_spawnp`, never through a shell.
+/// pager as an argument (``ChildProcess``), never through a shell.
 enum HandoffRunner {
     /// The most bytes sent by OSC 52 (many terminals drop longer sequences: 100,000 base64
     /// characters); longer text goes to a file.
@@ -44,11 +44,15 @@ enum HandoffRunner {
             }
             defer { unlink(path) }
             let command = pagerCommand(environment: environment) + [path]
-            var failure: Int32 = 0
-            terminal.suspend { failure = run(command) }
-            guard failure == 0 else {
-                return ("Could not run the pager '\(command[0])': \(String(cString: strerror(failure))).", true)
+            var failure: ChildProcess.StartError?
+            terminal.suspend {
+                do throws(ChildProcess.StartError) {
+                    _ = try ChildProcess.run(command, streams: .foreground)
+                } catch {
+                    failure = error
+                }
             }
+            if let failure { return ("Could not run the pager '\(command[0])': \(failure).", true) }
             return ("Showed \(handoff.subject) in \(command[0])\(note).", false)
         }
     }
@@ -78,38 +82,5 @@ enum HandoffRunner {
             throw ConsoleError("cannot write \(path): \(error.localizedDescription)")
         }
         return path
-    }
-
-    /// Runs `arguments` in the foreground and waits for it; 0, or the `errno` of a failed start.
-    /// The console ignores Ctrl-C and Ctrl-\ meanwhile (they are the pager's), as `system(3)` does.
-    private static func run(_ arguments: [String]) -> Int32 {
-        var ignore = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigemptyset(&ignore.sa_mask)
-        var previousInterrupt = sigaction()
-        var previousQuit = sigaction()
-        sigaction(SIGINT, &ignore, &previousInterrupt)
-        sigaction(SIGQUIT, &ignore, &previousQuit)
-        defer {
-            sigaction(SIGINT, &previousInterrupt, nil)
-            sigaction(SIGQUIT, &previousQuit, nil)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let started = posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
-        guard started == 0 else { return started }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        return 0
     }
 }

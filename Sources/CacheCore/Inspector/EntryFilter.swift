@@ -50,6 +50,9 @@ public enum EntryFilterTerm: Sendable, Hashable {
     case hits(FilterComparison, Int64)
     /// Milliseconds since the current value was written compare with the operand.
     case age(FilterComparison, milliseconds: Int64)
+    /// The time the current value was written (milliseconds since the epoch) compares with
+    /// the operand: `created>=T created<U` lists what was written in `T..<U`.
+    case createdAt(FilterComparison, milliseconds: Int64)
     /// The entry has expired (`now >= expiresAt`) and is not yet swept.
     case expired
     /// The entry never expires.
@@ -93,6 +96,8 @@ extension EntryFilterTerm: CustomStringConvertible {
         case .size(let comparison, let bytes): "size" + comparison.rawValue + FilterText.size(bytes)
         case .hits(let comparison, let count): "hits" + comparison.rawValue + String(count)
         case .age(let comparison, let milliseconds): "age" + comparison.rawValue + FilterText.duration(milliseconds)
+        case .createdAt(let comparison, let milliseconds):
+            "created" + comparison.rawValue + FilterText.timestamp(milliseconds)
         case .expired: "expired"
         case .neverExpires: "never"
         }

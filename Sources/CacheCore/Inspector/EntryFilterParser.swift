@@ -22,6 +22,7 @@ extension EntryFilter {
     ///   `KiB`, `MiB`, `GiB` (1024); a bare number is bytes.
     /// - `expires>=2026-11-27T03:00:00Z`, `expires<2026-11-27T04:00:00.500Z` — the expiry
     ///   time, ISO 8601 in UTC (milliseconds optional); never-expiring entries meet none.
+    /// - `created>=2026-11-27T03:00:00Z` — when the current value was written, ISO 8601 in UTC.
     /// - `hits=0`, `hits>10` — recorded reads.
     /// - `expired` (not yet swept) and `never` (no expiry).
     ///
@@ -77,11 +78,12 @@ struct FilterToken {
         case "ttl": return .timeToLive(comparison, milliseconds: try FilterNumber.duration(operand))
         case "age": return .age(comparison, milliseconds: try FilterNumber.duration(operand))
         case "expires": return .expiresAt(comparison, milliseconds: try FilterNumber.timestamp(operand))
+        case "created": return .createdAt(comparison, milliseconds: try FilterNumber.timestamp(operand))
         case "size": return .size(comparison, bytes: try FilterNumber.size(operand))
         case "hits":
             guard let count = Int64(operand), count >= 0 else { throw EntryFilterError("bad count '\(operand)'") }
             return .hits(comparison, count)
-        default: throw EntryFilterError("unknown field '\(field)' (fields: ttl, size, hits, age, expires)")
+        default: throw EntryFilterError("unknown field '\(field)' (fields: ttl, size, hits, age, expires, created)")
         }
     }
 }

@@ -31,6 +31,8 @@ extension EntryFilterTerm {
         case .age(let comparison, let milliseconds):
             // now - created_at <op> age  ⇔  created_at <swapped op> now - age.
             return "created_at \(comparison.swapped.rawValue) \(sql.parameter(now.subtractingClamped(milliseconds)))"
+        case .createdAt(let comparison, let milliseconds):
+            return "created_at \(comparison.rawValue) \(sql.parameter(milliseconds))"
         case .expired:
             return "expires_at <= \(sql.parameter(now))"
         case .neverExpires:
@@ -47,7 +49,7 @@ extension EntryFilterTerm {
         case .timeToLive, .expiresAt, .expired, .neverExpires: "expires_at"
         case .size: "size"
         case .hits: "hits"
-        case .age: "created_at"
+        case .age, .createdAt: "created_at"
         }
     }
 
@@ -57,7 +59,7 @@ extension EntryFilterTerm {
         switch self {
         case .keyPrefix: field == .key
         case .timeToLive, .expiresAt, .expired, .neverExpires: field == .expires
-        case .keyContains, .keyMatches, .tag, .size, .hits, .age: false
+        case .keyContains, .keyMatches, .tag, .size, .hits, .age, .createdAt: false
         }
     }
 
@@ -67,7 +69,7 @@ extension EntryFilterTerm {
         switch self {
         case .keyContains, .keyPrefix, .keyMatches: field != .key
         case .timeToLive, .expiresAt, .expired, .neverExpires: field != .expires
-        case .tag, .size, .hits, .age: true
+        case .tag, .size, .hits, .age, .createdAt: true
         }
     }
 

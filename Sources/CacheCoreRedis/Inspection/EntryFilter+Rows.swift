@@ -34,6 +34,7 @@ extension EntryFilterTerm {
         case .hits(let comparison, let count): return comparison.holds(Int64(row.hits), count)
         case .age(let comparison, let milliseconds):
             return comparison.swapped.holds(row.createdAt, now.subtractingClamped(milliseconds))
+        case .createdAt(let comparison, let milliseconds): return comparison.holds(row.createdAt, milliseconds)
         case .expired: return row.expiresAt.map { $0 <= now } ?? false
         case .neverExpires: return row.expiresAt == nil
         }

@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import TerminalUI
 
 /// Whether the terminal takes OSC 52 (`ESC ] 52 ; c ; base64 BEL`), which sets the system
 /// clipboard, and the sequence itself. Terminals ignore what they do not know, so the console
@@ -26,17 +27,9 @@ enum Clipboard {
 
     /// The global value of tmux option `name`, as the tmux server of this session says.
     private static func tmuxOption(_ name: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "show-options", "-gv", name]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let (status, output) = try? ChildProcess.run(["tmux", "show-options", "-gv", name], streams: .captured),
+            status == 0
+        else { return nil }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -39,6 +39,9 @@ struct ForeignFilterSQL {
         case .age(let comparison, let milliseconds):
             guard let created = table.created else { throw missing("write times") }
             return ("(? - \(created.milliseconds)) \(comparison.rawValue) ?", [.integer(now), .integer(milliseconds)])
+        case .createdAt(let comparison, let milliseconds):
+            guard let created = table.created else { throw missing("write times") }
+            return ("\(created.milliseconds) \(comparison.rawValue) ?", [.integer(milliseconds)])
         case .timeToLive(let comparison, let milliseconds):
             guard let expires = table.expires else { throw missing("expiry") }
             // Never-expiring entries have an infinite time to live.

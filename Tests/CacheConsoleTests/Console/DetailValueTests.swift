@@ -47,6 +47,28 @@ import TerminalUI
         #expect(harness.screen().contains("match 3 of 3"))
     }
 
+    /// The "name" line wraps after "has " at 80 columns: "has to" is cut in two by the wrap.
+    @Test func aMatchTheWrapCutsInTwoIsFoundAndMarkedOnBothRows() throws {
+        var harness = ConsoleHarness.detail()
+        let lines = try #require(harness.model.current.detail?.wrapped?.lines)
+        let first = try #require(lines.firstIndex { $0.contains("\"name\"") })
+        #expect(lines[first].hasSuffix(" has ") && lines[first + 1].hasPrefix("    to wrap"), "\(lines)")
+        harness.press(.character("/"))
+        harness.type("has to")
+        let search = try #require(harness.model.current.detail?.search)
+        #expect(search.matches.count == 1)
+        let match = try #require(search.matches.first)
+        #expect(match.line == first && match.length == 4 && lines[first].count == match.start + 4)
+        #expect(match.continuation == [ValueSearch.Match(line: first + 1, start: 4, length: 2)])
+        #expect(try styles(of: "has ", onRowHolding: "\"name\"", in: harness) == Array(repeating: .selection, count: 4))
+        #expect(try styles(of: "to wrap", onRowHolding: "to wrap", in: harness).prefix(2) == [.selection, .selection])
+        #expect(try styles(of: "to wrap", onRowHolding: "to wrap", in: harness)[2] != .selection)
+        // The indent the wrap adds is not part of the value: "has    to" is not found.
+        harness.press(.control("u"))
+        harness.type("has    to")
+        #expect(harness.model.current.detail?.search?.matches.isEmpty == true)
+    }
+
     @Test func aCapitalLetterMatchesCaseAndNoMatchSaysSo() throws {
         var harness = ConsoleHarness.detail()
         harness.press(.character("/"))

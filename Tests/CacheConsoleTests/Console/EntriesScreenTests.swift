@@ -167,7 +167,7 @@ import TerminalUI
             │                                                                              │
             │                                                                              │
             │                                                                              │
-             Filter: unknown field 'siz' (fields: ttl, size, hits, age, expires)
+             Filter: unknown field 'siz' (fields: ttl, size, hits, age, expires, created)
             /siz>1
             """#)
         harness.press(.control("u"))

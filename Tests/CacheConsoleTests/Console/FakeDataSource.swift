@@ -418,6 +418,7 @@ final class FakeDataSource: ConsoleDataSource {
             case .size(let comparison, let bytes): compare(Int64(row.size), comparison, bytes)
             case .hits(let comparison, let count): compare(Int64(row.hits ?? 0), comparison, count)
             case .expiresAt(let comparison, let milliseconds): row.expiresAt.map { compare($0, comparison, milliseconds) } ?? false
+            case .createdAt(let comparison, let milliseconds): row.createdAt.map { compare($0, comparison, milliseconds) } ?? false
             case .expired: (row.expiresAt ?? .max) <= now
             case .neverExpires: row.expiresAt == nil
             case .keyMatches, .timeToLive, .age: true

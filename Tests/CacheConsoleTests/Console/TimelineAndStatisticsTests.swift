@@ -115,7 +115,7 @@ import TerminalUI
             │                    ││      0 ⡇           ⡇           ⡇           ⡇           │
             │                    ││        -5m     -4m      -3m       -2m      -1m      now│
             ╰────────────────────╯╰────────────────────────────────────────────────────────╯
-             W window  Tab panel  Esc back  : command  ? help        query 1.0 ms · frame –
+             Enter entries  W window  Tab panel  Esc back  ? help    query 1.0 ms · frame –
             """#)
     }
 
@@ -164,7 +164,7 @@ import TerminalUI
             │                    ││      0 ⣿                     ⣿                     ⣿                     ⣿                     │
             │                    ││        -1h                -45m                  -30m                  -15m                  now│
             ╰────────────────────╯╰────────────────────────────────────────────────────────────────────────────────────────────────╯
-             W window  Tab panel  Esc back  : command  q quit  ? help                                        query 1.0 ms · frame –
+             Enter entries  W window  Tab panel  Esc back  : command  q quit  ? help                         query 1.0 ms · frame –
             """#)
         harness.press(.character("W"), .character("W"))
         #expect(harness.screen().contains("statistics of products, last 5 min"))
@@ -199,7 +199,7 @@ import TerminalUI
             |                    ||      0 #           #           #           #           |
             |                    ||        -5m     -4m      -3m       -2m      -1m      now|
             +--------------------++--------------------------------------------------------+
-             W window  Tab panel  Esc back  : command  ? help        query 1.0 ms · frame –
+             Enter entries  W window  Tab panel  Esc back  ? help    query 1.0 ms · frame –
             """#, glyphs: .ascii)
     }
 

@@ -27,6 +27,11 @@ package struct StatisticsSeries: Sendable, Hashable {
     package var evictions: [Double]
     /// What apps did over the whole window (misses, evictions, …); `nil` when unknown.
     package var totals: ActivityCounts?
+    /// Each point's span and counts, oldest first, where buckets have exact bounds (file and
+    /// Redis telemetry); empty where the points are sampled (Redis counters over 5 min).
+    package var spans: [Activity] = []
+    /// The width of a bucket in milliseconds (0 without ``spans``).
+    package var resolution: Int64 = 0
 
     /// Series with these values.
     package init(hitRate: [Double], operations: [Double], evictions: [Double], totals: ActivityCounts? = nil) {
@@ -63,5 +68,18 @@ extension StatisticsSeries {
         self.init(
             hitRate: series.points.map { $0.hitRate ?? .nan }, operations: series.points.map(\.operationsPerSecond),
             evictions: series.points.map(\.evictionsPerSecond), totals: ActivityCounts(series.total))
+        spans = series.points
+        resolution = series.window.resolutionMilliseconds
+    }
+
+    /// The Entries filter of what was written in bucket `index` (`created>=start
+    /// created<end`), or `nil` when the bucket has no exact bounds.
+    func writtenFilter(bucket index: Int) -> String? {
+        guard spans.indices.contains(index) else { return nil }
+        let start = spans[index].start
+        return EntryFilter([
+            .createdAt(.greaterOrEqual, milliseconds: start),
+            .createdAt(.less, milliseconds: start.addingClamped(resolution)),
+        ]).description
     }
 }

@@ -10,6 +10,9 @@ package struct AuditView: ConsoleView {
     /// The selected action's id, so the selection stays on it when newer actions (an undo's
     /// restore) push rows down.
     private var selectedID: Int64?
+    /// The action ids in the order frozen (``KeyAction/freezeOrder``): rows keep their places
+    /// while their figures update, and actions that appear later go last. `nil`: newest first.
+    package internal(set) var frozenOrder: [Int64]?
 
     package static let title = "Audit log"
 
@@ -70,10 +73,21 @@ package struct AuditView: ConsoleView {
     package mutating func apply(_ rows: [AuditEntry], for read: AuditRead, in context: inout ViewContext)
         -> [ConsoleEffect]
     {
+        var rows = rows
+        if let frozen = frozenOrder {
+            let known = Set(frozen)
+            frozenOrder = frozen + rows.map(\.id).filter { !known.contains($0) }
+            let place = Dictionary((frozenOrder ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            rows.sort { place[$0.id, default: .max] < place[$1.id, default: .max] }
+        }
         let followed = selectedID.flatMap { id in rows.firstIndex { $0.id == id } }
         entries = rows
         selection = followed ?? min(selection, max(0, rows.count - 1))
         return []
+    }
+
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {
+        frozenOrder = frozen ? entries?.map(\.id) ?? [] : nil
     }
 
     package func draw(in area: Rect, into buffer: inout ScreenBuffer, context: ViewContext, options: RenderOptions) {

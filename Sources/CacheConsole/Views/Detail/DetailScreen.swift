@@ -13,18 +13,36 @@ enum DetailScreen {
     /// The value's lines, wrapped to the box at terminal width `width` (as the view kept them
     /// when it wrapped for that width).
     static func valueLines(_ view: DetailView, width: Int) -> [String] {
-        if let wrapped = view.wrapped, wrapped.width == width { return wrapped.lines }
-        guard let snapshot = view.snapshot else { return [] }
+        valueLayout(view, width: width).lines
+    }
+
+    /// ``valueLines(_:width:)`` and, for each line, the indent characters it starts with when
+    /// it continues the line before (a wrap), `nil` when it starts a line of the value.
+    static func valueLayout(_ view: DetailView, width: Int) -> (lines: [String], continuations: [Int?]) {
+        if let wrapped = view.wrapped, wrapped.width == width { return (wrapped.lines, wrapped.continuations) }
+        guard let snapshot = view.snapshot else { return ([], []) }
         let room = max(8, width - 4)
         switch snapshot.value {
         case .json(let text, let isTruncated):
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
-                wrap(String($0), width: room)
+            var lines: [String] = []
+            var continuations: [Int?] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let pieces = wrap(String(line), width: room)
+                let indent = continuationIndent(of: TerminalText.sanitize(String(line)), width: room)
+                lines += pieces
+                continuations += [nil] + Array(repeating: indent, count: pieces.count - 1)
             }
-            return lines + (isTruncated ? ["… (cut at 64 KiB)"] : [])
+            return isTruncated ? (lines + ["… (cut at 64 KiB)"], continuations + [nil]) : (lines, continuations)
         case .hexDump(let lines, let isTruncated):
-            return lines + (isTruncated ? ["… (the value is longer)"] : [])
+            let all = lines + (isTruncated ? ["… (the value is longer)"] : [])
+            return (all, Array(repeating: nil, count: all.count))
         }
+    }
+
+    /// The indent of the pieces after the first when `line` (sanitized) is wrapped to `width`:
+    /// the line's own, plus two.
+    private static func continuationIndent(of line: String, width: Int) -> Int {
+        min(width / 2, line.prefix { $0 == " " }.count + 2)
     }
 
     /// `line` cut into pieces of at most `width` cells, after a space when one falls in the
@@ -32,7 +50,7 @@ enum DetailScreen {
     static func wrap(_ line: String, width: Int) -> [String] {
         let safe = TerminalText.sanitize(line)
         guard TerminalText.displayWidth(of: safe) > width else { return [safe] }
-        let indent = String(repeating: " ", count: min(width / 2, safe.prefix { $0 == " " }.count + 2))
+        let indent = String(repeating: " ", count: continuationIndent(of: safe, width: width))
         var pieces: [String] = []
         var rest = Array(safe)
         var prefix = ""
@@ -128,14 +146,18 @@ enum DetailScreen {
         into buffer: inout ScreenBuffer
     ) {
         let characters = Array(text)
-        for (index, match) in search.matches.enumerated() where match.line == line {
-            let start = margin + match.start
-            let column = point.column + TerminalText.displayWidth(of: String(characters[..<start]))
-            let limit = point.column + width - column
-            guard limit > 0 else { continue }
-            buffer.put(
-                String(characters[start..<start + match.length]), at: Point(column: column, row: point.row),
-                style: CellStyle(index == search.current ? .selection : .marked), maxWidth: limit)
+        for (index, match) in search.matches.enumerated() {
+            // A match the wrap cut in two is marked on each row it covers.
+            for piece in [match] + match.continuation where piece.line == line {
+                let start = margin + piece.start
+                guard start + piece.length <= characters.count else { continue }
+                let column = point.column + TerminalText.displayWidth(of: String(characters[..<start]))
+                let limit = point.column + width - column
+                guard limit > 0 else { continue }
+                buffer.put(
+                    String(characters[start..<start + piece.length]), at: Point(column: column, row: point.row),
+                    style: CellStyle(index == search.current ? .selection : .marked), maxWidth: limit)
+            }
         }
     }
 }

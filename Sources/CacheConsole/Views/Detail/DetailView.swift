@@ -26,7 +26,7 @@ package struct DetailView: ConsoleView {
     package internal(set) var search: ValueSearch?
     /// The value's lines as wrapped for a terminal width, kept so that frames, keys and live
     /// refreshes do not wrap a 64 KiB value again each time (cleared when the value changes).
-    private(set) var wrapped: (width: Int, lines: [String])?
+    private(set) var wrapped: (width: Int, lines: [String], continuations: [Int?])?
 
     /// A view of entry `entryID`.
     init(entryID: EntryReference, namespace: String, key: String) {
@@ -39,7 +39,8 @@ package struct DetailView: ConsoleView {
     /// and keys that follow (see ``DetailScreen/valueLines(_:width:)``).
     mutating func wrapValue(width: Int) {
         guard wrapped?.width != width else { return }
-        wrapped = (width, DetailScreen.valueLines(self, width: width))
+        let layout = DetailScreen.valueLayout(self, width: width)
+        wrapped = (width, layout.lines, layout.continuations)
         if let text = search?.text { search = runSearch(text, width: width) }
     }
 
@@ -52,7 +53,8 @@ package struct DetailView: ConsoleView {
 
     private func runSearch(_ text: String, width: Int) -> ValueSearch {
         var search = ValueSearch(text)
-        search.run(on: DetailScreen.valueLines(self, width: width), from: scroll)
+        let layout = DetailScreen.valueLayout(self, width: width)
+        search.run(on: layout.lines, continuations: layout.continuations, from: scroll)
         return search
     }
 

@@ -135,11 +135,15 @@ enum EntriesScreen {
                     : "≥ \(Formatting.count(window.knownCount)) matching")
             // A long filter (a drill-down's times) gives way before its count does.
             let count = " (\(matching))"
-            let room = area.size.columns - 2 - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
+            // So does it before the note of what it was opened from (a bucket's own counts).
+            let noteWidth = view.note.map { TerminalText.displayWidth(of: $0) + 3 } ?? 0
+            let room =
+                area.size.columns - 2 - noteWidth - facts.reduce(0) { $0 + TerminalText.displayWidth(of: $1.0) + 3 }
             let filter = TerminalText.truncate(
                 "filter \(view.filter)", toWidth: max(8, room - TerminalText.displayWidth(of: count)),
                 ellipsis: options.ellipsis)
             facts.append((filter + count, CellStyle(.info)))
+            if let note = view.note { facts.append((note, CellStyle(.muted))) }
         }
         if view.marksAllMatching {
             facts.append(("all matching marked", CellStyle(.marked)))

@@ -10,8 +10,16 @@ package struct EntriesView: ConsoleView {
     package internal(set) var sort: EntrySort = EntrySort(.key)
     /// The filter text in force (empty: none). A new filter forgets the old one's count.
     package internal(set) var filter = "" {
-        didSet { if filter != oldValue { matchCount = nil } }
+        didSet {
+            if filter != oldValue {
+                matchCount = nil
+                note = nil
+            }
+        }
     }
+    /// What the list was opened from, shown beside the filter's count until the filter
+    /// changes (a Stats bucket's own counts, which are operations, not entries).
+    package internal(set) var note: String?
     /// The rows held.
     package internal(set) var window = EntriesWindow(anchor: .top)
     /// Bumped whenever the order, filter or anchor changes, so older pages are ignored.
@@ -46,10 +54,11 @@ package struct EntriesView: ConsoleView {
         "Redis lists entries in SCAN order: sorting or jumping to the end would read every key."
 
     /// A view of `namespace` sorted by `sort` (by key), listing what `filter` matches (all).
-    init(namespace: String, filter: String = "", sort: EntrySort = EntrySort(.key)) {
+    init(namespace: String, filter: String = "", sort: EntrySort = EntrySort(.key), note: String? = nil) {
         self.namespace = namespace
         self.filter = filter
         self.sort = sort
+        self.note = note
     }
 
     /// The filter of the entries that expire in the hour after `now` (ms), as the timeline's

@@ -6,8 +6,8 @@ import Foundation
 /// One level of a Redis keyspace as a prefix tree, ncdu-like: each prefix and key with its
 /// keys, memory and a bar, the largest first. Enter opens a prefix (a view of its own on the
 /// stack, so ←/Backspace go back up) or a key; `s`/`S` sort the rows loaded by memory, name,
-/// TTL or type, and `/` narrows them to a pattern. While the scan runs, rows keep their
-/// places (new ones come after them) and the cursor stays on its row.
+/// TTL or type, and `/` narrows them to a pattern. While the scan runs or the order is frozen,
+/// rows keep their places (new ones come after them) and the cursor stays on its row.
 package struct KeyspaceView: ConsoleView {
     /// The level's prefix (empty: the top level).
     package let prefix: Data
@@ -23,6 +23,9 @@ package struct KeyspaceView: ConsoleView {
     package internal(set) var isReversed = false
     /// What `/` typed: the rows shown match it (empty: all).
     package internal(set) var search = ""
+    /// Whether the order is frozen (``KeyAction/freezeOrder``): rows keep their places, new
+    /// ones after them, even when a scan completes.
+    package internal(set) var isFrozen = false
 
     /// A view of the level below `prefix`, named `name` in the breadcrumbs.
     init(prefix: Data, name: String = "") {
@@ -142,7 +145,7 @@ package struct KeyspaceView: ConsoleView {
         -> [ConsoleEffect]
     {
         var snapshot = snapshot
-        if !snapshot.level.scan.isComplete, let shown = self.snapshot?.level.children {
+        if !snapshot.level.scan.isComplete || isFrozen, let shown = self.snapshot?.level.children {
             snapshot.level.children = Self.keepingOrder(of: shown, snapshot.level.children)
         } else if order != .memory || isReversed {
             snapshot.level.children = order.sorted(snapshot.level.children, reversed: isReversed)
@@ -151,6 +154,10 @@ package struct KeyspaceView: ConsoleView {
         keepingSelection { $0.snapshot = snapshot }
         // The scan runs on its own; each refresh shows how far it got.
         return []
+    }
+
+    package mutating func freeze(_ frozen: Bool, in context: ViewContext) {
+        isFrozen = frozen
     }
 
     /// `children` in the order of the rows `shown`, the new ones after them (largest first):

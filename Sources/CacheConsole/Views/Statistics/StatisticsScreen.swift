@@ -1,4 +1,5 @@
 import TerminalUI
+import CacheCore
 /// Telemetry graphs: a namespace list (the first row is all of them) and, for the selected
 /// one, hit rate, operations and evictions over the window, each with a value axis, time
 /// ticks and its scale in the title (braille, or ASCII).
@@ -57,6 +58,18 @@ enum StatisticsScreen {
             ].joined(separator: options.dot)
     }
 
+    /// What the bucket under the cursor counted (operations, not entries) and what `Enter`
+    /// lists from it.
+    static func bucketLine(_ bucket: Activity, resolution: Int64, options: RenderOptions) -> String {
+        let removed = StatisticsView.removals(bucket)
+        return StatisticsView.spanText(bucket, resolution: resolution) + ": "
+            + [
+                "\(Formatting.count(bucket.sets)) sets", "\(Formatting.count(bucket.requests)) reads",
+                "\(Formatting.count(bucket.misses)) misses", removed.isEmpty ? "nothing removed" : removed,
+                "Enter lists what was written then",
+            ].joined(separator: options.dot)
+    }
+
     /// The namespace list's box in `area` (below the line of totals).
     static func listArea(in area: Rect) -> Rect {
         Rect(column: area.minColumn, row: area.minRow + 1, columns: listColumns, rows: area.size.rows - 1)
@@ -102,9 +115,12 @@ enum StatisticsScreen {
             return
         }
         let series = selected.map { snapshot.namespaces[$0] ?? .empty } ?? snapshot.overall
-        buffer.put(
-            " " + totalsLine(series.totals, window: view.window, options: options), at: area.origin,
-            maxWidth: area.size.columns, truncation: .ellipsis(options.ellipsis))
+        // In the graphs, the line says what the bucket under the cursor counted.
+        let cursor = view.pane == .graphs ? view.bucketIndex(in: series) : nil
+        let line =
+            cursor.map { bucketLine(series.spans[$0], resolution: series.resolution, options: options) }
+            ?? totalsLine(series.totals, window: view.window, options: options)
+        buffer.put(" " + line, at: area.origin, maxWidth: area.size.columns, truncation: .ellipsis(options.ellipsis))
         let graphs = Rect(
             column: list.maxColumn, row: list.minRow, columns: area.size.columns - listColumns, rows: list.size.rows)
         let height = graphs.size.rows / 3
@@ -127,13 +143,14 @@ enum StatisticsScreen {
             let box = Rect(
                 column: graphs.minColumn, row: graphs.minRow + index * height, columns: graphs.size.columns, rows: rows)
             drawPanel(
-                panel, window: view.window, focused: view.pane == .graphs, in: box, into: &buffer, options: options)
+                panel, window: view.window, cursor: cursor, focused: view.pane == .graphs, in: box, into: &buffer,
+                options: options)
         }
     }
 
     private static func drawPanel(
-        _ panel: Panel, window: StatisticsWindow, focused: Bool, in box: Rect, into buffer: inout ScreenBuffer,
-        options: RenderOptions
+        _ panel: Panel, window: StatisticsWindow, cursor: Int?, focused: Bool, in box: Rect,
+        into buffer: inout ScreenBuffer, options: RenderOptions
     ) {
         let finite = panel.values.filter(\.isFinite)
         // The newest bucket is still filling (telemetry arrives once a second): "now" is the
@@ -174,6 +191,20 @@ enum StatisticsScreen {
             resampled(panel.values, to: columns), in: plot, range: bottom...top, roles: panel.roles,
             glyphs: options.glyphs)
         drawTimeTicks(window, under: plot, into: &buffer)
+        if let cursor { drawCursor(at: cursor, of: panel.values.count, in: plot, into: &buffer) }
+    }
+
+    /// The bucket under the cursor: its columns of the plot in the selection style.
+    private static func drawCursor(at index: Int, of count: Int, in plot: Rect, into buffer: inout ScreenBuffer) {
+        guard count > 0 else { return }
+        let first = plot.minColumn + index * plot.size.columns / count
+        let end = max(first + 1, plot.minColumn + (index + 1) * plot.size.columns / count)
+        for row in plot.minRow..<plot.maxRow {
+            for column in first..<min(end, plot.maxColumn) {
+                let point = Point(column: column, row: row)
+                buffer.put(buffer[point]?.text ?? " ", at: point, style: CellStyle(.selection))
+            }
+        }
     }
 
     /// Time ticks under a graph: how long ago each point on the axis was, and `now`.
