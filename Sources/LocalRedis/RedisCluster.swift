@@ -45,6 +45,17 @@ public final class RedisCluster: @unchecked Sendable {
     /// The node id of `node` (`CLUSTER MYID`).
     public func id(of node: RedisServer) throws -> String { try node.cli("CLUSTER", "MYID") }
 
+    /// The primaries that serve slots now, as a running node sees them (`CLUSTER NODES`).
+    public func primaries() throws -> [RedisServer] {
+        try live().cli("CLUSTER", "NODES").split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 9, fields[2].contains("master"), !fields[2].contains("fail"),
+                let port = Int(fields[1].split(separator: ":")[1].split(separator: "@")[0])
+            else { return nil }
+            return node(port: port)
+        }
+    }
+
     /// The port of the primary serving `slot`, as `node` sees it (`CLUSTER SLOTS`).
     public func primaryPort(ofSlot slot: Int, askingPort: Int? = nil) throws -> Int {
         let asked = try askingPort.flatMap(node(port:)) ?? live()

@@ -71,7 +71,11 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Runs `redis-cli` against the server and returns what it printed.
     @discardableResult
-    public func cli(_ arguments: String...) throws -> String {
+    public func cli(_ arguments: String...) throws -> String { try cli(arguments) }
+
+    /// Runs `redis-cli` with `arguments` against the server and returns what it printed.
+    @discardableResult
+    public func cli(_ arguments: [String]) throws -> String {
         try Self.redisCLI(["-h", "127.0.0.1", "-p", "\(port)"] + arguments, password: password)
     }
 

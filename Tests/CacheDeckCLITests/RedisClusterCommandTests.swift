@@ -1,8 +1,11 @@
+import CacheCore
+import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing
 
-/// `keys`, `key` and `info` on a real Redis Cluster (three primaries, three replicas).
+/// `keys`, `key`, `info` and the actions with undo on a real Redis Cluster (three primaries,
+/// three replicas).
 @Suite("Redis Cluster commands", .enabled(if: redisAvailable))
 struct RedisClusterCommandTests {
     let cluster: RedisCluster
@@ -51,11 +54,35 @@ struct RedisClusterCommandTests {
         let result = try run("namespaces", cluster.url)
         #expect(result.status != 0 && result.errorLines.count == 1)
         #expect(result.stderr.contains("not supported yet"))
-        // An action refuses before its preview: it could not be undone on a cluster yet.
-        for action in [["clear", "tiles", "--dry-run"], ["invalidate", "tiles", "--tag", "warm", "--yes"]] {
-            let refused = try CLIProcess([action[0], cluster.url] + action.dropFirst(), folder: folder).wait()
-            #expect(refused.status != 0 && refused.errorLines.count == 1, "\(action): \(refused.stderr)")
-            #expect(refused.stderr.contains("Redis Cluster"), "\(action): \(refused.stderr)")
+    }
+
+    @Test func actionsAndTheirUndoRunOnTheClusterFromTheCommandLine() throws {
+        let store = try RedisStore(url: cluster.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        // Namespaces on several primaries, each with half its entries tagged `warm`.
+        let caches = try (0..<6).map { index in
+            let cache = try store.cache("ns\(index)", key: String.self, value: String.self)
+            try cache.set((0..<40).map { (key: "k\($0)", value: "v", tags: $0 % 2 == 0 ? ["warm"] : []) })
+            return cache
         }
+        func counts() throws -> [Int] { try caches.map { try $0.count() } }
+
+        let preview = try run("invalidate", cluster.url, "--tag", "warm", "--dry-run")
+        #expect(preview.status == 0 && preview.stdout.contains("120 entries"), "\(preview.stdout)\(preview.stderr)")
+        let tagged = try run("invalidate", cluster.url, "--tag", "warm", "--yes", "--json").object()
+        let taggedID = try #require(tagged["auditID"] as? Int)
+        #expect(try tagged["removed"] as? Int == 120 && counts() == Array(repeating: 20, count: 6))
+        let cleared = try run("clear", cluster.url, "--all", "--yes")
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("Removed 120 entries"), "\(cleared.stdout)\(cleared.stderr)")
+        #expect(try counts() == Array(repeating: 0, count: 6))
+
+        let audit = try run("audit", cluster.url)
+        #expect(audit.status == 0 && audit.stdout.split(separator: "\n").count == 3, "\(audit.stdout)\(audit.stderr)")
+        let clearID = taggedID + 1
+        let restored = try run("restore", cluster.url, "\(clearID)")
+        #expect(restored.stdout == "Restored 120 entries of action #\(clearID).\n", "\(restored.stderr)")
+        let again = try run("restore", cluster.url, "\(taggedID)")
+        #expect(again.stdout == "Restored 120 entries of action #\(taggedID).\n", "\(again.stderr)")
+        #expect(try counts() == Array(repeating: 40, count: 6))
     }
 }

@@ -43,6 +43,14 @@ package struct FilterSelector: Sendable {
         }
     }
 
+    /// Matching keys from the inspector of the RedisStore at `url`, opened when a filter has
+    /// to list keys (a prefix or tag filter never does).
+    package static func redis(url: String, prefix: String) -> FilterSelector {
+        FilterSelector { namespace, filter, after in
+            try redis(try RedisStoreInspector(url: url, prefix: prefix)).matchingKeys(namespace, filter, after)
+        }
+    }
+
     /// The selector that acts on what `filter` matches without listing its keys: the whole
     /// namespace, one prefix or one tag; `nil` when the action must list the keys.
     package static func direct(namespace: String, filter: EntryFilter) -> InvalidationSelector? {

@@ -12,7 +12,10 @@ extension RedisAdmin {
         try forEachBatch(of: selector) { batch in
             let reply = try store.run(
                 .changeExpiry,
-                keys: [keys.namespace(batch.namespace), keys.audit(state.id), keys.expiryTrash(state.id)],
+                keys: [
+                    keys.namespace(batch.namespace), keys.ledger(state.id, namespace: batch.namespace),
+                    keys.expiryTrash(state.id, namespace: batch.namespace),
+                ],
                 arguments: [
                     RedisArgument(keys.entries(batch.namespace)), RedisArgument(keys.tags(batch.namespace)),
                     RedisArgument(store.now()), RedisArgument(retention), RedisArgument(batch.tag ?? ""),
@@ -23,11 +26,12 @@ extension RedisAdmin {
         }
     }
 
-    /// Puts back the times TTL action `auditID` replaced (an `HSCAN` of its trash hash, 1,000
-    /// fields a call), unless an entry was written since; returns how many it put back.
-    func restoreExpiry(_ auditID: Int64, selector: InvalidationSelector) throws -> Int {
+    /// Puts back the times TTL action `auditID` replaced in `namespace` (`nil`: a record
+    /// from before ledgers, one hash for every namespace): an `HSCAN` of its trash hash, 1,000
+    /// fields a call, unless an entry was written since; returns how many it put back.
+    func restoreExpiry(_ auditID: Int64, namespace: String?, selector: InvalidationSelector) throws -> Int {
         let keys = store.keys
-        let trash = keys.expiryTrash(auditID)
+        let trash = keys.expiryTrash(auditID, namespace: namespace)
         var restored = 0
         try store.scanBatches(["HSCAN", trash], on: trash) { found in
             // HSCAN answers field, value, field, value…; a field is `<escaped ns>:<key>`.

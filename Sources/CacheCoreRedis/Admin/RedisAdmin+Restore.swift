@@ -12,11 +12,12 @@ extension RedisAdmin {
     /// running in another process cannot be undone until it ends; one whose process was
     /// killed can (what it had moved comes back). An undo marks the action `undone` only once
     /// it has finished: an undo that was killed or lost the server leaves the action
-    /// restorable, and the next undo finishes it.
+    /// restorable, and the next undo finishes it. It goes namespace by namespace (slot by slot
+    /// on a cluster), noting in each namespace's ledger when it has finished there, so the
+    /// next undo picks up where a killed one stopped.
     @discardableResult
     public func restore(_ auditID: Int64, origin: ActionOrigin = .current) throws -> Int {
         guard !store.isReadOnly else { throw CacheError.readOnly(path: store.endpoint) }
-        try refuseOnCluster()
         try purgeTrash()
         let now = store.now()
         guard let record = try log.fields(auditID, now: now) else {
@@ -40,13 +41,7 @@ extension RedisAdmin {
             throw error
         }
         do {
-            if case .expiry(let selector, _) = record.target {
-                back = (try restoreExpiry(auditID, selector: selector), 0)
-            } else {
-                back =
-                    record.cleared.isEmpty
-                    ? try restoreTrash(auditID) : try restoreCleared(record.cleared, auditID: auditID)
-            }
+            back = try undo(auditID, record)
         } catch {
             try? log.clear(auditID, "restoring")
             throw unfinished(auditID, by: error)
@@ -98,13 +93,52 @@ extension RedisAdmin {
         }
     }
 
-    /// Renames action `auditID`'s trash keys back, batch by batch (a `SCAN` of the keyspace).
-    private func restoreTrash(_ auditID: Int64) throws -> (entries: Int, bytes: Int) {
+    /// Brings back what action `auditID` (with `record`) removed or changed, namespace by
+    /// namespace, skipping those an earlier undo finished; returns the entries and bytes.
+    private func undo(_ auditID: Int64, _ record: RedisAuditLog.Fields) throws -> (entries: Int, bytes: Int) {
+        let expiry: InvalidationSelector? = if case .expiry(let selector, _) = record.target { selector } else { nil }
+        guard let namespaces = record.namespaces else {
+            // A record from before ledgers (a standalone server): one pass over all it kept.
+            if let expiry { return (try restoreExpiry(auditID, namespace: nil, selector: expiry), 0) }
+            if record.cleared.isEmpty { return try restoreTrash(auditID, namespace: nil) }
+            try refuseUnlessRestorable(record.cleared, auditID: auditID)
+            return try record.cleared.reduce((0, 0)) { sum, generation in
+                let back = try restore(generation, auditID: auditID)
+                return (sum.0 + back.entries, sum.1 + back.bytes)
+            }
+        }
+        // A namespace the action moved or changed nothing in (its ledger counts with each
+        // move, atomically) has no trash to walk.
+        let ledgers = try log.ledgers(auditID, namespaces: namespaces).filter {
+            !$0.isRestored && ($0.entries > 0 || $0.cleared != nil)
+        }
+        try refuseUnlessRestorable(ledgers.compactMap(\.cleared), auditID: auditID)
+        var back = (entries: 0, bytes: 0)
+        for ledger in ledgers {
+            let done = try whileSlotStays(ledger.namespace) {
+                if let expiry {
+                    (entries: try restoreExpiry(auditID, namespace: ledger.namespace, selector: expiry), bytes: 0)
+                } else if let cleared = ledger.cleared {
+                    try restore(cleared, auditID: auditID)
+                } else {
+                    try restoreTrash(auditID, namespace: ledger.namespace)
+                }
+            }
+            try log.markRestored(auditID, namespace: ledger.namespace, now: store.now())
+            back = (back.entries + done.entries, back.bytes + done.bytes)
+        }
+        return back
+    }
+
+    /// Renames action `auditID`'s trash keys in `namespace` (`nil`: a record from before
+    /// ledgers, every namespace of a standalone server) back, batch by batch (a `SCAN` of the
+    /// node serving the namespace).
+    private func restoreTrash(_ auditID: Int64, namespace: String?) throws -> (entries: Int, bytes: Int) {
         let keys = store.keys
+        let trash = namespace.map { keys.trash(auditID, namespace: $0) } ?? keys.trash(auditID)
         var restored = 0
         var bytes = 0
-        try store.scanBatches(["SCAN"], on: keys.trash(auditID), pattern: RedisKeys.glob(keys.trash(auditID)) + "*") {
-            found in
+        try store.scanBatches(["SCAN"], on: trash, pattern: RedisKeys.glob(trash) + "*") { found in
             let byNamespace = Dictionary(
                 grouping: found.compactMap { keys.parseTrash($0, of: auditID) }, by: \.namespace)
             for (namespace, entries) in byNamespace {
@@ -123,22 +157,15 @@ extension RedisAdmin {
         return (restored, bytes)
     }
 
-    /// Sets each cleared namespace back to the generation it kept (or finishes what an
-    /// interrupted undo began: a namespace already set back is only tidied and counted).
-    private func restoreCleared(_ cleared: [ClearedGeneration], auditID: Int64) throws -> (entries: Int, bytes: Int) {
+    /// Throws, before anything changes, when a namespace of `cleared` was cleared again or
+    /// changed version since (one an interrupted undo set back already is restorable: it is
+    /// only tidied and counted).
+    private func refuseUnlessRestorable(_ cleared: [ClearedGeneration], auditID: Int64) throws {
         for generation in cleared where try !isRestorable(generation) {
             throw CacheError.nothingToRestore(
                 reason: "namespace \(generation.namespace) was cleared again or changed version after action "
                     + "#\(auditID); undo the later action first")
         }
-        var restored = 0
-        var bytes = 0
-        for generation in cleared {
-            let back = try restore(generation, auditID: auditID)
-            restored += back.entries
-            bytes += back.bytes
-        }
-        return (restored, bytes)
     }
 
     /// Merges what was written since the clear into the kept generation (copies first, so
@@ -166,7 +193,7 @@ extension RedisAdmin {
             try merge(copying: true)
             switched =
                 try store.run(
-                    .restoreGeneration, keys: [keys.namespace(name), keys.keptGenerations, keys.retired(name)],
+                    .restoreGeneration, keys: [keys.namespace(name), keys.kept(name), keys.retired(name)],
                     arguments: [
                         RedisArgument(generation.kept), RedisArgument(generation.current),
                         RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
@@ -216,8 +243,9 @@ extension RedisAdmin {
         case generation.current: return true
         case generation.kept:
             let member = RedisKeys.escape(generation.namespace) + ":\(generation.kept)"
-            return try store.redis(store.keys.keptGenerations) { connection in
-                try connection.command(["ZSCORE", RedisArgument(store.keys.keptGenerations), RedisArgument(member)])
+            let kept = store.keys.kept(generation.namespace)
+            return try store.redis(kept) { connection in
+                try connection.command(["ZSCORE", RedisArgument(kept), RedisArgument(member)])
             } == .null
         default: return false
         }

@@ -6,12 +6,15 @@ extension RedisAdmin {
     /// the entries' times, keeping the old ones), and returns what it removed (or changed).
     /// Every host's near cache drops the moved or changed entries by push.
     ///
-    /// A clear switches each namespace to a new generation at once (nothing is lost to a stop
-    /// or a kill: the old generation is the trash), then counts what it emptied for the audit
-    /// record, reporting progress; a stop asked for meanwhile takes effect before the next
-    /// namespace. Other actions move (or change) entries in atomic batches of 1,000 that also add to the
-    /// record's counts, so a killed action's record says what it moved; `progress` hears
-    /// after every batch and stops the action by returning `false`.
+    /// The action goes namespace by namespace (so, on a cluster, slot by slot): its record
+    /// (store-wide) is written first with the namespaces it acts on, and what it does in each
+    /// is written in that namespace's ledger by the same script that does it. A clear switches
+    /// each namespace to a new generation at once (nothing is lost to a stop or a kill: the
+    /// old generation is the trash), then counts what it emptied, reporting progress; a stop
+    /// asked for meanwhile takes effect before the next namespace. Other actions move (or
+    /// change) entries in atomic batches of 1,000, so a killed action's ledgers say what it
+    /// moved; `progress` hears after every batch and stops the action by returning `false`.
+    /// The record's counts are the ledgers' sum.
     @discardableResult
     public func run(
         _ target: AdminTarget, origin: ActionOrigin = .current, progress: ((ActionProgress) -> Bool)? = nil
@@ -20,21 +23,27 @@ extension RedisAdmin {
         let selector = try selector(of: target)
         try purgeTrash()
         let total = try preview(target).entries
-        let id = try log.begin(target, restores: nil, origin: origin, now: store.now())
+        let namespaces = try target.namespace.map { [$0] } ?? store.namespaceNames()
+        let id = try log.begin(target, namespaces: namespaces, restores: nil, origin: origin, now: store.now())
         var state = RunState(id: id, total: total, progress: progress)
         do {
-            if case .expiry(_, let change) = target {
-                try changeExpiry(selector, change, state: &state)
-            } else if let whole = try wholeNamespaces(of: target) {
-                try clear(whole, state: &state)
-            } else {
-                try move(selector, state: &state)
+            for name in namespaces where !state.isCancelled {
+                let scoped = selector.scoped(to: name)
+                try whileSlotStays(name) {
+                    if case .expiry(_, let change) = target {
+                        try changeExpiry(scoped, change, state: &state)
+                    } else if case .namespace = scoped {
+                        try clear(name, state: &state)
+                    } else {
+                        try move(scoped, state: &state)
+                    }
+                }
             }
         } catch {
-            try? finish(state, selector: selector)
+            try? finish(state, namespaces: namespaces, selector: selector)
             throw stopped(by: error, after: state, target: target)
         }
-        try finish(state, selector: selector)
+        try finish(state, namespaces: namespaces, selector: selector)
         return ActionOutcome(
             auditID: id, removed: state.done, bytes: state.bytes, isUndoable: true, isCancelled: state.isCancelled)
     }
@@ -56,28 +65,25 @@ extension RedisAdmin {
                 + "(action #\(state.id); `restore \(state.id)` undoes them): \(reason)")
     }
 
-    /// Moves each namespace to a new generation, keeping the old one until the retention ends.
-    private func clear(_ namespaces: [String], state: inout RunState) throws {
+    /// Moves namespace `name` to a new generation, keeping the old one until the retention ends.
+    private func clear(_ name: String, state: inout RunState) throws {
         let keys = store.keys
-        for name in namespaces {
-            if state.isCancelled { break }
-            // The record names the kept generation in the same step as the switch, so an
-            // undo is recorded before the clear takes effect (at `maxmemory` too).
-            let reply = try store.run(
-                .clear, keys: [keys.namespace(name), keys.keptGenerations, keys.audit(state.id)],
-                arguments: [
-                    RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
-                    RedisArgument(store.now() + retention), RedisArgument(name),
-                ])
-            guard let kept = reply.integer, kept > 0 else { continue }
-            // Counted after the switch: the kept generation no longer changes (but for expiry).
-            try forEachBatch(namespace: name, generation: kept, prefix: "") { batch in
-                let measured = try measure(batch, generation: kept)
-                try log.add(state.id, entries: measured.keys.count, bytes: measured.bytes)
-                state.add(measured.keys, bytes: measured.bytes, namespace: name)
-                state.report()
-                return true
-            }
+        // The ledger names the kept generation in the same step as the switch, so an undo is
+        // recorded before the clear takes effect (at `maxmemory` too).
+        let reply = try store.run(
+            .clear, keys: [keys.namespace(name), keys.kept(name), keys.ledger(state.id, namespace: name)],
+            arguments: [
+                RedisArgument(RedisKeys.escape(name)), RedisArgument(store.now()),
+                RedisArgument(store.now() + retention), RedisArgument(retention),
+            ])
+        guard let kept = reply.integer, kept > 0 else { return }
+        // Counted after the switch: the kept generation no longer changes (but for expiry).
+        try forEachBatch(namespace: name, generation: kept, prefix: "") { batch in
+            let measured = try measure(batch, generation: kept)
+            try log.add(state.id, namespace: name, entries: measured.keys.count, bytes: measured.bytes)
+            state.add(measured.keys, bytes: measured.bytes, namespace: name)
+            state.report()
+            return true
         }
     }
 
@@ -86,7 +92,7 @@ extension RedisAdmin {
         let keys = store.keys
         try forEachBatch(of: selector) { batch in
             let reply = try store.run(
-                .trashEntries, keys: [keys.namespace(batch.namespace), keys.audit(state.id)],
+                .trashEntries, keys: [keys.namespace(batch.namespace), keys.ledger(state.id, namespace: batch.namespace)],
                 arguments: [
                     RedisArgument(keys.entries(batch.namespace)), RedisArgument(keys.tags(batch.namespace)),
                     RedisArgument(keys.trash(state.id, namespace: batch.namespace)), RedisArgument(retention),
@@ -111,13 +117,29 @@ extension RedisAdmin {
         return state.report()
     }
 
-    /// Marks the record finished and drops this process's memory copies of what was removed
-    /// (memory-only tiers are not on the server; other tiers heard the push already).
-    private func finish(_ state: RunState, selector: InvalidationSelector) throws {
-        var fields: [(String, RedisArgument)] = [("finished", RedisArgument(store.now()))]
+    /// Marks the record finished with the sum of its ledgers in `namespaces` and drops this
+    /// process's memory copies of what was removed (memory-only tiers are not on the server;
+    /// other tiers heard the push already).
+    private func finish(_ state: RunState, namespaces: [String], selector: InvalidationSelector) throws {
+        let ledgers = try log.ledgers(state.id, namespaces: namespaces)
+        var fields: [(String, RedisArgument)] = [
+            ("entries", RedisArgument(ledgers.reduce(0) { $0 + $1.entries })),
+            ("bytes", RedisArgument(ledgers.reduce(0) { $0 + $1.bytes })), ("finished", RedisArgument(store.now())),
+        ]
         if !state.samples.isEmpty { fields.append(("samples", RedisArgument(try RedisAuditLog.json(state.samples)))) }
         try log.set(state.id, fields)
         for runtime in store.allRuntimes { runtime.drop(selector) }
+    }
+}
+
+extension InvalidationSelector {
+    /// The part of the selector in namespace `name`: what an action does there.
+    func scoped(to name: String) -> InvalidationSelector {
+        switch self {
+        case .all: .namespace(name)
+        case .tag(let tag, nil): .tag(tag, namespace: name)
+        default: self
+        }
     }
 }
 

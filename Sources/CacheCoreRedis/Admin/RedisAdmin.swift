@@ -13,7 +13,8 @@ import Foundation
 ///
 /// A clear moves the namespace to a new generation at once and keeps the old one as the
 /// action's trash; its undo sets the generation back, merging entries written since (the
-/// newer wins). Other actions `RENAME` the entries they select into trash keys in atomic
+/// newer wins). Actions and undos go namespace by namespace, that is slot by slot on a
+/// Redis Cluster, each namespace's part atomic with its ledger (see ``RedisAuditLog``). Other actions `RENAME` the entries they select into trash keys in atomic
 /// batches of 1,000, so apps' reads and writes interleave; undo renames them back unless the
 /// key was written again. TTL actions rewrite the entries' times in the same batches, keeping
 /// the old ones for the undo. The trash and the audit log last `Admin/trashRetention`.
@@ -60,41 +61,32 @@ public struct RedisAdmin: StoreAdministering {
     @discardableResult
     public func purgeTrash() throws -> Int {
         let keys = store.keys
-        let due = try store.redis(keys.keptGenerations) { connection in
-            try connection.command([
-                "ZRANGEBYSCORE", RedisArgument(keys.keptGenerations), "-inf", RedisArgument(store.now()),
-            ])
-        }
+        // One set for a standalone server; one per namespace, in its slot, on a cluster.
+        let sets = keys.isClustered ? try store.namespaceNames().map(keys.kept) : [keys.kept("")]
         var removed = 0
-        for member in (due.array ?? []).compactMap(\.string) {
-            guard let colon = member.lastIndex(of: ":"), let generation = Int64(member[member.index(after: colon)...])
-            else { continue }
-            let namespace = RedisKeys.unescape(String(member[..<colon]))
-            _ = try store.redis(keys.keptGenerations) { connection in
-                try connection.pipeline([
-                    ["SADD", RedisArgument(keys.retired(namespace)), RedisArgument(member)],
-                    ["ZREM", RedisArgument(keys.keptGenerations), RedisArgument(member)],
-                ])
+        for set in sets {
+            let due = try store.redis(set) { connection in
+                try connection.command(["ZRANGEBYSCORE", RedisArgument(set), "-inf", RedisArgument(store.now())])
             }
-            removed += try store.unlinkGeneration(generation, of: namespace)
+            for member in (due.array ?? []).compactMap(\.string) {
+                guard let colon = member.lastIndex(of: ":"), let generation = Int64(member[member.index(after: colon)...])
+                else { continue }
+                let namespace = RedisKeys.unescape(String(member[..<colon]))
+                _ = try store.redis(set) { connection in
+                    try connection.pipeline([
+                        ["SADD", RedisArgument(keys.retired(namespace)), RedisArgument(member)],
+                        ["ZREM", RedisArgument(set), RedisArgument(member)],
+                    ])
+                }
+                removed += try store.unlinkGeneration(generation, of: namespace)
+            }
         }
         return removed
     }
 
-    /// Throws on a Redis Cluster: an action's audit record (store-wide) and its trash (in each
-    /// namespace's slot) are written by one script, which a cluster runs on one slot only.
-    func refuseOnCluster() throws {
-        guard store.keys.isClustered else { return }
-        throw CacheError.unsupported(
-            feature: "operator actions with undo (clear, invalidate, ttl, restore) on Redis Cluster",
-            reason: "not yet: their audit and trash span slots; the store's own invalidate and clear work")
-    }
-
-    /// The selector of what `target` removes; throws for what Redis does not do (on a cluster,
-    /// any action for now: before its preview, which it could not follow) and for a namespace
-    /// the server lacks.
+    /// The selector of what `target` removes; throws for what Redis does not do and for a
+    /// namespace the server lacks.
     func selector(of target: AdminTarget) throws -> InvalidationSelector {
-        try refuseOnCluster()
         let selector: InvalidationSelector
         switch target {
         case .sweep:

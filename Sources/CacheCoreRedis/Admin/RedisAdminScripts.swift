@@ -64,6 +64,7 @@ extension RedisScript {
             if moved > 0 then
               redis.call('HINCRBY', KEYS[2], 'entries', moved)
               redis.call('HINCRBY', KEYS[2], 'bytes', bytes)
+              if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
             end
             return {moved, bytes, names}
             """

@@ -2,7 +2,10 @@ import CacheCore
 import Foundation
 
 /// The audit log of a ``RedisStore``: one hash per action (`Paudit:<id>`), indexed by the
-/// sorted set `Paudit`, both kept for `Admin/trashRetention` (docs/REDIS.md).
+/// sorted set `Paudit`, both kept for `Admin/trashRetention` (docs/REDIS.md). An action's
+/// record lists the namespaces it acts on; what it did in each is in that namespace's ledger
+/// (`Pledger:<id>:<ns>`, in the namespace's slot), written by the same scripts that move or
+/// change its entries, and the record's counts are their sum once it has finished.
 struct RedisAuditLog {
     let store: RedisStore
 
@@ -28,23 +31,45 @@ struct RedisAuditLog {
                 user: values["user"] ?? "", host: values["host"] ?? "", pid: Int32(values["pid"] ?? "") ?? 0,
                 program: values["program"] ?? "")
         }
-        /// The generations a clear kept, by namespace.
+        /// The generations a clear kept, by namespace (records written before ledgers).
         var cleared: [ClearedGeneration] {
             values["cleared"].flatMap { try? JSONDecoder().decode([ClearedGeneration].self, from: Data($0.utf8)) } ?? []
         }
         var samples: [String] {
             values["samples"].flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         }
+        /// The namespaces the action acts on, each with its ledger; `nil` for an undo and for
+        /// records written before ledgers (their counts and `cleared` are in the record).
+        var namespaces: [String]? {
+            values["namespaces"].flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        }
     }
 
-    /// Starts the record of an action (or of the undo of action `restores`); returns its id.
-    func begin(_ target: AdminTarget?, restores: Int64?, origin: ActionOrigin, now: Int64) throws -> Int64 {
+    /// What an action did in one namespace, as its ledger says.
+    struct Ledger {
+        let namespace: String
+        let entries: Int
+        let bytes: Int
+        /// The generations a clear kept and started there.
+        let cleared: ClearedGeneration?
+        /// Whether an undo has finished this namespace.
+        let isRestored: Bool
+    }
+
+    /// Starts the record of an action on `namespaces` (or of the undo of action `restores`);
+    /// returns its id. Written by plain commands: a server past its `maxmemory` refuses it,
+    /// and with it the action, before anything changes.
+    func begin(
+        _ target: AdminTarget?, namespaces: [String] = [], restores: Int64?, origin: ActionOrigin, now: Int64
+    ) throws -> Int64 {
         let id = try store.redis(keys.auditSequence) { try $0.command(["INCR", RedisArgument(keys.auditSequence)]) }.integer ?? 0
         var fields: [RedisArgument] = [
             "at", RedisArgument(now), "user", RedisArgument(origin.user), "host", RedisArgument(origin.host),
             "pid", RedisArgument(Int(origin.pid)), "program", RedisArgument(origin.program), "entries", 0, "bytes", 0,
         ]
-        if let target { fields += ["target", RedisArgument(try Self.json(target))] }
+        if let target {
+            fields += ["target", RedisArgument(try Self.json(target)), "namespaces", RedisArgument(try Self.json(namespaces))]
+        }
         if let restores { fields += ["restores", RedisArgument(restores)] }
         try pipeline([
             ["HSET", RedisArgument(keys.audit(id))] + fields,
@@ -60,9 +85,16 @@ struct RedisAuditLog {
         try update(id, fields.map { ("set", $0.0, $0.1) })
     }
 
-    /// Adds to record `id`'s counts.
-    func add(_ id: Int64, entries: Int, bytes: Int) throws {
-        try update(id, [("add", "entries", RedisArgument(entries)), ("add", "bytes", RedisArgument(bytes))])
+    /// Adds to the counts of action `id`'s ledger in `namespace`.
+    func add(_ id: Int64, namespace: String, entries: Int, bytes: Int) throws {
+        try update(
+            key: keys.ledger(id, namespace: namespace),
+            [("add", "entries", RedisArgument(entries)), ("add", "bytes", RedisArgument(bytes))])
+    }
+
+    /// Notes in action `id`'s ledger in `namespace` that its undo has finished there.
+    func markRestored(_ id: Int64, namespace: String, now: Int64) throws {
+        try update(key: keys.ledger(id, namespace: namespace), [("set", "restored", RedisArgument(now))])
     }
 
     /// Removes `field` of record `id`.
@@ -72,10 +104,38 @@ struct RedisAuditLog {
 
     /// Applies `changes` (`set`, `add` or `del`, field, value) to record `id` in one step.
     func update(_ id: Int64, _ changes: [(String, String, RedisArgument)]) throws {
+        try update(key: keys.audit(id), changes)
+    }
+
+    /// Applies `changes` to the record or ledger `key` in one step (nothing when it is gone).
+    private func update(key: String, _ changes: [(String, String, RedisArgument)]) throws {
         guard !changes.isEmpty else { return }
         _ = try store.run(
-            .auditUpdate, keys: [keys.audit(id)],
-            arguments: changes.flatMap { [RedisArgument($0.0), RedisArgument($0.1), $0.2] })
+            .auditUpdate, keys: [key], arguments: changes.flatMap { [RedisArgument($0.0), RedisArgument($0.1), $0.2] })
+    }
+
+    /// The ledgers of action `id` in `namespaces` (one read on each namespace's node); a
+    /// namespace it changed nothing in has an empty one.
+    func ledgers(_ id: Int64, namespaces: [String]) throws -> [Ledger] {
+        try namespaces.map { name in
+            let key = keys.ledger(id, namespace: name)
+            let reply = try store.redis(key) { try $0.command(["HGETALL", RedisArgument(key)]) }
+            let items = (reply.array ?? []).map { $0.string ?? "" }
+            var values: [String: Int64] = [:]
+            for index in stride(from: 0, to: items.count - 1, by: 2) { values[items[index]] = Int64(items[index + 1]) }
+            let cleared = values["kept"].flatMap { kept in
+                values["current"].map { ClearedGeneration(namespace: name, kept: kept, current: $0) }
+            }
+            return Ledger(
+                namespace: name, entries: Int(clamping: values["entries"] ?? 0), bytes: Int(clamping: values["bytes"] ?? 0),
+                cleared: cleared, isRestored: values["restored"] != nil)
+        }
+    }
+
+    /// The generations action `id` (with `fields`) kept as a clear's trash, by namespace.
+    func cleared(_ id: Int64, _ fields: Fields) throws -> [ClearedGeneration] {
+        guard let namespaces = fields.namespaces else { return fields.cleared }
+        return try ledgers(id, namespaces: namespaces).compactMap(\.cleared)
     }
 
     /// Marks record `id` as being undone by `claimant` (`pid@host`), taking it over from
@@ -127,13 +187,28 @@ struct RedisAuditLog {
         }
     }
 
-    /// The record as listed. A clear whose process ended before it finished counting says
-    /// what its trash holds: its kept generations are counted now.
+    /// The record as listed. An action that has not finished (running, or killed) says what
+    /// its ledgers say; a clear whose process ended before it finished counting says what its
+    /// trash holds: its kept generations are counted now.
     private func record(_ id: Int64, _ fields: Fields, now: Int64) throws -> AuditRecord {
         let target = fields.target
         var counts = (entries: Int(fields.values["entries"] ?? "") ?? 0, bytes: Int(fields.values["bytes"] ?? "") ?? 0)
-        if !fields.cleared.isEmpty && fields.finished == nil && fields.undone == nil && !fields.origin.isRunning {
-            counts = try RedisAdmin(store: store).held(fields.cleared)
+        if fields.finished == nil {
+            let counted = fields.undone == nil && !fields.origin.isRunning
+            if let namespaces = fields.namespaces {
+                counts = (0, 0)
+                for ledger in try ledgers(id, namespaces: namespaces) {
+                    let held =
+                        if let cleared = ledger.cleared, counted {
+                            try RedisAdmin(store: store).held([cleared])
+                        } else {
+                            (entries: ledger.entries, bytes: ledger.bytes)
+                        }
+                    counts = (counts.entries + held.entries, counts.bytes + held.bytes)
+                }
+            } else if !fields.cleared.isEmpty && counted {
+                counts = try RedisAdmin(store: store).held(fields.cleared)
+            }
         }
         return AuditRecord(
             id: id, at: fields.at, origin: fields.origin, target: target, restoredAuditID: fields.restores,

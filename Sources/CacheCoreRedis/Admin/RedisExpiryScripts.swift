@@ -60,6 +60,7 @@ extension RedisScript {
             if changed > 0 then
               redis.call('HINCRBY', KEYS[2], 'entries', changed)
               redis.call('HINCRBY', KEYS[2], 'bytes', bytes)
+              if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], retention) end
               if redis.call('PTTL', KEYS[3]) < 0 then redis.call('PEXPIRE', KEYS[3], retention) end
             end
             return {changed, bytes, names}

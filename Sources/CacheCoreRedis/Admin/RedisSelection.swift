@@ -13,15 +13,6 @@ struct RedisSelectedBatch {
 /// What an action selects and how much it is: the one walk of the keyspace that both the
 /// preview counts and the run moves, so the two agree.
 extension RedisAdmin {
-    /// The namespaces `target` empties whole, or `nil` when it selects entries.
-    func wholeNamespaces(of target: AdminTarget) throws -> [String]? {
-        switch target {
-        case .clear(let name), .invalidate(.namespace(let name)): [name]
-        case .clearAll, .invalidate(.all): try store.namespaceNames()
-        case .invalidate, .sweep, .expiry, .importEntries: nil
-        }
-    }
-
     /// Calls `body` with each batch of keys `selector` selects in the current generations
     /// until it returns `false`; returns whether it walked everything.
     @discardableResult

@@ -25,16 +25,18 @@ enum RedisScript: CaseIterable, Sendable {
     /// KEYS: namespace hash, its retired set. ARGV: version, policy JSON, now, escaped name.
     /// Returns `{generation, retired generation or 0}`.
     case register
-    /// KEYS: namespace hash, its retired set (or kept sorted set, then the audit record). ARGV:
-    /// escaped name, now, and optionally when the old generation is purged and the raw name.
-    /// Moves the namespace to a new generation; returns the old one (0 when the namespace
-    /// does not exist), listed as retired (to be unlinked now) or, with a purge time, kept as
-    /// an action's trash until then and added to the record's `cleared` in the same step.
+    /// KEYS: namespace hash, its retired set (or its kept sorted set, then the action's ledger
+    /// in the namespace). ARGV: escaped name, now, and optionally when the old generation is
+    /// purged and the retention (ms). Moves the namespace to a new generation; returns the old
+    /// one (0 when the namespace does not exist), listed as retired (to be unlinked now) or,
+    /// with a purge time, kept as an action's trash until then and written in the ledger in
+    /// the same step.
     case clear
-    /// KEYS: namespace hash, audit record. ARGV: entries prefix, tags prefix, trash prefix,
-    /// retention ms, tag (empty: any), keys…. Moves the entries (of the current generation,
-    /// carrying the tag) into the trash keys, capping their expiry at the retention, and adds
-    /// them to the record's `entries` and `bytes`. Returns `{moved, bytes, moved keys}`.
+    /// KEYS: namespace hash, the action's ledger in the namespace. ARGV: entries prefix, tags
+    /// prefix, trash prefix, retention ms, tag (empty: any), keys…. Moves the entries (of the
+    /// current generation, carrying the tag) into the trash keys, capping their expiry at the
+    /// retention, and adds them to the ledger's `entries` and `bytes`. Returns `{moved, bytes,
+    /// moved keys}`.
     case trashEntries
     /// KEYS: namespace hash. ARGV: entries prefix, tags prefix, trash prefix, now, keys….
     /// Moves trash keys back into the current generation unless the key was written again
@@ -49,7 +51,7 @@ enum RedisScript: CaseIterable, Sendable {
     /// generation, escaped name, now. Sets the generation back (retiring the current one);
     /// returns 1, 0 when the generation changed since, -1 when the kept one was purged.
     case restoreGeneration
-    /// KEYS: namespace hash, audit record, expiry trash hash. ARGV: entries prefix, tags
+    /// KEYS: namespace hash, the action's ledger and expiry trash hash in the namespace. ARGV: entries prefix, tags
     /// prefix, now, retention ms, tag (empty: any), change (`now`, `never`, `set`, `extend`),
     /// its ms, trash field prefix, keys…. Rewrites each entry's `x`, `s` and `PEXPIRE`,
     /// keeping the old times in the trash hash. Returns `{changed, bytes, changed keys}`.
@@ -57,8 +59,8 @@ enum RedisScript: CaseIterable, Sendable {
     /// KEYS: expiry trash hash. ARGV: entries prefix, tags prefix, now, trash field prefix,
     /// keys…. Puts back the kept times unless the entry was written since. Returns how many.
     case restoreExpiry
-    /// KEYS: audit record. ARGV: triples of `set`/`add`/`del`, field, value. Updates an
-    /// existing record even at `maxmemory` (what an action did is never left unrecorded);
+    /// KEYS: audit record or ledger. ARGV: triples of `set`/`add`/`del`, field, value. Updates
+    /// an existing record even at `maxmemory` (what an action did is never left unrecorded);
     /// returns 0 when the record is gone.
     case auditUpdate
     /// KEYS: audit record. ARGV: claimant (`pid@host`), the claimant it may take over (empty:
@@ -226,10 +228,8 @@ enum RedisScript: CaseIterable, Sendable {
             redis.call('HSET', KEYS[1], 'updated', ARGV[2])
             if ARGV[3] then
               redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1] .. ':' .. gen)
-              local recorded = redis.call('HGET', KEYS[3], 'cleared')
-              local cleared = recorded and cjson.decode(recorded) or {}
-              table.insert(cleared, {namespace = ARGV[4], kept = tonumber(gen), current = tonumber(gen) + 1})
-              redis.call('HSET', KEYS[3], 'cleared', cjson.encode(cleared))
+              redis.call('HSET', KEYS[3], 'kept', gen, 'current', tonumber(gen) + 1, 'entries', 0, 'bytes', 0)
+              redis.call('PEXPIRE', KEYS[3], ARGV[4])
             else
               redis.call('SADD', KEYS[2], ARGV[1] .. ':' .. gen)
             end

@@ -68,7 +68,7 @@ struct ConsoleCommand: ParsableCommand {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         if let file, RedisKeyspace.isURL(file) {
             // Connects before the terminal is touched, so a bad URL or login fails with one line.
-            // A cluster is browsed as a keyspace: a RedisStore does not run on one yet.
+            // A cluster is browsed as a keyspace until the store inspector reads one.
             let isStore = try !RedisKeyspace.isClusterURL(file) && RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
             let source: any ConsoleDataSource =
                 isStore

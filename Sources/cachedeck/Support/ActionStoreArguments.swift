@@ -5,11 +5,13 @@ import CacheCore
 import CacheCoreRedis
 import Foundation
 
-/// The store an action command acts on: a cache file, or a RedisStore at a `redis://` URL
-/// (with `--redis-prefix` when its prefix is not the default).
+/// The store an action command acts on: a cache file, or a RedisStore at a `redis://` (or
+/// `redis+cluster://`) URL, with `--redis-prefix` when its prefix is not the default.
 struct ActionStoreArguments: ParsableArguments {
     @Argument(
-        help: "The cache file (.sqlite), or a RedisStore's URL: redis://[user:password@]host:port/db.",
+        help: ArgumentHelp(
+            "The cache file (.sqlite), or a RedisStore's URL: redis://[user:password@]host:port/db, or "
+                + "redis+cluster://host:port[,host:port…]/ for a Redis Cluster."),
         completion: .file())
     var file: String
 
@@ -42,8 +44,7 @@ struct ActionStoreArguments: ParsableArguments {
         var options = StoreOptions(readOnly: !writable)
         options.statistics = .disabled
         let store = try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix))
-        let inspector = try RedisStoreInspector(url: file, prefix: redisPrefix)
-        return (ActionController(store: store), nil, .redis(inspector))
+        return (ActionController(store: store), nil, .redis(url: file, prefix: redisPrefix))
     }
 
     /// How later commands name this store: the path, or the URL without its password (and

@@ -60,7 +60,7 @@ struct RedisAdminRunTests {
             user: "ops", host: ProcessInfo.processInfo.hostName, pid: dead.processIdentifier, program: "gone")
         try store.admin.restore(try #require(try store.admin.auditLog().first?.id))
         let killed = try store.admin.run(.invalidate(.prefix(namespace: "parts", prefix: "")), origin: origin)
-        try fixture.server.cli("HDEL", "cachedeck:audit:\(killed.auditID)", "finished")
+        try fixture.cli("HDEL", fixture.keys.audit(killed.auditID), "finished")
         let record = try #require(try store.admin.auditLog().first)
         #expect(record.finishedAt == nil && record.entries == 1500 && record.origin == origin)
         #expect(try store.admin.restore(killed.auditID) == 1500 && cache.count() == 1500)

@@ -7,11 +7,9 @@ import Testing
 
 /// TTL actions on Redis, as ExpiryActionTests on a file: expire now, set a TTL, extend it —
 /// previewed, audited, stopped between batches and undone.
-@Suite("RedisAdmin: TTL actions", .enabled(if: redisAvailable))
+/// Every test runs on a standalone server and on a cluster.
+@Suite("RedisAdmin: TTL actions", .enabled(if: redisAvailable), .sharedCluster)
 struct RedisExpiryActionTests {
-    let fixture: RedisFixture
-    init() throws { fixture = try RedisFixture() }
-
     /// 2,500 entries `t<i>` expiring in an hour without a stale window, and `never`.
     func tiles(_ store: RedisStore) throws -> Cache<String, Int> {
         let tiles = try store.cache(
@@ -22,11 +20,18 @@ struct RedisExpiryActionTests {
         return tiles
     }
 
-    func field(_ key: String, _ name: String, namespace: String = "tiles") throws -> Int64? {
-        Int64(try fixture.server.cli("HGET", "cachedeck:e:\(namespace):1:\(key)", name))
+    func field(_ fixture: RedisFixture, _ key: String, _ name: String, namespace: String = "tiles") throws -> Int64? {
+        Int64(try fixture.cli("HGET", entry(fixture, key, namespace: namespace), name))
     }
 
-    @Test func expireNowKeepsEachEntrysStaleWindowLength() throws {
+    /// The key of entry `key` of generation 1 of `namespace`.
+    func entry(_ fixture: RedisFixture, _ key: String, namespace: String = "tiles") -> String {
+        fixture.keys.entries(namespace) + "1:" + key
+    }
+
+    @Test(arguments: RedisDeployment.allCases)
+    func expireNowKeepsEachEntrysStaleWindowLength(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
         let store = try fixture.open()
         defer { store.close() }
         let tiles = try store.cache(
@@ -34,12 +39,14 @@ struct RedisExpiryActionTests {
             policy: NamespacePolicy(expiration: .after(.seconds(3600)), staleWindow: .seconds(300)))
         try tiles.set(1, for: "a")
         _ = try store.admin.run(.expiry(selector: .key(namespace: "tiles", key: "a"), change: .expireNow))
-        let (expires, stale) = (try field("a", "x"), try field("a", "s"))
+        let (expires, stale) = (try field(fixture, "a", "x"), try field(fixture, "a", "s"))
         #expect(expires != nil && stale.flatMap { s in expires.map { s - $0 } } == 300_000)
         #expect(try tiles.get("a") == nil)
     }
 
-    @Test func expireNowHidesWhatItSelectsAndItsUndoBringsItBack() throws {
+    @Test(arguments: RedisDeployment.allCases)
+    func expireNowHidesWhatItSelectsAndItsUndoBringsItBack(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
         let store = try fixture.open()
         defer { store.close() }
         let tiles = try tiles(store)
@@ -51,10 +58,10 @@ struct RedisExpiryActionTests {
         #expect(try tiles.get("t1") == nil && tiles.get("t12") == nil && tiles.get("t2") == 2)
         #expect(try tiles.count() == 2501 - 1111, "counted as expired, not removed")
         // Kept (unread) for the undo, no longer than it would have lived.
-        let kept = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:e:tiles:1:t1")))
+        let kept = try #require(Int(try fixture.cli("PTTL", entry(fixture, "t1"))))
         #expect(kept > 0 && kept <= 3_600_000)
-        #expect(try fixture.server.cli("HLEN", "cachedeck:expiry:\(outcome.auditID)") == "1111")
-        let trashTTL = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:expiry:\(outcome.auditID)")))
+        #expect(try fixture.cli("HLEN", fixture.keys.expiryTrash(outcome.auditID, namespace: "tiles")) == "1111")
+        let trashTTL = try #require(Int(try fixture.cli("PTTL", fixture.keys.expiryTrash(outcome.auditID, namespace: "tiles"))))
         #expect(trashTTL > 6 * 86_400_000 && trashTTL <= 7 * 86_400_000)
         let record = try #require(try admin.auditLog().first)
         #expect(record.canUndo && record.entries == 1111 && record.bytes == outcome.bytes && record.finishedAt != nil)
@@ -64,12 +71,14 @@ struct RedisExpiryActionTests {
         try tiles.set(99, for: "t13")  // written again since: keeps its new expiry
         #expect(try admin.restore(outcome.auditID) == 1110)
         #expect(try tiles.get("t1") == 1 && tiles.get("t13") == 99 && tiles.count() == 2501)
-        let restored = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:e:tiles:1:t1")))
+        let restored = try #require(Int(try fixture.cli("PTTL", entry(fixture, "t1"))))
         #expect(restored > 3_600_000 - 60_000 && restored <= 3_600_000)
-        #expect(try fixture.server.cli("EXISTS", "cachedeck:expiry:\(outcome.auditID)") == "0")
+        #expect(try fixture.cli("EXISTS", fixture.keys.expiryTrash(outcome.auditID, namespace: "tiles")) == "0")
     }
 
-    @Test func settingAndExtendingATTLKeepsNeverAndTheStaleWindowAndIsExact() throws {
+    @Test(arguments: RedisDeployment.allCases)
+    func settingAndExtendingATTLKeepsNeverAndTheStaleWindowAndIsExact(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
         let store = try fixture.open()
         defer { store.close() }
         let tiles = try tiles(store)
@@ -84,15 +93,15 @@ struct RedisExpiryActionTests {
             .expiry(selector: .key(namespace: "tiles", key: "never"), change: .extend(milliseconds: 60_000)))
         _ = try admin.run(.expiry(selector: .key(namespace: "tiles", key: "t3"), change: .set(milliseconds: nil)))
         _ = try admin.run(.expiry(selector: .key(namespace: "stale", key: "a"), change: .extend(milliseconds: 60_000)))
-        #expect(try field("t1", "x") == now + 60_000 && field("t2", "x") == now + 60_000)
-        #expect(try field("t1", "s") == now + 60_000, "no stale window: it ends with the TTL")
-        let ttl = try #require(Int(try fixture.server.cli("PTTL", "cachedeck:e:tiles:1:t1")))
+        #expect(try field(fixture, "t1", "x") == now + 60_000 && field(fixture, "t2", "x") == now + 60_000)
+        #expect(try field(fixture, "t1", "s") == now + 60_000, "no stale window: it ends with the TTL")
+        let ttl = try #require(Int(try fixture.cli("PTTL", entry(fixture, "t1"))))
         #expect(ttl > 50_000 && ttl <= 60_000)
-        #expect(try field("never", "x") == nil && fixture.server.cli("PTTL", "cachedeck:e:tiles:1:never") == "-1")
-        #expect(try field("t3", "x") == nil && field("t3", "s") == nil)
-        #expect(try fixture.server.cli("PTTL", "cachedeck:e:tiles:1:t3") == "-1")
-        #expect(try field("a", "x", namespace: "stale") == now + 120_000)
-        #expect(try field("a", "s", namespace: "stale") == now + 120_000 + 3_600_000, "the stale window is kept")
+        #expect(try field(fixture, "never", "x") == nil && fixture.cli("PTTL", entry(fixture, "never")) == "-1")
+        #expect(try field(fixture, "t3", "x") == nil && field(fixture, "t3", "s") == nil)
+        #expect(try fixture.cli("PTTL", entry(fixture, "t3")) == "-1")
+        #expect(try field(fixture, "a", "x", namespace: "stale") == now + 120_000)
+        #expect(try field(fixture, "a", "s", namespace: "stale") == now + 120_000 + 3_600_000, "the stale window is kept")
 
         fixture.clock.advance(by: .seconds(60))
         #expect(try tiles.get("t1") == nil && tiles.get("t4") == 4 && tiles.get("t3") == 3)
@@ -100,7 +109,9 @@ struct RedisExpiryActionTests {
         #expect(targets.contains { $0.hasPrefix("set TTL 1m of ") })
     }
 
-    @Test func aTagActionChangesOnlyTaggedEntriesAndAStopKeepsWhatItChanged() throws {
+    @Test(arguments: RedisDeployment.allCases)
+    func aTagActionChangesOnlyTaggedEntriesAndAStopKeepsWhatItChanged(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
         let store = try fixture.open()
         defer { store.close() }
         let tiles = try tiles(store)
@@ -126,7 +137,9 @@ struct RedisExpiryActionTests {
         #expect(try store.invalidate(.tag("hot", namespace: "tiles")).totalRemoved == 1)
     }
 
-    @Test func aNearCacheDropsItsCopyWhenAnotherStoreExpiresIt() throws {
+    @Test(arguments: RedisDeployment.allCases)
+    func aNearCacheDropsItsCopyWhenAnotherStoreExpiresIt(_ deployment: RedisDeployment) throws {
+        let fixture = try RedisFixture(deployment)
         let app = try fixture.open(clock: SystemClock())
         let operatorStore = try fixture.open(clock: SystemClock())
         defer {

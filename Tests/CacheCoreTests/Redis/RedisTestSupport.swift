@@ -5,20 +5,64 @@ import Testing
 
 @testable import CacheCore
 
-/// The kinds of server the hardening tests run on. A test that takes one as its argument
-/// runs on each; Redis Cluster (issue #28) joins as a case that starts a cluster.
+/// The kinds of server the hardening and action tests run on. A test that takes one as its
+/// argument runs on each; `.cluster` uses the suite's ``SharedCluster`` (the suite needs the
+/// `.sharedCluster` trait), each fixture under a prefix of its own.
 enum RedisDeployment: String, CaseIterable, Sendable {
     case standalone
+    case cluster
 }
 
-/// A private server and what tests open on it.
+/// A private server, or a prefix of its own on the suite's cluster, and what tests open there.
 struct RedisFixture {
-    let server: RedisServer
+    let deployment: RedisDeployment
+    private let standalone: RedisServer?
+    private let sharedCluster: RedisCluster?
+    /// The store's key names (its prefix is the fixture's own on a cluster).
+    let keys: RedisKeys
     let clock = ManualClock()
 
     init(_ deployment: RedisDeployment = .standalone, password: String? = nil, maxMemory: String? = nil) throws {
+        self.deployment = deployment
         switch deployment {
-        case .standalone: server = try RedisServer(password: password, maxMemory: maxMemory)
+        case .standalone:
+            standalone = try RedisServer(password: password, maxMemory: maxMemory)
+            sharedCluster = nil
+            keys = RedisKeys(prefix: RedisStoreOptions.defaultPrefix)
+        case .cluster:
+            precondition(password == nil && maxMemory == nil, "the shared cluster has no password and no limit")
+            standalone = nil
+            sharedCluster = try SharedCluster.cluster()
+            keys = RedisKeys(prefix: "f\(UUID().uuidString.prefix(8)):", isClustered: true)
+        }
+    }
+
+    /// The standalone server (tests that stop it or read its port run on a standalone server only).
+    var server: RedisServer {
+        guard let standalone else { preconditionFailure("a cluster fixture has no single server: use cli(_:_:_:)") }
+        return standalone
+    }
+
+    /// The URL stores open.
+    var url: String { standalone?.url ?? sharedCluster?.url ?? "" }
+
+    /// The node serving `key`: the server itself when standalone.
+    func node(serving key: String) throws -> RedisServer {
+        guard let cluster = sharedCluster else { return server }
+        let port = try cluster.primaryPort(ofSlot: ClusterSlot.of(Array(key.utf8)))
+        return try #require(cluster.node(port: port), "no node on \(port)")
+    }
+
+    /// Runs `redis-cli command key arguments…` on the node serving `key` (as another tool would).
+    @discardableResult
+    func cli(_ command: String, _ key: String, _ arguments: String...) throws -> String {
+        try node(serving: key).cli([command, key] + arguments)
+    }
+
+    /// A raw connection to each primary (the server itself when standalone).
+    func primaries() throws -> [RedisConnection] {
+        try (sharedCluster?.primaries() ?? [server]).map { node in
+            try RedisConnection(endpoint: try RedisEndpoint(url: node.url, environment: [:]), timeout: .seconds(2))
         }
     }
 
@@ -35,7 +79,9 @@ struct RedisFixture {
         clock: (any CacheClock)? = nil, rules: InvalidationRules = InvalidationRules(),
         redis: RedisStoreOptions = RedisStoreOptions(environment: [:])
     ) throws -> RedisStore {
-        try RedisStore(url: server.url, options: options(clock: clock, rules: rules), redis: redis)
+        var redis = redis
+        redis.prefix = keys.prefix
+        return try RedisStore(url: url, options: options(clock: clock, rules: rules), redis: redis)
     }
 
     /// Runs `body` with two stores on the wall clock (two hosts of one shared cache), closed
@@ -50,9 +96,10 @@ struct RedisFixture {
         return try body(a, b)
     }
 
-    /// A raw connection to the server (as another tool would use it).
-    func connection() throws -> RedisConnection {
-        try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(2))
+    /// A raw connection to the node serving `key` (the server when standalone), as another tool would use it.
+    func connection(forKey key: String = "") throws -> RedisConnection {
+        let node = try node(serving: key)
+        return try RedisConnection(endpoint: try RedisEndpoint(url: node.url, environment: [:]), timeout: .seconds(2))
     }
 }
 
