@@ -82,7 +82,7 @@ extension FormatBenchmark {
         let cleared = try race(
             { try admin.run(.clear(namespace: name)) },
             until: {
-                let summary = try consoleSummary(name)
+                let summary = try console.inspector.namespace(name)
                 return try summary.entryCount == 0 && summary.liveEntryCount == 0
                     && samples.allSatisfy { try !isReadable($0) }
             })
@@ -90,7 +90,7 @@ extension FormatBenchmark {
         let auditID = cleared.result.auditID
         let restored = try race(
             { try admin.restore(auditID) },
-            until: { try consoleSummary(name).entryCount == before && samples.allSatisfy(isReadable) })
+            until: { try console.inspector.namespace(name).entryCount == before && samples.allSatisfy(isReadable) })
         record(visibilityRow("  its undo: readers see every entry again", restored))
         let otherAfter = try console.inspector.namespace(FormatFilePlan.otherNamespace)
         let agree =
@@ -103,15 +103,6 @@ extension FormatBenchmark {
                 figure: Format.agreement(plan.entries, previewed, cleared.result.removed, restored.result)
                     + "; other \(Format.grouped(other.entryCount))→\(Format.grouped(otherAfter.entryCount))",
                 goal: "all agree", verdict: Verdict(agree)))
-    }
-
-    /// The namespace's counts as the console's refreshing views read them (without the access
-    /// times, which read every entry).
-    private func consoleSummary(_ name: String) throws -> NamespaceSummary {
-        guard let summary = try console.inspector.namespaces(accessTimes: false).first(where: { $0.name == name }) else {
-            throw InspectorError.noSuchNamespace(name)
-        }
-        return summary
     }
 
     /// `invisible after 12.3 ms (call returned after 45.6 ms)` against 50 ms.

@@ -91,7 +91,7 @@ import Testing
         #expect(outcome.removed == 2500)
         #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE namespace_id IN (SELECT id FROM namespaces)") == 1)
         let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
-        #expect(journal.map(\.selector) == [.namespace("tiles")])
+        #expect(journal.map(\.change) == [.invalidated(.namespace("tiles"))])
         #expect(try fixture.store.admin.preview(.clearAll).entries == 1)
         #expect(throws: InspectorError.noSuchNamespace("missing")) {
             try fixture.store.admin.preview(.clear(namespace: "missing"))

@@ -126,7 +126,10 @@ import Testing
         _ = try watcher.cache("watch", key: String.self, value: Int.self, policy: .hybrid)
         try cache.remove("menu_1")
         try fixture.store.invalidate(.tag("tenant:2"))
-        #expect(try journal().map(\.selector) == [.key(namespace: "planner", key: "menu_1"), .tag("tenant:2")])
+        #expect(
+            try journal().map(\.change) == [
+                .invalidated(.key(namespace: "planner", key: "menu_1")), .invalidated(.tag("tenant:2")),
+            ])
         #expect(try journal().allSatisfy { $0.origin == fixture.store.origin })
         _ = try fixture.store.cache("own", key: String.self, value: Int.self, policy: .hybrid)
         try watcher.invalidate(.key(namespace: "planner", key: "guests_1"))
@@ -154,8 +157,8 @@ import Testing
         #expect(try cache.count() == 1 && cache.get(-1) == -1)
         let journal = try fixture.store.database.read { try $0.invalidations(after: 0) }
         #expect(journal.count == 1, "journaled once, in the last batch")
-        guard case .keys("bulk", let keys) = journal.first?.selector else {
-            Issue.record("journaled \(journal.map(\.selector))")
+        guard case .invalidated(.keys("bulk", let keys)) = journal.first?.change else {
+            Issue.record("journaled \(journal.map(\.change))")
             return
         }
         #expect(keys.count == 2500)

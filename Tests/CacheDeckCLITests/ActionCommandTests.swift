@@ -154,3 +154,30 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("bad duration 'soon'"))
     }
 }
+
+/// `sweep --keep-stale-window` keeps the expired entries still inside their stale window;
+/// `sweep` alone removes them too. The audit JSON says which ran.
+@Suite struct StaleWindowSweepCommandTests {
+    @Test func sweepKeepsTheStaleWindowOnlyWhenTold() throws {
+        let fixture = try CLIFixture()
+        let store = try CacheStore(path: fixture.path)
+        try store.cache("recent", key: String.self, value: Int.self)
+            .set(1, for: "r", expiration: .at(Date(timeIntervalSinceNow: -60)))
+        try store.close()
+        let dryRun = try fixture.run("sweep", fixture.path, "--keep-stale-window", "--dry-run")
+        #expect(
+            dryRun.status == 0 && dryRun.stdout.hasPrefix("Dry run: Sweep all, keeping the stale window: 3 entries, "),
+            "\(dryRun.stdout)")
+        let kept = try fixture.run("sweep", fixture.path, "--keep-stale-window", "--yes", "--json").object()
+        #expect(kept["removed"] as? Int == 3)
+        #expect(try fixture.count("recent") == 1 && fixture.count("sessions") == 2)
+        let swept = try fixture.run("sweep", fixture.path, "recent", "--yes")
+        #expect(swept.status == 0 && swept.stdout.hasPrefix("Removed 1 entry"), "\(swept.stdout)")
+        #expect(try fixture.count("recent") == 0)
+        let records = try #require(try fixture.run("audit", fixture.path, "--json").json() as? [[String: Any]])
+        let targets = records.compactMap { ($0["target"] as? [String: Any])?["sweep"] as? [String: Any] }
+        #expect(targets.count == 2)
+        #expect(targets.map { $0["keepingStaleWindow"] as? Bool } == [false, true])
+        #expect(targets.first?["namespace"] as? String == "recent")
+    }
+}

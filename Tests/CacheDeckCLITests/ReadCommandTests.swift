@@ -67,7 +67,7 @@ import Testing
         #expect(
             Set(json[0].keys) == [
                 "name", "entryCount", "expiredEntryCount", "liveEntryCount", "bytes", "version", "generation", "policy",
-                "policyJSON", "createdAt", "updatedAt", "leastRecentlyUsedAt", "mostRecentlyUsedAt", "lastMinute",
+                "policyJSON", "createdAt", "updatedAt", "lastMinute",
             ])
         #expect(json[1]["expiredEntryCount"] as? Int == 3 && json[1]["liveEntryCount"] as? Int == 2)
         let policy = try #require(json[0]["policy"] as? [String: Any])

@@ -27,8 +27,14 @@ struct GuestKey: Codable, Sendable {
     let list: String
 }
 
+/// An app's tenant, as the app models it.
+struct Tenant: Sendable {
+    let id: String
+}
+
 protocol PartsAPI: Sendable {
     func part(_ number: String) async throws -> Part
+    func featuredPart(for tenant: Tenant) async throws -> Part
 }
 
 func showBanner(_ text: String) {}
@@ -71,7 +77,9 @@ try store.close()                                 // a second close does nothing
 
 // MARK: Memory tier, loaders and invalidation
 
-func memoryTierLoadersAndInvalidation(store: CacheStore, api: some PartsAPI, popular: [String]) async throws {
+func memoryTierLoadersAndInvalidation(
+    store: CacheStore, api: some PartsAPI, popular: [String], acme: Tenant, globex: Tenant
+) async throws {
 // Memory in front of the file: reads try memory first; a file hit is copied into memory with
 // its original expiry; writes go to both. Presets: .memoryOnly, .databaseOnly, .hybrid,
 // .performance (hybrid + write-behind every second), .disabled. Named sizes: .memory(.large).
@@ -87,6 +95,14 @@ if read.isStale { showBanner("offline: showing cached data") }
 
 // Warm a list of keys, four loads at a time.
 let report = await parts.warm(popular, concurrency: 4) { try await api.part($0) }
+
+// A loader or warmer that needs the tenant gets it as an argument (any Sendable type) instead
+// of parsing it back out of the key (keys still differ per tenant: one load runs per key).
+let featured = try await parts.value(for: "featured/acme", tenant: acme) { _, tenant in try await api.featuredPart(for: tenant) }
+let warmed = await parts.warm([(key: "featured/acme", tenant: acme), (key: "featured/globex", tenant: globex)]) {
+    _, tenant in try await api.featuredPart(for: tenant)
+}
+_ = (featured, warmed)
 
 // Invalidate by key, keys, prefix, tag, namespace or everything; each call says what it removed.
 try parts.invalidate(prefix: "30")

@@ -31,13 +31,19 @@ extension ConsoleController {
     }
 
     /// A key while the confirmation dialog is open. A yes/no question takes `y` (anything
-    /// else, Enter included, is No); a name is typed and confirmed with Enter.
+    /// else, Enter included, is No; a sweep's `k` measures it again keeping, or no longer
+    /// keeping, the stale window); a name is typed and confirmed with Enter.
     mutating func confirmKey(_ key: Key, _ dialog: ConfirmDialog) -> [ConsoleEffect] {
         var dialog = dialog
         switch dialog.pending.confirmation {
         case .yesOrNo:
             switch key {
             case .character("y"), .character("Y"): return runConfirmed(dialog.pending, answer: "y")
+            case .character("k"):
+                guard case .sweep(let namespace, let keeping) = dialog.pending.target else { return cancelDialog() }
+                model.overlay = nil
+                let toggled = AdminTarget.sweep(namespace: namespace, keepingStaleWindow: !keeping)
+                return startAction(.target(toggled), title: ActionText.title(toggled))
             case .character, .enter, .escape: return cancelDialog()
             default: return []
             }

@@ -6,7 +6,9 @@ package enum ActionText {
     /// What `target` does, as a short phrase starting with a capital.
     package static func title(_ target: AdminTarget) -> String {
         switch target {
-        case .sweep(let namespace): "Sweep expired entries of \(namespace ?? "all namespaces")"
+        case .sweep(let namespace, let keepingStaleWindow):
+            "Sweep expired entries of \(namespace ?? "all namespaces")"
+                + (keepingStaleWindow ? ", keeping the stale window" : "")
         case .clear(let namespace): "Clear \(namespace)"
         case .clearAll: "Clear everything"
         case .invalidate(let selector): "Invalidate " + what(selector)

@@ -21,7 +21,7 @@ enum ConfirmScreen {
         case .yesOrNo:
             lines.append(("\(question(pending.target)) [y/N]", CellStyle(.bad)))
             lines.append(("", CellStyle(.dialog)))
-            lines.append(("y runs it · any other key cancels (No)", CellStyle(.keyHint)))
+            lines.append((hint(pending.target), CellStyle(.keyHint)))
         case .typeName(let name):
             lines.append(("Type '\(name)' to confirm (anything else cancels):", CellStyle(.bad)))
             lines.append(("", CellStyle(.input)))
@@ -72,6 +72,15 @@ enum ConfirmScreen {
         case .importEntries: "Import them?"
         default: "Remove them?"
         }
+    }
+
+    /// The keys of a yes/no question; a sweep's `k` switches between keeping and removing the
+    /// expired entries still inside their stale window (measured again).
+    private static func hint(_ target: AdminTarget) -> String {
+        guard case .sweep(_, let keepingStaleWindow) = target else { return "y runs it · any other key cancels (No)" }
+        return "y runs it · k "
+            + (keepingStaleWindow ? "removes the stale window too" : "keeps the stale window")
+            + " · other keys cancel"
     }
 
     /// How the action can be undone, in its own words.

@@ -42,7 +42,7 @@ package struct StoreDataSource: ConsoleDataSource {
     package func overview() throws -> OverviewSnapshot {
         let inspector = store.inspector
         let summary = try inspector.summary()
-        let namespaces = try inspector.namespaces(accessTimes: false)
+        let namespaces = try inspector.namespaces()
         let seconds = try inspector.activity(over: TelemetryWindow(duration: .seconds(60), resolution: .seconds(1)))
         // The newest second is still filling: rates are over the ten before it.
         let recent = seconds.points.dropLast().suffix(10)
@@ -149,7 +149,7 @@ package struct StoreDataSource: ConsoleDataSource {
             StatisticsSeries(try inspector.activity(namespace: namespace, over: telemetryWindow))
         }
         var namespaces: [String: StatisticsSeries] = [:]
-        for namespace in try inspector.namespaces(accessTimes: false) { namespaces[namespace.name] = try series(namespace.name) }
+        for namespace in try inspector.namespaces() { namespaces[namespace.name] = try series(namespace.name) }
         return StatisticsSnapshot(window: window, overall: try series(nil), namespaces: namespaces)
     }
 

@@ -73,20 +73,21 @@ extension Cache {
     public func warm(
         _ keys: [Key], concurrency: Int = 4, using loader: @escaping @Sendable (Key) async throws -> Value
     ) async -> WarmingReport {
-        await warm(keys, concurrency: concurrency, using: loader, on: nil)
+        await warm(keys.map { ($0, loader) }, concurrency: concurrency, on: nil)
     }
 
-    /// ``warm(_:concurrency:using:)`` with its file calls on `pool` (inline when `nil`).
+    /// Warms each key with its own loader, at most `concurrency` at a time, its file calls on
+    /// `pool` (inline when `nil`).
     func warm(
-        _ keys: [Key], concurrency: Int, using loader: @escaping @Sendable (Key) async throws -> Value,
+        _ loads: [(key: Key, loader: @Sendable (Key) async throws -> Value)], concurrency: Int,
         on pool: BlockingIOPool?
     ) async -> WarmingReport {
         var report = WarmingReport()
         await withTaskGroup(of: WarmingReport.self) { group in
-            var next = keys.startIndex
+            var next = loads.startIndex
             func addNext() {
-                guard next < keys.endIndex else { return }
-                let key = keys[next]
+                guard next < loads.endIndex else { return }
+                let (key, loader) = loads[next]
                 next += 1
                 group.addTask { await warmOne(key, loader: loader, on: pool) }
             }

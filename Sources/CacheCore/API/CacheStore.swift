@@ -125,7 +125,8 @@ public final class CacheStore: CacheBackend {
 
     /// Deletes every expired entry of `namespace` (of every namespace when `nil`), in batches
     /// sized to take about 25 ms each so other readers and writers interleave, and drops them
-    /// from this process's memory tier. Returns how many it removed from the file.
+    /// from this process's memory tier; other processes' memory tiers drop them at their next
+    /// coherence check (the sweep is journaled). Returns how many it removed from the file.
     ///
     /// An expired entry inside its stale window (see ``NamespacePolicy/staleWindow``) goes too,
     /// so ``Cache/getStale(_:)`` no longer finds it, unless `keepingStaleWindow` is `true`.
@@ -139,7 +140,10 @@ public final class CacheStore: CacheBackend {
         }
         let removed = try services.maintenance.sweepExpired(
             namespace: namespace, keepingStaleWindow: keepingStaleWindow)
-        if removed > 0 { giveSpaceBack() }
+        guard removed > 0 else { return 0 }
+        let swept = JournalChange.swept(namespace: namespace, at: now, keepingStaleWindow: keepingStaleWindow)
+        try database.write { try $0.appendJournal(swept, removed: removed, origin: origin, now: now) }
+        giveSpaceBack()
         return removed
     }
 

@@ -166,11 +166,9 @@ extension Admin {
     /// writes it now, whole; if there is still no room, the outcome says it was not audited.
     private func finish(_ target: AdminTarget, run: inout ActionRun, origin: ActionOrigin, targetJSON: String) throws {
         let now = store.now()
-        let selector = target.journalSelector
+        let change = target.journalChange(at: run.start.time)
         func journal(_ connection: SQLiteConnection) throws {
-            if let selector {
-                try connection.appendInvalidation(selector, removed: run.removed, origin: store.origin, now: now)
-            }
+            try connection.appendJournal(change, removed: run.removed, origin: store.origin, now: now)
         }
         do {
             try store.database.write(usingReserve: true) { connection in
@@ -188,9 +186,7 @@ extension Admin {
             // The journal matters more than the audit row: other apps' memory copies.
             try store.database.write(usingReserve: true) { connection in try journal(connection) }
         }
-        if let selector {
-            for runtime in store.allRuntimes { runtime.drop(selector) }
-        }
+        for runtime in store.allRuntimes { runtime.drop(change) }
     }
 }
 

@@ -1,8 +1,10 @@
 /// What an admin action removes.
 public enum AdminTarget: Sendable, Hashable, Codable {
     /// Every expired entry, in one namespace or all, stale window or not (an operator's sweep
-    /// removes what the timeline counts as expired).
-    case sweep(namespace: String?)
+    /// removes what the timeline counts as expired); with `keepingStaleWindow`, only those past
+    /// their stale window, as automatic maintenance sweeps. Running processes drop the swept
+    /// entries from their memory tiers (through the journal).
+    case sweep(namespace: String?, keepingStaleWindow: Bool = false)
     /// Every entry of a namespace.
     case clear(namespace: String)
     /// Every entry of every namespace.
@@ -26,7 +28,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
     /// The namespace the action is limited to, if it is.
     public var namespace: String? {
         switch self {
-        case .sweep(let namespace): namespace
+        case .sweep(let namespace, _): namespace
         case .clear(let namespace): namespace
         case .clearAll: nil
         case .invalidate(let selector), .expiry(let selector, _): selector.namespace
@@ -43,25 +45,26 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         }
     }
 
-    /// What running processes must drop from memory afterwards (`nil` for a sweep: expired
-    /// copies are never served from memory either).
-    var journalSelector: InvalidationSelector? {
+    /// What running processes must drop from memory afterwards, the action run at `now`.
+    func journalChange(at now: Int64) -> JournalChange {
         switch self {
-        case .sweep: nil
-        case .clear(let namespace): .namespace(namespace)
-        case .clearAll: .all
-        case .invalidate(let selector), .expiry(let selector, _): selector
-        case .importEntries(let record): .namespace(record.namespace)
+        case .sweep(let namespace, let keepingStaleWindow):
+            .swept(namespace: namespace, at: now, keepingStaleWindow: keepingStaleWindow)
+        case .clear(let namespace): .invalidated(.namespace(namespace))
+        case .clearAll: .invalidated(.all)
+        case .invalidate(let selector), .expiry(let selector, _): .invalidated(selector)
+        case .importEntries(let record): .invalidated(.namespace(record.namespace))
         }
     }
 }
 
 extension AdminTarget: CustomStringConvertible {
-    /// `sweep colors`, `clear colors`, `clear all`, `invalidate tag tenant:7`,
+    /// `sweep colors`, `sweep all, keeping the stale window`, `clear colors`, `clear all`, `invalidate tag tenant:7`,
     /// `set TTL 1h of tag tenant:7`, `import 12 entries into colors`.
     public var description: String {
         switch self {
-        case .sweep(let namespace): namespace.map { "sweep \($0)" } ?? "sweep all"
+        case .sweep(let namespace, let keepingStaleWindow):
+            (namespace.map { "sweep \($0)" } ?? "sweep all") + (keepingStaleWindow ? ", keeping the stale window" : "")
         case .clear(let namespace): "clear \(namespace)"
         case .clearAll: "clear all"
         case .invalidate(let selector): "invalidate \(selector)"

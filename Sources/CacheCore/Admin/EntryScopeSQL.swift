@@ -29,24 +29,30 @@ struct EntryScope: Sendable {
         return try selectorScopes(target, now: now, in: connection)
     }
 
+    /// A sweep's bound on `stale_until`: `now` keeps the stale window, the largest time
+    /// ignores it (as ``SQLiteConnection/deleteExpired(namespaceID:now:keepingStaleWindow:limit:)``).
+    private static func staleBound(_ now: Int64, _ keepingStaleWindow: Bool) -> Int64 {
+        keepingStaleWindow ? now : .max
+    }
+
     private static func selectorScopes(_ target: AdminTarget, now: Int64, in connection: SQLiteConnection) throws
         -> [EntryScope]
     {
         func namespaceID(_ name: String) throws -> Int64? { try connection.namespaceRow(name: name)?.id }
         switch target {
-        case .sweep(nil):
+        case .sweep(nil, let keepingStaleWindow):
             return [
                 EntryScope(
                     condition:
-                        "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1",
-                    parameters: [.integer(now)])
+                        "e.namespace_id IN (SELECT id FROM namespaces) AND e.expires_at <= ?1 AND coalesce(e.stale_until, e.expires_at) <= ?2",
+                    parameters: [.integer(now), .integer(staleBound(now, keepingStaleWindow))])
             ]
-        case .sweep(let name?):
+        case .sweep(let name?, let keepingStaleWindow):
             guard let id = try namespaceID(name) else { return [] }
             return [
                 EntryScope(
-                    condition: "e.namespace_id = ?2 AND e.expires_at <= ?1",
-                    parameters: [.integer(now), .integer(id)])
+                    condition: "e.namespace_id = ?3 AND e.expires_at <= ?1 AND coalesce(e.stale_until, e.expires_at) <= ?2",
+                    parameters: [.integer(now), .integer(staleBound(now, keepingStaleWindow)), .integer(id)])
             ]
         case .invalidate(.key(let name, let key)):
             guard let id = try namespaceID(name) else { return [] }

@@ -98,8 +98,8 @@ extension SQLiteConnection {
     func insertMissingTagRows(limit: Int) throws -> Int {
         try run(
             """
-            INSERT OR IGNORE INTO entry_tags (tag, entry_id)
-            SELECT j.value, e.id FROM entries e, json_each(e.tags) j
+            INSERT OR IGNORE INTO entry_tags (tag, entry_id, namespace_id, key)
+            SELECT j.value, e.id, e.namespace_id, e.key FROM entries e, json_each(e.tags) j
             WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM entry_tags t WHERE t.tag = j.value AND t.entry_id = e.id)
             LIMIT ?1

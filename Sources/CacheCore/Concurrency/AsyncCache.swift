@@ -139,7 +139,31 @@ public struct AsyncCache<Key: Encodable & Sendable, Value: Sendable>: Sendable {
     public func warm(
         _ keys: [Key], concurrency: Int = 4, using loader: @escaping @Sendable (Key) async throws -> Value
     ) async -> WarmingReport {
-        await cache.warm(keys, concurrency: concurrency, using: loader, on: pool)
+        await cache.warm(keys.map { ($0, loader) }, concurrency: concurrency, on: pool)
+    }
+
+    /// ``Cache/value(for:tenant:refreshAfter:orLoad:)``, its file calls on the pool.
+    public func value<Tenant: Sendable>(
+        for key: Key, tenant: Tenant, refreshAfter: Duration? = nil,
+        orLoad loader: @escaping @Sendable (Key, Tenant) async throws -> Value
+    ) async throws -> Value {
+        try await cache.read(key, refreshAfter: refreshAfter, orLoad: { try await loader($0, tenant) }, on: pool).value
+    }
+
+    /// ``Cache/read(_:tenant:refreshAfter:orLoad:)``, its file calls on the pool.
+    public func read<Tenant: Sendable>(
+        _ key: Key, tenant: Tenant, refreshAfter: Duration? = nil,
+        orLoad loader: @escaping @Sendable (Key, Tenant) async throws -> Value
+    ) async throws -> StaleRead<Value> {
+        try await cache.read(key, refreshAfter: refreshAfter, orLoad: { try await loader($0, tenant) }, on: pool)
+    }
+
+    /// ``Cache/warm(_:concurrency:using:)-([(key:tenant:)],_,_)``, its file calls on the pool.
+    public func warm<Tenant: Sendable>(
+        _ keys: [(key: Key, tenant: Tenant)], concurrency: Int = 4,
+        using loader: @escaping @Sendable (Key, Tenant) async throws -> Value
+    ) async -> WarmingReport {
+        await cache.warm(Cache.loads(keys, loader), concurrency: concurrency, on: pool)
     }
 
     /// A key and value crossing to the pool (a labelled tuple is not `Sendable`-checked).

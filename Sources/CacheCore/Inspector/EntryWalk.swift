@@ -1,6 +1,7 @@
 import Foundation
 
-/// Pages a namespace in an order an index delivers (key, expiry, last access).
+/// Pages a namespace in an order an index delivers (key, expiry, last access), or any order
+/// within a small ``TagRange``.
 ///
 /// Each batch walks the index from the cursor with `LIMIT`; the filter's conditions are
 /// computed per row rather than placed in `WHERE`, so a batch examines a bounded number of
@@ -16,6 +17,9 @@ struct EntryWalk {
     let regexes: KeyMatcher
     let now: Int64
     let previewBytes: Int
+    /// When set, the walk reads only the entries of this range, ordered by SQLite (any order,
+    /// indexed or not): a batch then costs what the range holds (see ``TagRange``).
+    var candidates: TagRange? = nil
 
     /// Rows a filtered batch examines at least (fewer round trips when matches are rare).
     private static let filteredBatch = 256
@@ -53,7 +57,11 @@ struct EntryWalk {
         while segment < plan.segments.count {
             let needed = limit - rows.count + 1
             let affordable = max((budget - examined * rowCost) / rowCost, 1)
-            let count = min(filter.isEmpty ? needed : max(needed, Self.filteredBatch), affordable)
+            // Within candidates, every batch sorts the whole range: one batch takes it all.
+            let wanted =
+                candidates != nil
+                ? needed + TagRange.readWholeLimit : filter.isEmpty ? needed : max(needed, Self.filteredBatch)
+            let count = min(wanted, affordable)
             let resume = position?.segment == segment ? position : nil
             let batch = try walk(
                 segment: segment, after: resume, count: count, room: limit - rows.count, on: connection)

@@ -4,7 +4,8 @@
 extension EntryWalk {
     /// The query that walks up to `count` rows of `segment` after `resume` (id, the key when a
     /// regular expression needs it, whether the filter's tests pass, sort values) and its
-    /// parameters.
+    /// parameters. Within ``candidates``, the rows are found by id (`NOT INDEXED` keeps SQLite
+    /// from walking an order's index instead) and sorted.
     func walkQuery(segment: Int, after resume: EntryCursor?, count: Int) -> (sql: String, values: [SQLValue]) {
         var sql = SQLBuilder()
         var conditions = ["namespace_id = \(sql.parameter(namespaceID))"]
@@ -18,11 +19,12 @@ extension EntryWalk {
                 tests.append(condition)
             }
         }
+        if let candidates { conditions.append(candidates.condition(namespaceID: namespaceID, &sql)) }
         if let resume { conditions.append(plan.after(values: resume.values, id: resume.id, segment: segment, &sql)) }
         let query = """
             SELECT id, \(regexes.isEmpty ? "NULL" : "CAST(key AS BLOB)"), \
             \(tests.isEmpty ? "1" : tests.joined(separator: " AND ")), \(plan.selected(segment))
-            FROM entries WHERE \(conditions.joined(separator: " AND "))
+            FROM entries\(candidates == nil ? "" : " NOT INDEXED") WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(plan.orderBy(segment)) LIMIT \(sql.parameter(count))
             """
         return (query, sql.values)

@@ -3,7 +3,9 @@ extension Inspector {
     ///
     /// Orders with an index (``EntrySortField/hasIndex``) walk it from the cursor, examining at
     /// most about ``EntryQuery/scanLimit`` rows; the others rank the whole namespace through
-    /// the index that holds the sort column. Either way the order is exact, and following
+    /// the index that holds the sort column. A filter that requires a tag whose entries (under
+    /// the filter's key prefix) number at most ``TagRange/readWholeLimit`` reads just those,
+    /// in any order. Either way the order is exact, and following
     /// ``EntryPage/next`` visits every matching row exactly once.
     ///
     /// - Throws: ``InspectorError`` for an unknown namespace or a cursor of another query,
@@ -26,10 +28,13 @@ extension Inspector {
                 throw InspectorError.noSuchNamespace(query.namespace)
             }
             let plan = SortPlan(query.sort)
-            if query.sort.field.hasIndex {
+            let candidates =
+                store.database.hasTagKeys
+                ? try TagRange.smallest(for: query.filter, namespaceID: namespace.id, on: connection) : nil
+            if query.sort.field.hasIndex || candidates != nil {
                 return try EntryWalk(
                     plan: plan, namespaceID: namespace.id, namespaceName: query.namespace, filter: query.filter,
-                    regexes: regexes, now: now, previewBytes: previewBytes
+                    regexes: regexes, now: now, previewBytes: previewBytes, candidates: candidates
                 ).page(limit: limit, after: query.after, scanLimit: query.scanLimit, on: connection)
             }
             return try EntryRanking(

@@ -26,18 +26,15 @@ extension Inspector {
     }
 
     /// Every namespace, by name, with its last minute of telemetry. Each costs a few index
-    /// probes and a count of its expired entries (proportional to those, not to the
-    /// namespace), all in one snapshot; with `accessTimes`, its least and most recent access
-    /// times too, which read every entry of the namespace once (no index holds access times
-    /// since format 8). Without, they are `nil`: a view that refreshes and does not show them
-    /// (the console's) passes `false`.
-    public func namespaces(accessTimes: Bool = true) throws -> [NamespaceSummary] {
+    /// probes plus a count of its expired entries (proportional to those, not to the
+    /// namespace), all in one snapshot.
+    public func namespaces() throws -> [NamespaceSummary] {
         let now = store.now()
         return try store.database.read { connection in
             try connection.readTransaction {
                 let recent = try Self.recentCounts(now: now, on: connection)
                 return try connection.namespaceRecords(named: nil).map {
-                    try $0.summary(now: now, recent: recent[$0.name] ?? .zero, accessTimes: accessTimes, on: connection)
+                    try $0.summary(now: now, recent: recent[$0.name] ?? .zero, on: connection)
                 }
             }
         }
@@ -54,7 +51,7 @@ extension Inspector {
                     throw InspectorError.noSuchNamespace(name)
                 }
                 let recent = try Self.recentCounts(now: now, on: connection)[name] ?? .zero
-                return try record.summary(now: now, recent: recent, accessTimes: true, on: connection)
+                return try record.summary(now: now, recent: recent, on: connection)
             }
         }
     }
@@ -68,19 +65,15 @@ extension Inspector {
 extension NamespaceRecordRow {
     private static let policyDecoder = JSONDecoder()
 
-    /// The summary, with the counts that need the entries' indexes, the access times (when
-    /// `accessTimes`, reading every entry) and the last minute's telemetry counters `recent`.
-    func summary(now: Int64, recent: CacheStatistics, accessTimes: Bool, on connection: SQLiteConnection) throws
-        -> NamespaceSummary
-    {
+    /// The summary, with the counts and times that need the entries' indexes and the last
+    /// minute's telemetry counters `recent`.
+    func summary(now: Int64, recent: CacheStatistics, on connection: SQLiteConnection) throws -> NamespaceSummary {
         let expired = try connection.countExpired(namespaceID: id, now: now)
-        let accessed = accessTimes ? try connection.accessTimeRange(namespaceID: id) : (least: nil, most: nil)
         return NamespaceSummary(
             name: name, entryCount: entryCount, expiredEntryCount: expired,
             liveEntryCount: entryCount.subtractingClamped(expired),
             bytes: bytes, version: version, generation: generation,
             policy: try? Self.policyDecoder.decode(NamespacePolicy.self, from: Data(policyJSON.utf8)),
-            policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, leastRecentlyUsedAt: accessed.least,
-            mostRecentlyUsedAt: accessed.most, lastMinute: Inspector.recentActivity(recent, now: now))
+            policyJSON: policyJSON, createdAt: createdAt, updatedAt: updatedAt, lastMinute: Inspector.recentActivity(recent, now: now))
     }
 }

@@ -22,13 +22,6 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     public var createdAt: Int64
     /// When its policy or version last changed.
     public var updatedAt: Int64
-    /// The last use (write or recorded read) of the least recently used entry: how long the
-    /// idlest entry has sat untouched. `nil` when the namespace is empty or the summary was
-    /// made without access times (``Inspector/namespaces(accessTimes:)``).
-    public var leastRecentlyUsedAt: Int64?
-    /// The namespace's latest use: its newest write or recorded read. `nil` when empty or
-    /// made without access times.
-    public var mostRecentlyUsedAt: Int64?
     /// What every process did in the namespace in the last minute: hit rate, operations per
     /// second and health (see ``Inspector/recentWindowMilliseconds``).
     public var lastMinute: Activity
@@ -37,7 +30,7 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
     package init(
         name: String, entryCount: Int, expiredEntryCount: Int, liveEntryCount: Int, bytes: Int64, version: String,
         generation: Int, policy: NamespacePolicy?, policyJSON: String, createdAt: Int64, updatedAt: Int64,
-        leastRecentlyUsedAt: Int64?, mostRecentlyUsedAt: Int64?, lastMinute: Activity
+        lastMinute: Activity
     ) {
         self.name = name
         self.entryCount = entryCount
@@ -50,8 +43,6 @@ public struct NamespaceSummary: Sendable, Hashable, Codable {
         self.policyJSON = policyJSON
         self.createdAt = createdAt
         self.updatedAt = updatedAt
-        self.leastRecentlyUsedAt = leastRecentlyUsedAt
-        self.mostRecentlyUsedAt = mostRecentlyUsedAt
         self.lastMinute = lastMinute
     }
 }

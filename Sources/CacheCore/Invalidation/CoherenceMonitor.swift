@@ -60,7 +60,7 @@ final class CoherenceMonitor: Sendable {
         }
         for record in records where record.origin != origin {
             for runtime in runtimes {
-                runtime.drop(record.selector)
+                runtime.drop(record.change)
             }
         }
         state.journalSeq = max(state.journalSeq, records.last?.seq ?? state.journalSeq)

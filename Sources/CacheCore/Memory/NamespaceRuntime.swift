@@ -92,6 +92,15 @@ import Synchronization
         return memory.removeAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
     }
 
+    /// Drops what another instance's journaled `change` removed from the file.
+    func drop(_ change: JournalChange) {
+        switch change {
+        case .invalidated(let selector): drop(selector)
+        case .swept(let namespace, let at, let keepingStaleWindow):
+            if namespace == nil || namespace == name { dropExpired(at: at, keepingStaleWindow: keepingStaleWindow) }
+        }
+    }
+
     /// Drops the expired entries (those past their stale window when `keepingStaleWindow`)
     /// from memory and from the sets waiting for the file, as a sweep does in the file.
     func dropExpired(at now: Int64, keepingStaleWindow: Bool) {

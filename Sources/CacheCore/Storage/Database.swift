@@ -11,9 +11,13 @@ final class Database: Sendable {
     /// Read through `immutable=1` connections (see ``StoreFile``): a read-only store on a file
     /// whose `-shm` can be neither found nor created.
     let isImmutable: Bool
-    /// Whether the file has the `sort_value` column (format 7): always for a writer, which
-    /// migrated it; for a read-only store, as the file was when it opened.
-    let hasSortValues: Bool
+    /// The file's format: the current one for a writer, which migrated it; for a read-only
+    /// store, as the file was when it opened.
+    let formatVersion: Int
+    /// Whether the file has the `sort_value` column (format 7).
+    var hasSortValues: Bool { formatVersion >= Schema.sortValuesVersion }
+    /// Whether `entry_tags` holds each entry's namespace and key (format 9, ``TagRange``).
+    var hasTagKeys: Bool { formatVersion >= Schema.tagKeysVersion }
     private let writer: SQLiteConnection?
     /// The room kept for removals on the file's filesystem (`nil` for a read-only store).
     let room: DiskRoom?
@@ -27,9 +31,9 @@ final class Database: Sendable {
     /// Wraps an already opened and validated writer, or `nil` for a read-only store.
     init(
         path: String, writer: SQLiteConnection?, busyTimeout: Duration, immutable: Bool = false, room: DiskRoom? = nil,
-        hasSortValues: Bool = true
+        formatVersion: Int = Schema.currentVersion
     ) {
-        self.hasSortValues = writer != nil || hasSortValues
+        self.formatVersion = writer == nil ? formatVersion : Schema.currentVersion
         self.path = path
         self.writer = writer
         self.room = writer == nil ? nil : room

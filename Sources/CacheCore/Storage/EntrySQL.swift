@@ -368,16 +368,6 @@ extension SQLiteConnection {
             """, name, key)
     }
 
-    /// The namespace's least and most recent access times (`nil` without entries). No index
-    /// holds access times (format 8), so this reads every entry of the namespace, once.
-    func accessTimeRange(namespaceID: Int64) throws -> (least: Int64?, most: Int64?) {
-        try withStatement("SELECT min(accessed_at), max(accessed_at) FROM entries WHERE namespace_id = ?1") {
-            statement in
-            statement.bind(namespaceID)
-            return try statement.firstRow { ($0.optionalInt64(0), $0.optionalInt64(1)) } ?? (nil, nil)
-        }
-    }
-
     /// Entries of the namespace whose expiry is in `range` (`nil`: never) and their bytes,
     /// from the index alone.
     func expiringTotals(namespaceID: Int64, in range: ClosedRange<Int64>?) throws -> (Int, Int64) {
@@ -492,8 +482,8 @@ extension SQLiteConnection {
     func rebuildTagIndex() throws {
         try execute(
             """
-            INSERT OR IGNORE INTO entry_tags (tag, entry_id)
-            SELECT j.value, e.id FROM entries e, json_each(e.tags) j
+            INSERT OR IGNORE INTO entry_tags (tag, entry_id, namespace_id, key)
+            SELECT j.value, e.id, e.namespace_id, e.key FROM entries e, json_each(e.tags) j
             WHERE e.tags IS NOT NULL AND json_valid(e.tags) AND j.value IS NOT NULL
             """)
     }

@@ -53,7 +53,50 @@ extension Schema {
 struct JournalRecord: Sendable {
     let seq: Int64
     let origin: String
-    let selector: InvalidationSelector
+    let change: JournalChange
+}
+
+/// What one journal row tells other store instances to drop from memory.
+enum JournalChange: Sendable, Hashable {
+    /// What an invalidation selector selects; the row holds the selector's JSON.
+    case invalidated(InvalidationSelector)
+    /// What an explicit sweep at `at` removed: every entry expired then (only those past their
+    /// stale window when `keepingStaleWindow`), in one namespace or all. The row holds
+    /// `{"sweep": {"namespace"?, "at", "keepingStaleWindow"}}`, which older readers skip.
+    case swept(namespace: String?, at: Int64, keepingStaleWindow: Bool)
+
+    private struct SweepRow: Codable {
+        struct Sweep: Codable {
+            let namespace: String?
+            let at: Int64
+            let keepingStaleWindow: Bool
+        }
+        let sweep: Sweep
+    }
+
+    /// The row's JSON.
+    func json(_ encoder: JSONEncoder) throws -> String {
+        let data =
+            switch self {
+            case .invalidated(let selector): try encoder.encode(selector)
+            case .swept(let namespace, let at, let keeping):
+                try encoder.encode(
+                    SweepRow(sweep: SweepRow.Sweep(namespace: namespace, at: at, keepingStaleWindow: keeping)))
+            }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The change a row's JSON holds, or `nil` when it is neither shape.
+    init?(json: String, _ decoder: JSONDecoder) {
+        let data = Data(json.utf8)
+        if let row = try? decoder.decode(SweepRow.self, from: data) {
+            self = .swept(namespace: row.sweep.namespace, at: row.sweep.at, keepingStaleWindow: row.sweep.keepingStaleWindow)
+        } else if let selector = try? decoder.decode(InvalidationSelector.self, from: data) {
+            self = .invalidated(selector)
+        } else {
+            return nil
+        }
+    }
 }
 
 extension SQLiteConnection {
@@ -68,8 +111,13 @@ extension SQLiteConnection {
     /// (nobody would read it), and trims old rows now and then. Call it inside the write
     /// transaction of the removal, so the check sees every registration committed before it.
     func appendInvalidation(_ selector: InvalidationSelector, removed: Int, origin: String, now: Int64) throws {
+        try appendJournal(.invalidated(selector), removed: removed, origin: origin, now: now)
+    }
+
+    /// Appends `change` to the journal, as ``appendInvalidation(_:removed:origin:now:)`` does.
+    func appendJournal(_ change: JournalChange, removed: Int, origin: String, now: Int64) throws {
         guard try scalar("SELECT EXISTS (SELECT 1 FROM memory_tiers WHERE origin != ?1)", origin) == 1 else { return }
-        let json = String(decoding: try Self.selectorEncoder.encode(selector), as: UTF8.self)
+        let json = try change.json(Self.selectorEncoder)
         try run(
             "INSERT INTO invalidations (at, origin, selector, removed) VALUES (?1, ?2, ?3, ?4)",
             now, origin, json, removed)
@@ -96,12 +144,9 @@ extension SQLiteConnection {
             statement in
             statement.bind(seq)
             return try statement.rows { row in
-                (
-                    row.int64(0), row.text(1),
-                    try? decoder.decode(InvalidationSelector.self, from: Data(row.text(2).utf8))
-                )
+                (row.int64(0), row.text(1), JournalChange(json: row.text(2), decoder))
             }
-        }.compactMap { seq, origin, selector in selector.map { JournalRecord(seq: seq, origin: origin, selector: $0) } }
+        }.compactMap { seq, origin, change in change.map { JournalRecord(seq: seq, origin: origin, change: $0) } }
     }
 }
 

@@ -13,7 +13,7 @@ enum Schema {
     /// `migrations[n]` takes a file from format `n` to `n + 1`.
     static let migrations: [String] = [
         version1, version2, memoryTierRegistry, partitions, rankingColumns, NormalizedKeys.schema, sortValues,
-        withoutAccessIndex,
+        withoutAccessIndex, tagKeys,
     ]
 
     /// Format v2: the invalidation journal, telemetry and attached clients, the audit log and

@@ -207,7 +207,7 @@ enum StoreFile {
             }
             return Database(
                 path: path, writer: nil, busyTimeout: options.busyTimeout, immutable: immutable,
-                hasSortValues: header.version >= Schema.sortValuesVersion)
+                formatVersion: header.version)
         }
         try mapped(path) {
             try connection.configureWriter()

@@ -19,8 +19,7 @@ extension RedisStoreInspector {
                 name: namespace.name, entryCount: count.entries, expiredEntryCount: count.expiredEntries,
                 liveEntryCount: count.entries - count.expiredEntries, bytes: count.bytes, version: namespace.version,
                 generation: Int(namespace.generation), policy: namespace.policy, policyJSON: namespace.policyJSON,
-                createdAt: namespace.updatedAt ?? 0, updatedAt: namespace.updatedAt ?? 0, leastRecentlyUsedAt: nil,
-                mostRecentlyUsedAt: nil,
+                createdAt: namespace.updatedAt ?? 0, updatedAt: namespace.updatedAt ?? 0,
                 lastMinute: try activity(namespace: namespace.name, last: .seconds(60), now: now))
         }
     }

@@ -70,8 +70,9 @@ package final class ForeignAdmin: StoreAdministering {
     /// The namespace and rows `target` names; what a foreign cache cannot do is refused.
     static func selection(_ target: AdminTarget, names: () throws -> [String]) throws -> (String, ForeignSelection) {
         switch target {
-        case .sweep(let namespace?): return (namespace, .expired)
-        case .sweep(nil):
+        // A foreign cache has no stale window: a sweep removes every expired entry either way.
+        case .sweep(let namespace?, _): return (namespace, .expired)
+        case .sweep(nil, _):
             let all = try names()
             guard all.count == 1 else { throw ForeignCacheError("sweep one namespace at a time in this cache") }
             return (all[0], .expired)

@@ -7,10 +7,16 @@ import ForeignCaches
 /// `cachedeck sweep FILE [NAMESPACE]` (files only: Redis expires entries itself)
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sweep", abstract: "Remove every expired entry (stale window or not).")
+        commandName: "sweep",
+        abstract: "Remove every expired entry (stale window or not; --keep-stale-window keeps those inside it).")
 
     @OptionGroup var store: StoreArguments
     @OptionGroup var scope: NamespaceArgument
+    @Flag(
+        help:
+            "Keep expired entries still inside their stale window (apps serve them when their source fails), as automatic maintenance does. Another library's cache has no stale window."
+    )
+    var keepStaleWindow = false
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
@@ -19,7 +25,7 @@ struct SweepCommand: ParsableCommand {
             return try foreign.sweep(namespace: scope.namespace)
         }
         try ActionRunner(file: try store.openForActions(), confirmation: confirmation, json: output.json)
-            .run(.sweep(namespace: scope.namespace))
+            .run(.sweep(namespace: scope.namespace, keepingStaleWindow: keepStaleWindow))
     }
 }
 

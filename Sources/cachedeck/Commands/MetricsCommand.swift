@@ -52,7 +52,7 @@ struct MetricsCommand: ParsableCommand {
             let inspector = try store.openForReading().inspector
             exposition = {
                 let processes = try inspector.processes()
-                let namespaces = try inspector.namespaces(accessTimes: false)
+                let namespaces = try inspector.namespaces()
                 var totals: [String: Activity] = [:]
                 for namespace in namespaces {
                     totals[namespace.name] = try inspector.activity(namespace: namespace.name, from: start, until: .max)

@@ -1,3 +1,5 @@
+import CacheCore
+import Foundation
 import Testing
 
 @testable import CacheConsole
@@ -158,7 +160,7 @@ import TerminalUI
             │   │                                                                      │   │
             │   │ Remove them? [y/N]                                                   │   │
             │   │                                                                      │   │
-            │   │ y runs it · any other key cancels (No)                               │   │
+            │   │ y runs it · k keeps the stale window · other keys cancel             │   │
             │   │ Sweeps cannot be undone (only expired entries are removed).          │   │
             │   ╰──────────────────────────────────────────────────────────────────────╯   │
             │                                                                              │
@@ -293,5 +295,44 @@ import TerminalUI
         harness.type("theme nosuch")
         harness.press(.enter)
         #expect(harness.rows(styled: .statusError).first?.hasPrefix("theme 'nosuch': no such theme") == true)
+    }
+}
+
+/// The sweep dialog's `k` measures the sweep again keeping (or no longer keeping) the expired
+/// entries inside their stale window, and `y` then removes exactly what it showed.
+@Suite struct SweepDialogTests {
+    @Test func kTogglesTheStaleWindowAndTheFiguresFollow() throws {
+        let folder = TemporaryFolder()
+        let clock = ManualClock(start: Date(timeIntervalSince1970: Double(FakeDataSource.now) / 1000 - 7200))
+        let store = try CacheStore(
+            path: folder.url.appendingPathComponent("sweep.sqlite").path, options: StoreOptions(clock: clock))
+        let sessions = try store.cache(
+            "sessions", key: String.self, value: String.self,
+            policy: .databaseOnly.expiring(.after(.seconds(60))).staleWindow(.seconds(3600)))
+        try sessions.set("p", for: "past")
+        clock.advance(by: .seconds(7080))
+        try sessions.set("r", for: "recent")
+        clock.advance(by: .seconds(120))
+        var harness = ConsoleHarness(columns: 100, rows: 30, source: try StoreDataSource(store: store))
+        harness.press(.character(":"))
+        harness.type("sweep sessions")
+        harness.press(.enter)
+        guard case .confirm(let removing) = harness.model.overlay else {
+            Issue.record("the sweep asks first")
+            return
+        }
+        #expect(removing.pending.impact.entries == 2)
+        #expect(harness.screen().contains("y runs it · k keeps the stale window · other keys cancel"))
+        harness.press(.character("k"))
+        guard case .confirm(let keeping) = harness.model.overlay else {
+            Issue.record("k measures the sweep again")
+            return
+        }
+        #expect(keeping.pending.target == .sweep(namespace: "sessions", keepingStaleWindow: true))
+        #expect(keeping.pending.impact.entries == 1)
+        #expect(harness.screen().contains("Sweep expired entries of sessions, keeping the stale window"))
+        #expect(harness.screen().contains("k removes the stale window too"))
+        harness.press(.character("y"))
+        #expect(try sessions.getStale("recent")?.value == "r" && sessions.getStale("past") == nil)
     }
 }

@@ -387,7 +387,7 @@ final class FakeDataSource: ConsoleDataSource {
         for (name, rows) in namespaces {
             let chosen: [EntryInfo]
             switch target {
-            case .sweep(let namespace):
+            case .sweep(let namespace, _):
                 chosen = namespace == nil || namespace == name ? rows.filter { ($0.expiresAt ?? .max) <= now } : []
             case .clear(let namespace): chosen = namespace == name ? rows : []
             case .clearAll: chosen = rows
