@@ -25,7 +25,7 @@ struct CacheDeck: AsyncParsableCommand {
             TimelineCommand.self, StatsCommand.self, CheckCommand.self, SweepCommand.self, ClearCommand.self,
             InvalidateCommand.self, ExpireCommand.self, TTLCommand.self, RestoreCommand.self, AuditCommand.self,
             PurgeCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, MetricsCommand.self,
-            KeysCommand.self, KeyCommand.self, SlowLogCommand.self,
+            KeysCommand.self, KeyCommand.self, DeleteKeysCommand.self, SlowLogCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

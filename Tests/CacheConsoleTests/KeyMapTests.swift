@@ -148,6 +148,10 @@ import TerminalUI
         let keyspace = HelpScreen.lines(map, isReadOnly: true, isKeyspace: true).map(\.text)
         #expect(keyspace.contains("Scan the keyspace again") && keyspace.contains("Open the prefix or key"))
         #expect(!keyspace.contains("Audit log") && !keyspace.contains { $0.hasPrefix("Invalidate") })
+        // One that deletes keys (not read-only) lists deleting, the audit log and undo.
+        let deleting = HelpScreen.lines(map, isReadOnly: false, isKeyspace: true).map(\.text)
+        #expect(deleting.contains("Audit log") && deleting.contains { $0.hasPrefix("Delete the marked keys") })
+        #expect(deleting.contains { $0.hasPrefix("Undo the last action") })
     }
 }
 

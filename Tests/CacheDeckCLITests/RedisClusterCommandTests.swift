@@ -4,8 +4,8 @@ import CacheDeckTestSupport
 import Foundation
 import Testing
 
-/// `keys`, `key`, `info` and the actions with undo on a real Redis Cluster (three primaries,
-/// three replicas).
+/// `keys`, `key`, `info`, `del`, a store's `namespaces`, `ls`, `show`, `timeline` and `stats`,
+/// and the actions with undo on a real Redis Cluster (three primaries, three replicas).
 @Suite("Redis Cluster commands", .enabled(if: redisAvailable))
 struct RedisClusterCommandTests {
     let cluster: RedisCluster
@@ -48,12 +48,50 @@ struct RedisClusterCommandTests {
         let record = try slot("cachedeck:n:users")
         let owner = try cluster.primaryPort(ofSlot: record)
         #expect(users.contains("127.0.0.1:\(owner)") && users.contains(" \(record) ") && users.hasSuffix("spread over every primary"))
+
+        // Deleting keys over every primary, and the undo (namespaces aside: no RedisStore wrote here).
+        try #require(cluster.node(port: port)).cli("DEL", namespaces)
+        let deleted = try run("del", cluster.url, "--prefix", "user:", "--yes")
+        #expect(deleted.status == 0 && deleted.stdout.contains("Removed 30 entries"), "\(deleted.stderr)")
+        #expect(try run("keys", cluster.url, "user:").stdout.contains("0 keys"))
+        let restored = try run("restore", cluster.url, "1")
+        #expect(restored.status == 0 && restored.stdout.contains("Restored 30"), "\(restored.stderr)")
+        #expect(try run("key", cluster.url, "user:29").stdout.contains("v29"))
     }
 
-    @Test func aStoreCommandRefusesAClusterInOneLine() throws {
-        let result = try run("namespaces", cluster.url)
-        #expect(result.status != 0 && result.errorLines.count == 1)
-        #expect(result.stderr.contains("not supported yet"))
+    @Test func storeReadsCoverEveryPrimary() throws {
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        let store = try RedisStore(url: cluster.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        for index in 0..<12 {
+            let cache = try store.cache("ns\(index)", key: String.self, value: String.self)
+            try cache.set((0..<(index + 1)).map { (key: "k\($0)", value: "v\($0)") })
+            _ = try cache.get("k0")
+        }
+        try store.flushTelemetry()
+        let list = try #require(try run("namespaces", cluster.url, "--json").json() as? [[String: Any]])
+        #expect(list.count == 12)
+        for row in list {
+            let index = try #require((row["name"] as? String).flatMap { Int($0.dropFirst(2)) })
+            #expect(row["entryCount"] as? Int == index + 1, "\(row)")
+        }
+        let table = try run("namespaces", cluster.url)
+        #expect(table.status == 0 && table.stdout.hasPrefix("namespace") && table.stdout.contains("ns11"), "\(table.stderr)")
+        let timeline = try run("timeline", cluster.url, "--json").object()
+        let buckets = try #require(timeline["buckets"] as? [[String: Any]])
+        #expect(buckets.compactMap { $0["entries"] as? Int }.reduce(0, +) == 78, "1 + 2 + … + 12 entries: \(buckets)")
+        let page = try run("ls", cluster.url, "ns11", "--json").object()
+        #expect(try #require(page["rows"] as? [[String: Any]]).count == 12)
+        let show = try run("show", cluster.url, "ns9", "k3")
+        #expect(show.status == 0 && show.stdout.contains("\"v3\""), "\(show.stderr)")
+        // A filter that lists keys reads them from the namespace's node.
+        let filtered = try run("invalidate", cluster.url, "ns11", "--filter", "k1", "--dry-run", "--json").object()
+        #expect((filtered["impact"] as? [String: Any])?["entries"] as? Int == 3, "k1, k10, k11: \(filtered)")
+        let stats = try run("stats", cluster.url, "ns7", "--json").object()
+        let windows = try #require(stats["windows"] as? [[String: Any]])
+        let minute = try #require(windows.first?["activity"] as? [String: Any])
+        #expect(minute["hits"] as? Int == 1 && minute["sets"] as? Int == 8, "\(minute)")
     }
 
     @Test func actionsAndTheirUndoRunOnTheClusterFromTheCommandLine() throws {

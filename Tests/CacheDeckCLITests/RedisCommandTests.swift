@@ -115,7 +115,8 @@ struct RedisCommandTests {
             (["key", "redis://127.0.0.1:\(locked.port)/0", "k"], "refused the login"),
             (["keys", "redis://:wrong@127.0.0.1:\(locked.port)/0"], "refused the login"),
             (["namespaces", "redis://:wrong@127.0.0.1:\(locked.port)/0"], "refused the credentials"),
-            (["ls", server.url, "ns"], "is a Redis URL; this command reads cache files only"),
+            (["check", server.url], "is a Redis URL; this command reads cache files only"),
+            (["ls", server.url, "ns"], "cachedeck: no namespace named 'ns'"),
             (["sweep", "redis://:secret@127.0.0.1:1/0", "--yes"], "redis://127.0.0.1:1/0 is a Redis URL"),
         ]
         for (arguments, message) in cases {

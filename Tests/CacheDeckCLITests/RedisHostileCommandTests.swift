@@ -78,7 +78,7 @@ struct RedisHostileCommandTests {
         ).wait()
         #expect(result.status != 0 && result.errorLines.count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "redis+cluster:"))
-        #expect(result.stderr.contains("redis+cluster://127.0.0.1:1"))
+        #expect(result.stderr.contains("127.0.0.1:1"))
     }
 
     @Test func aServerStillLoadingIsReportedAsLoadingNotAsARefusedLogin() throws {

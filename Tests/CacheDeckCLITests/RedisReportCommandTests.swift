@@ -63,6 +63,38 @@ struct RedisReportCommandTests {
         #expect(try elsewhere.status == 0 && (elsewhere.json() as? [Any])?.isEmpty == true)
     }
 
+    @Test func lsShowAndTimelineReadTheStore() throws {
+        let timeline = try run("timeline", server.url, "--json").object()
+        let buckets = try #require(timeline["buckets"] as? [[String: Any]])
+        #expect(buckets.compactMap { $0["entries"] as? Int }.reduce(0, +) == 1503, "\(buckets)")
+        #expect(buckets.first { $0["kind"] as? String == "expired" }?["entries"] as? Int == 3)
+        let old = try run("timeline", server.url, "old")
+        #expect(old.status == 0 && old.stdout.hasPrefix("Expiry of namespace old"), "\(old.stderr)")
+
+        var keys: [String] = []
+        var arguments = ["ls", server.url, "colors", "--limit", "400", "--json"]
+        for _ in 0..<10 {
+            let page = try CLIProcess(arguments, folder: folder).wait().object()
+            keys += try #require(page["rows"] as? [[String: Any]]).compactMap { $0["key"] as? String }
+            guard let next = page["next"] as? String else { break }
+            arguments = ["ls", server.url, "colors", "--limit", "400", "--json", "--after", next]
+        }
+        #expect(keys.count == 1500 && Set(keys).count == 1500)
+        let table = try run("ls", server.url, "colors", "--filter", "prefix:k14", "--limit", "5")
+        #expect(table.status == 0 && table.stdout.contains("In SCAN order") && table.stdout.contains("Next page: "))
+        let sorted = try run("ls", server.url, "colors", "--sort", "size")
+        #expect(sorted.status == 1 && sorted.errorLines.count == 1 && sorted.stderr.contains("SCAN order"))
+
+        let show = try run("show", server.url, "colors", "k42")
+        #expect(show.status == 0 && show.stdout.contains("\"v42\"") && show.stdout.contains("Redis records no reads"))
+        let raw = try run("show", server.url, "colors", "k42", "--raw")
+        #expect(raw.stdout == "\"v42\"")
+        let missing = try run("show", server.url, "colors", "nope")
+        #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no entry with key 'nope' in namespace 'colors'"])
+        let noNamespace = try run("show", server.url, "nope", "k1")
+        #expect(noNamespace.status == 1 && noNamespace.errorLines == ["cachedeck: no namespace named 'nope'"])
+    }
+
     @Test func metricsServesEveryClientsLastMinuteFromTheMinuteBuckets() throws {
         let metrics = try CLIProcess(["metrics", server.url, "--listen", "127.0.0.1:0"], folder: folder)
         let port = try Scrape.port(of: metrics)
@@ -111,7 +143,7 @@ struct RedisReportCommandTests {
         #expect(missing.status == 1 && missing.errorLines == ["cachedeck: no namespace named 'nope'"])
         let watch = try run("stats", server.url, "--watch")
         #expect(watch.status == 2 && watch.stderr.contains("--watch reads cache files only"))
-        let other = try run("timeline", server.url)
-        #expect(other.status == 1 && other.errorLines.first?.contains("namespaces, stats") == true)
+        let other = try run("check", server.url)
+        #expect(other.status == 1 && other.errorLines.first?.contains("namespaces, ls, show, timeline, stats") == true)
     }
 }

@@ -21,7 +21,8 @@ struct RedisKeyspaceEndToEndTests {
         let usage = try redis.pipeline((1...3000).map { ["MEMORY", "USAGE", RedisArgument("orders:\($0)")] })
         let ordersBytes = usage.compactMap(\.integer).reduce(0, +)
 
-        let tmux = try Tmux(columns: 120, rows: 30)
+        // Tall enough for the help to reach the keyspace's own keys (after deleting and the audit log's).
+        let tmux = try Tmux(columns: 120, rows: 45)
         try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
         let top = try tmux.waitFor("scanned 3,002 keys")
         #expect(top.contains("Redis 7") || top.contains("Redis "))
@@ -49,6 +50,37 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.keys("?")
         try tmux.waitFor("Scan the keyspace again")
         try tmux.keys("q", "q")
+        try tmux.waitFor("exit=0")
+    }
+
+    @Test func deleteAPrefixAfterItsPreviewThenUndoItFromTheAuditView() throws {
+        let server = try RedisServer()
+        let redis = try RedisConnection(
+            endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
+        try redis.command(["MSET"] + (1...3000).flatMap { [RedisArgument("orders:\($0)"), RedisArgument("v\($0)")] })
+        try redis.command(["SET", "user:1", "alice"])
+        let usage = try redis.pipeline((1...3000).map { ["MEMORY", "USAGE", RedisArgument("orders:\($0)")] })
+        let ordersBytes = Int(usage.compactMap(\.integer).reduce(0, +))
+
+        let tmux = try Tmux(columns: 120, rows: 30)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
+        try tmux.waitFor("scanned 3,001 keys")
+        // The largest row, orders:, is selected: d previews exactly its keys.
+        try tmux.keys("d")
+        let dialog = try tmux.waitFor("Remove them?")
+        #expect(dialog.contains("3,000 entries") && dialog.contains(Self.bytes(ordersBytes)), "\(dialog)")
+        try tmux.keys("y")
+        try tmux.waitFor("removed 3,000 entries")
+        try tmux.waitUntil("the tree scanned again") { $0.contains("scanned") && !$0.contains("orders:") }
+        #expect(try redis.command(["EXISTS", "orders:1", "orders:3000"]).integer == 0)
+        #expect(try redis.command(["GET", "user:1"]).string == "alice")
+
+        try tmux.keys("4")
+        try tmux.waitFor("orders:")
+        try tmux.keys("u")
+        try tmux.waitFor("Restored 3,000")
+        #expect(try redis.command(["GET", "orders:3000"]).string == "v3000")
+        try tmux.keys("q")
         try tmux.waitFor("exit=0")
     }
 

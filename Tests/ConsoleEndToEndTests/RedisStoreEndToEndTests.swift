@@ -57,4 +57,34 @@ struct RedisStoreEndToEndTests {
         try tmux.waitFor("exit=0")
         store.close()
     }
+
+    /// On a 3 + 3 cluster: every namespace counted from the primary serving its slot, and a
+    /// namespace's entries read from its node.
+    @Test func aStoreOnAClusterShowsEveryNamespaceAndItsEntries() throws {
+        let cluster = try RedisCluster()
+        defer { cluster.stop() }
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        let store = try RedisStore(url: cluster.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        for index in 0..<9 {
+            let cache = try store.cache("ns\(index)", key: String.self, value: String.self)
+            try cache.set((0..<(100 + index)).map { (key: "k\($0)", value: "value \($0)") })
+        }
+
+        let tmux = try Tmux(columns: 120, rows: 30)
+        try tmux.type("\(ConsoleEndToEndTests.binary) '\(cluster.url)'; echo exit=$?", enter: true)
+        let overview = try tmux.waitUntil("every namespace counted") { $0.contains("ns8") && $0.contains("936 entries") }
+        for index in 0..<9 {
+            let row = try #require(overview.split(separator: "\n").first { $0.contains("ns\(index) ") }, "\(overview)")
+            #expect(row.contains(" \(100 + index) ") && !row.contains("≥"), "\(row)")
+        }
+        try tmux.keys("Enter")
+        let entries = try tmux.waitFor("SCAN order")
+        #expect(entries.contains("100 entries") && entries.contains("k"), "\(entries)")
+        try tmux.keys("Enter")
+        try tmux.waitFor("\"value ")
+        try tmux.keys("q", "q")
+        try tmux.waitFor("exit=0")
+    }
 }

@@ -53,6 +53,12 @@ extension ConsoleController {
     /// The global actions a Redis keyspace console has no use for.
     static let fileOnlyActions: Set<KeyAction> = [.showTimeline, .showStatistics, .showAudit, .undo]
 
+    /// Whether a Redis keyspace console lacks global `action`: the audit log and undo serve
+    /// one that deletes keys (not read-only).
+    static func keyspaceLacks(_ action: KeyAction, isReadOnly: Bool) -> Bool {
+        fileOnlyActions.contains(action) && (isReadOnly || (action != .showAudit && action != .undo))
+    }
+
     /// The global actions only a console over Redis has.
     static let redisOnlyActions: Set<KeyAction> = Set(ConsoleViews.redis.compactMap { $0.tab?.action })
 
@@ -107,7 +113,7 @@ extension ConsoleController {
 
     /// The action of a global binding, or word that the key does nothing here.
     private mutating func globalAction(_ action: KeyAction) -> [ConsoleEffect] {
-        if model.isKeyspace && Self.fileOnlyActions.contains(action) {
+        if model.isKeyspace && Self.keyspaceLacks(action, isReadOnly: model.isReadOnly) {
             report("\(label(action)) is for cache files; a Redis keyspace offers the tree, keys and help.")
             return []
         }

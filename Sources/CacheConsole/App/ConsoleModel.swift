@@ -29,7 +29,7 @@ package struct ConsoleModel: Sendable {
     package let location: String
     /// Whether actions are disabled.
     package let isReadOnly: Bool
-    /// Whether the console browses a Redis keyspace (read-only) rather than a cache file.
+    /// Whether the console browses a Redis keyspace rather than a cache file.
     package let isKeyspace: Bool
     /// Whether the raw Redis keyspace can be browsed (`:keyspace`): a keyspace console, or a
     /// Redis store's.
@@ -59,7 +59,7 @@ package struct ConsoleModel: Sendable {
         self.hasKeyspace = hasKeyspace || isKeyspace
         views = [NavigationEntry(id: 0, view: isKeyspace ? KeyspaceView(prefix: Data()) : OverviewView())]
         self.location = location
-        self.isReadOnly = isReadOnly || isKeyspace
+        self.isReadOnly = isReadOnly
         self.isKeyspace = isKeyspace
         self.themeName = themeName
         self.now = now

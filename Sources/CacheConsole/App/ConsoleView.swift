@@ -151,8 +151,11 @@ enum ConsoleViews {
     /// The views of a Redis server's nodes, for any console over Redis.
     static let redis: [any ConsoleView.Type] = [TopologyView.self, SlowLogView.self]
 
-    /// The views of a Redis keyspace console.
-    static let keyspace: [any ConsoleView.Type] = [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis + [HelpView.self]
+    /// The views of a Redis keyspace console (the audit log's where it deletes keys).
+    static func keyspace(deletesKeys: Bool) -> [any ConsoleView.Type] {
+        [KeyspaceView.self, RedisKeyView.self, BreakdownView.self] + redis
+            + (deletesKeys ? [AuditView.self, AuditDetailView.self] : []) + [HelpView.self]
+    }
 
     /// The tabs on the breadcrumb bar, in order.
     static let tabs: [ViewTab] = all.compactMap { $0.tab }.filter(\.isOnBar)
@@ -162,7 +165,7 @@ enum ConsoleViews {
         var seen: Set<KeyAction> = []
         let bound =
             ConsoleController.globalBindings.map(\.shown.action)
-            + (all + keyspace).flatMap { $0.bindingSummaries.map(\.action) }
+            + (all + keyspace(deletesKeys: true)).flatMap { $0.bindingSummaries.map(\.action) }
         return bound.filter { seen.insert($0).inserted }
     }()
 }

@@ -9,7 +9,9 @@ import Synchronization
 /// ``firstScanBudget``, so the first screen shows keys) and run on a thread of its own from
 /// then on, whose tree every level view reads as it grows; no later read waits for the scan,
 /// so a key opens at once while it runs.
-/// Cache-file reads and actions are refused.
+/// A keyspace no RedisStore wrote may delete keys (a key, marked keys, a prefix) through
+/// ``RedisKeyspaceAdmin``: preview, confirmation, progress, the log and undo of every action
+/// (the Audit view); after each, the scan starts over. Cache-file reads are refused.
 package final class KeyspaceDataSource: ConsoleDataSource {
     /// The most children of a level one read returns (the largest first).
     static let levelLimit = 2000
@@ -21,18 +23,30 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     private let storePrefix: String
     /// Started by the first keyspace read (a RedisStore console may never browse the keyspace).
     private let runner = Mutex<ScanRunner<KeyspaceScan>?>(nil)
+    /// Key deletions (`nil`: read-only).
+    private let controller: ActionController?
 
     /// Connects to `url` (one line on failure: bad URL, refused connection, wrong password);
-    /// the topology places the namespaces of the RedisStore under `storePrefix`.
-    package init(url: String, separator: String = ":", storePrefix: String = RedisStoreOptions.defaultPrefix) throws {
-        keyspace = try RedisKeyspace(url: url, separator: separator)
+    /// the topology places the namespaces of the RedisStore under `storePrefix`. With
+    /// `deletesKeys`, keys may be deleted (their undo kept under `storePrefix`).
+    package init(
+        url: String, separator: String = ":", storePrefix: String = RedisStoreOptions.defaultPrefix,
+        deletesKeys: Bool = false
+    ) throws {
+        let keyspace = try RedisKeyspace(url: url, separator: separator)
+        self.keyspace = keyspace
         self.storePrefix = storePrefix
+        controller =
+            deletesKeys
+            ? ActionController(
+                admin: try keyspace.admin(prefix: storePrefix), isReadOnly: false, location: keyspace.redactedURL)
+            : nil
     }
 
     deinit { runner.withLock { $0?.stop() } }
 
     package var location: String { keyspace.redactedURL }
-    package var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { controller == nil }
     package var isKeyspace: Bool { true }
 
     /// Always `true`: the server has no change counter a read could check, and reads are bounded.
@@ -76,10 +90,49 @@ package final class KeyspaceDataSource: ConsoleDataSource {
         try keyspace.latency(count: count)
     }
 
+    // MARK: Deleting keys
+
+    package func auditLog(limit: Int) throws -> [AuditEntry] {
+        try deletions().auditLog(limit: limit).map(AuditEntry.init)
+    }
+
+    /// Measures a deletion (a key, keys or a prefix; see ``RedisKeyspaceAdmin``).
+    package func prepare(_ request: ActionRequest) throws -> PendingAction {
+        guard case .target(let target) = request else {
+            throw ConsoleError("A Redis keyspace deletes a key, marked keys or a prefix.")
+        }
+        return try deletions().prepare(target)
+    }
+
+    /// Runs the deletion, then scans again (the tree shown before it is no longer true).
+    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
+        -> ActionResult?
+    {
+        defer { rescan() }
+        return try deletions().run(pending, answer: answer, progress: progress)
+    }
+
+    /// Undoes deletion `auditID`, then scans again.
+    package func undo(auditID: Int64) throws -> UndoOutcome {
+        defer { rescan() }
+        return try deletions().undo(UndoHandle(auditID: auditID, summary: "deletion #\(auditID)"))
+    }
+
+    private func deletions() throws -> ActionController {
+        guard let controller else {
+            throw ConsoleError("This Redis keyspace is browsed read-only: keys are deleted where no RedisStore wrote.")
+        }
+        return controller
+    }
+
+    private func rescan() {
+        runner.withLock { $0?.restart() }
+    }
+
     // MARK: What a keyspace does not have
 
     private static func unavailable() -> ConsoleError {
-        ConsoleError("A Redis keyspace is browsed read-only: this needs a CacheDeck cache file.")
+        ConsoleError("A Redis keyspace has no entries: this needs a CacheDeck cache file.")
     }
 
     package func overview() throws -> OverviewSnapshot { throw Self.unavailable() }
@@ -87,11 +140,5 @@ package final class KeyspaceDataSource: ConsoleDataSource {
     package func entry(id: EntryReference, hex: Bool) throws -> EntryDetailSnapshot? { throw Self.unavailable() }
     package func timeline(namespace: String?) throws -> TimelineSnapshot { throw Self.unavailable() }
     package func statistics(window: StatisticsWindow) throws -> StatisticsSnapshot { throw Self.unavailable() }
-    package func auditLog(limit: Int) throws -> [AuditEntry] { throw Self.unavailable() }
-    package func prepare(_ request: ActionRequest) throws -> PendingAction { throw Self.unavailable() }
-    package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
-        -> ActionResult?
-    { throw Self.unavailable() }
-    package func undo(auditID: Int64) throws -> UndoOutcome { throw Self.unavailable() }
     package func export(_ request: ExportRequest) throws -> Int { throw Self.unavailable() }
 }

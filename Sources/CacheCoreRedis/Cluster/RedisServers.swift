@@ -64,16 +64,76 @@ enum RedisServers: Sendable {
     /// knows whether the server applied the command): the map is refreshed for the next call
     /// and the error thrown. `body` should send one command (or commands on `key`'s slot only)
     /// for an `ASK` to apply to it.
-    func withConnection<T>(forKey key: Data, _ body: (RedisConnection) throws -> T) throws -> T {
+    func withConnection<T>(forKey key: some Collection<UInt8>, _ body: (RedisConnection) throws -> T) throws -> T {
         switch self {
         case .single(let pool): return try pool.withConnection(body)
         case .cluster(let router): return try Self.routed(router, slot: ClusterSlot.of(key), body)
         }
     }
 
-    /// `withConnection(forKey:_:)` on a string key.
+    /// `withConnection(forKey:_:)` on a string key (its UTF-8 bytes, not copied).
     func withConnection<T>(forKey key: String, _ body: (RedisConnection) throws -> T) throws -> T {
-        try withConnection(forKey: Data(key.utf8), body)
+        try withConnection(forKey: key.utf8, body)
+    }
+
+    /// The replies to `commands`, each on the key it names (`key`), in order: one pipeline on
+    /// one server; on a cluster one pipeline per primary owning the keys, and each command a
+    /// changing cluster redirected sent again on its own, routed as `withConnection(forKey:_:)`.
+    /// Error replies are returned in place.
+    func pipeline(_ commands: [(key: Data, command: [RedisArgument])]) throws -> [RedisReply] {
+        guard !commands.isEmpty else { return [] }
+        guard case .cluster(let router) = self else {
+            return try primaries[0].withConnection { try $0.pipeline(commands.map(\.command)) }
+        }
+        let topology = router.topology
+        var replies = [RedisReply](repeating: .null, count: commands.count)
+        var byOwner: [ClusterAddress: [Int]] = [:]
+        var unowned: [Int] = []
+        for (index, item) in commands.enumerated() {
+            if let owner = topology.owner(of: ClusterSlot.of(item.key)) {
+                byOwner[owner, default: []].append(index)
+            } else {
+                unowned.append(index)
+            }
+        }
+        for (owner, indices) in byOwner {
+            let answered = try router.pool(owner).withConnection { connection in
+                try connection.pipeline(indices.map { commands[$0].command })
+            }
+            for (index, reply) in zip(indices, answered) {
+                if Redirection([reply]) != nil { unowned.append(index) } else { replies[index] = reply }
+            }
+        }
+        for index in unowned {
+            replies[index] = try router.pipeline(slot: ClusterSlot.of(commands[index].key), [commands[index].command])[0]
+        }
+        return replies
+    }
+
+    /// The server's version, role, memory and exact key count (`DBSIZE`); on a cluster, the
+    /// memory and keys of the primaries that answer, summed (the role says how many did not).
+    func info() throws -> RedisServerInfo {
+        guard case .cluster = self else {
+            return try primaries[0].withConnection { connection in try RedisServerInfo.read(on: connection) }
+        }
+        let primaries = primaries
+        var failure: (any Error)?
+        let nodes = primaries.compactMap { pool -> RedisServerInfo? in
+            do {
+                return try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard var total = nodes.first else { throw failure ?? RedisError.server("no primary answered") }
+        let down = primaries.count - nodes.count
+        total.endpoint = description
+        total.role = "cluster of \(primaries.count) primaries" + (down > 0 ? ", \(down) not answering (not counted)" : "")
+        total.usedMemory = nodes.reduce(0) { $0.addingClamped($1.usedMemory) }
+        total.maxMemory = nodes.reduce(0) { $0.addingClamped($1.maxMemory) }
+        total.keyCount = nodes.reduce(0) { $0.addingClamped($1.keyCount) }
+        return total
     }
 
     /// Closes the idle connections of every node.

@@ -5,12 +5,13 @@ import Synchronization
 /// Counts a ``RedisStore``'s entries per namespace with a `SCAN` of its entry keys, a bounded
 /// batch at a time: each `step()` is one `SCAN … COUNT` call and one pipeline (`HMGET`,
 /// `HSTRLEN`) over the keys it returned, so a caller can show the counts as they grow and stop
-/// whenever it likes.
+/// whenever it likes. On a Redis Cluster the primaries are walked one after another, each
+/// with its own cursor, each key read on the node that named it.
 ///
 /// Only the live generation of each namespace is counted. Counts are exact once
 /// ``RedisCensusProgress/isComplete`` (for the entries that existed for the whole scan); until
 /// then they are lower bounds, and say so. When a namespace is cleared (its generation moves)
-/// during the scan, the census starts over.
+/// or a cluster's slot map changes during the scan, the census starts over.
 public final class RedisEntryCensus: SteppedScan {
     /// The `COUNT` hint of each `SCAN` call.
     public let batchSize: Int
@@ -19,13 +20,19 @@ public final class RedisEntryCensus: SteppedScan {
     private let gate = StepGate()
 
     private struct State {
-        var cursor = ScanCursor()
+        /// One cursor per primary, in the order of `inspector.servers.primaries`.
+        var cursors: [ScanCursor]
+        /// The cluster's slot map the cursors follow (0 on one server).
+        var epoch: Int
         var restarts = 0
         var startedAt: Int64 = 0
         var completedAt: Int64?
         /// Namespace records by escaped name, read when the scan (re)started.
         var namespaces: [Data: RedisNamespace] = [:]
         var tallies: [String: Tally] = [:]
+
+        var isComplete: Bool { cursors.allSatisfy(\.isComplete) }
+        var batches: Int { cursors.reduce(0) { $0 + $1.batches } }
     }
 
     /// What the scan found in one namespace.
@@ -48,7 +55,8 @@ public final class RedisEntryCensus: SteppedScan {
     init(inspector: RedisStoreInspector, batchSize: Int) {
         self.inspector = inspector
         self.batchSize = min(10_000, max(1, batchSize))
-        state = Mutex(State())
+        let servers = inspector.servers
+        state = Mutex(State(cursors: servers.primaries.map { _ in ScanCursor() }, epoch: servers.epoch))
     }
 
     /// How far the census is.
@@ -56,62 +64,95 @@ public final class RedisEntryCensus: SteppedScan {
         state.withLock { Self.progress($0) }
     }
 
-    /// Scans one more batch, unless the census is complete (or another thread is stepping it).
+    /// Scans one more batch of the first primary not done yet, unless the census is complete
+    /// (or another thread is stepping it).
     @discardableResult
     public func step() throws -> RedisCensusProgress {
         try gate.run(busy: { progress }) {
-            let cursor = state.withLock { $0.cursor }
-            let started = cursor.batches > 0
-            guard !cursor.isComplete else { return progress }
+            let servers = inspector.servers
+            let epoch = servers.epoch
+            let (cursors, started) = state.withLock { state in
+                if state.epoch != epoch { restart(&state, epoch: epoch) }
+                return (state.cursors, state.batches > 0)
+            }
+            guard let index = cursors.indices.first(where: { !cursors[$0].isComplete }) else { return progress }
+            let primaries = servers.primaries
+            guard primaries.count == cursors.count else {
+                state.withLock { restart(&$0, epoch: epoch) }
+                return progress
+            }
             let keys = inspector.keys
             let entryPrefix = Data(keys.entryPrefix.utf8)
-            let (namespaces, next, rows) = try inspector.read { connection in
-                var next = cursor
-                if !started { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
-                let namespaces = try RedisNamespace.readAll(keys: keys, on: connection)
-                let names = try next.advance(
-                    with: try connection.command(
-                        cursor.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),
-                    from: connection.endpoint.description)
-                let current = Dictionary(
-                    namespaces.map { (Data(RedisKeys.escape($0.name).utf8), $0) },
-                    uniquingKeysWith: { first, _ in first })
-                var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
-                for name in names {
-                    guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
-                        let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
-                    else { continue }
-                    wanted.append((name, namespace, name.count - parts.key.count))
-                }
-                var rows: [EntryRow] = []
-                for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
-                    let found = try RedisEntryReader.rows(
-                        group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
-                        version: group[0].namespace.version, value: false, on: connection)
-                    rows += found.compactMap { $0 }
-                }
-                return (current, next, rows)
+            let namespaces = try RedisStore.mapping(inspector.endpoint) {
+                try RedisNamespace.readAll(keys: keys, servers: servers)
             }
-            return state.withLock { state in
+            let current = Dictionary(
+                namespaces.map { (Data(keys.segment($0.name).utf8), $0) }, uniquingKeysWith: { first, _ in first })
+            let (next, rows) = try RedisStore.mapping(inspector.endpoint) {
+                try primaries[index].withConnection { connection in
+                    var next = cursors[index]
+                    if next.batches == 0 { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
+                    let names = try next.advance(
+                        with: try connection.command(
+                            next.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),
+                        from: connection.endpoint.description)
+                    var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
+                    for name in names {
+                        guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
+                            let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
+                        else { continue }
+                        wanted.append((name, namespace, name.count - parts.key.count))
+                    }
+                    var rows: [EntryRow] = []
+                    for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
+                        let found = try RedisEntryReader.rows(
+                            group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
+                            version: group[0].namespace.version, value: false, on: connection)
+                        rows += found.compactMap { $0 }
+                    }
+                    return (next, rows)
+                }
+            }
+            let progress = state.withLock { state in
                 let moved =
                     started
-                    && namespaces.contains { name, record in
+                    && current.contains { name, record in
                         state.namespaces[name].map { $0.generation != record.generation } ?? false
                     }
-                if !started || moved {
-                    if moved { state.restarts += 1 }
-                    state.cursor = ScanCursor()
-                    state.tallies = [:]
-                    state.startedAt = RedisStoreInspector.now()
+                state.namespaces = current
+                if moved {
+                    restart(&state, epoch: epoch)
+                    return Self.progress(state)
                 }
-                state.namespaces = namespaces
-                if moved { return Self.progress(state) }
+                if !started { state.startedAt = RedisStoreInspector.now() }
                 for row in rows { state.tallies[row.namespace, default: Tally()].add(row, scannedAt: state.startedAt) }
-                state.cursor = next
-                if next.isComplete { state.completedAt = RedisStoreInspector.now() }
+                state.cursors[index] = next
+                if state.isComplete { state.completedAt = RedisStoreInspector.now() }
                 return Self.progress(state)
             }
+            // Every primary walked: had slots moved meanwhile, entries may have gone to a node
+            // walked before, so the census starts over on the new map.
+            if progress.isComplete, case .cluster(let router) = servers {
+                try RedisStore.mapping(inspector.endpoint) { try router.refresh() }
+                if router.epoch != epoch {
+                    return state.withLock { state in
+                        restart(&state, epoch: router.epoch)
+                        return Self.progress(state)
+                    }
+                }
+            }
+            return progress
         }
+    }
+
+    /// Starts the census over on the primaries of slot map `epoch`.
+    private func restart(_ state: inout State, epoch: Int) {
+        state.restarts += 1
+        state.cursors = inspector.servers.primaries.map { _ in ScanCursor() }
+        state.epoch = epoch
+        state.tallies = [:]
+        state.completedAt = nil
+        state.startedAt = RedisStoreInspector.now()
     }
 
     /// Every namespace (from the namespace set) with what the census counted in it so far,
@@ -155,9 +196,9 @@ public final class RedisEntryCensus: SteppedScan {
 
     private static func progress(_ state: State) -> RedisCensusProgress {
         RedisCensusProgress(
-            entriesFound: state.tallies.values.reduce(0) { $0 + $1.entries }, batches: state.cursor.batches,
+            entriesFound: state.tallies.values.reduce(0) { $0 + $1.entries }, batches: state.batches,
             restarts: state.restarts, startedAt: state.startedAt, completedAt: state.completedAt,
-            isComplete: state.cursor.isComplete)
+            isComplete: state.isComplete)
     }
 }
 

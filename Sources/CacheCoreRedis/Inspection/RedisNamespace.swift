@@ -16,13 +16,17 @@ public struct RedisNamespace: Sendable, Hashable, Codable {
     /// When its policy or version last changed (ms since 1970); `nil` when not recorded.
     public var updatedAt: Int64?
 
-    /// Every name in the namespace set (`SSCAN`, 1,000 a call) with its hash (one pipeline).
-    static func readAll(keys: RedisKeys, on connection: RedisConnection) throws -> [RedisNamespace] {
-        let names = try names(keys: keys, on: connection)
+    /// Every name in the namespace set (`SSCAN`, 1,000 a call) with its hash (one pipeline;
+    /// on a cluster one per primary, each hash read on the node serving its slot).
+    static func readAll(keys: RedisKeys, servers: RedisServers) throws -> [RedisNamespace] {
+        let names = try servers.withConnection(forKey: keys.namespaces) { try Self.names(keys: keys, on: $0) }
         let sorted = names.sorted()
         guard !sorted.isEmpty else { return [] }
-        let replies = try connection.pipeline(
-            sorted.map { ["HMGET", RedisArgument(keys.namespace($0)), "version", "generation", "policy", "updated"] })
+        let replies = try servers.pipeline(
+            sorted.map { name in
+                let hash = keys.namespace(name)
+                return (Data(hash.utf8), ["HMGET", RedisArgument(hash), "version", "generation", "policy", "updated"])
+            })
         return zip(sorted, replies).map { name, reply in
             let fields = reply.array ?? []
             func field(_ index: Int) -> RedisReply? { index < fields.count ? fields[index] : nil }

@@ -16,10 +16,10 @@ extension RedisStoreInspector {
         let now = Self.now()
         let matcher = try query.filter.keyMatcher()
         let limit = max(1, query.limit)
-        return try read { connection in
-            guard let namespace = try currentNamespace(query.namespace, on: connection) else {
-                throw InspectorError.noSuchNamespace(query.namespace)
-            }
+        guard let namespace = try currentNamespace(query.namespace) else {
+            throw InspectorError.noSuchNamespace(query.namespace)
+        }
+        return try read(key: keys.namespace(query.namespace)) { connection in
             if let after = query.after {
                 guard after.namespace == query.namespace, after.filter == filterText,
                     after.generation == namespace.generation
@@ -88,8 +88,8 @@ extension RedisStoreInspector {
     {
         let now = Self.now()
         let maxBytes = min(max(options.maxBytes, 16), 16 << 20)
-        return try read { connection in
-            guard let record = try currentNamespace(namespace, on: connection) else { return nil }
+        guard let record = try currentNamespace(namespace) else { return nil }
+        return try read(key: keys.namespace(namespace)) { connection in
             let base = Data((keys.entries(namespace) + "\(record.generation):").utf8)
             for bytes in [Data(CanonicalKey.normalized(key).utf8), PrintableKey.bytes(key)].compactMap({ $0 }) {
                 let found = try RedisEntryReader.rows(
@@ -105,12 +105,17 @@ extension RedisStoreInspector {
         }
     }
 
-    /// The namespace's record when it is in the namespace set and its hash exists.
-    func currentNamespace(_ name: String, on connection: RedisConnection) throws -> RedisNamespace? {
-        let replies = try connection.pipeline([
-            ["SISMEMBER", RedisArgument(keys.namespaces), RedisArgument(name)],
-            ["HMGET", RedisArgument(keys.namespace(name)), "version", "generation"],
-        ])
+    /// The namespace's record when it is in the namespace set and its hash exists (on a
+    /// cluster the set and the hash are on the nodes serving their slots).
+    func currentNamespace(_ name: String) throws -> RedisNamespace? {
+        let hash = keys.namespace(name)
+        let replies = try RedisStore.mapping(endpoint) {
+            try servers.pipeline([
+                (Data(keys.namespaces.utf8), ["SISMEMBER", RedisArgument(keys.namespaces), RedisArgument(name)]),
+                (Data(hash.utf8), ["HMGET", RedisArgument(hash), "version", "generation"]),
+            ])
+        }
+        for case .error(let message) in replies { throw CacheError.serverError(endpoint: endpoint, message: message) }
         guard replies[0].integer == 1, let fields = replies[1].array, fields.count == 2 else { return nil }
         return RedisNamespace(
             name: name, version: fields[0].string ?? "", generation: fields[1].integer ?? 1, policy: nil,

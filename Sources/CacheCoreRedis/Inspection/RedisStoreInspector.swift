@@ -5,37 +5,40 @@ import Foundation
 /// its namespaces, entry counts and expiries counted by a bounded ``RedisEntryCensus``, pages
 /// of entries by `SCAN` cursor, one entry in full, and every host's counters and heartbeats.
 ///
+/// On a Redis Cluster (`redis+cluster://`) each namespace is read from the node serving its
+/// slot, the store-wide keys from the node serving `{%store}`, and the census walks every
+/// primary with its own cursor.
+///
 /// It sends read commands only (`EXISTS`, `SSCAN`, `HMGET`, `HGETALL`, `HSTRLEN`, `SCAN`,
 /// `ZRANGE`, `INFO`, `DBSIZE`), never `KEYS` nor a script, so it works with an ACL user
 /// allowed `+@read +@connection +info` and never changes the data.
 public final class RedisStoreInspector: Sendable {
-    /// `host:port/db`, never the password.
+    /// `host:port/db`, never the password (a cluster: its seeds).
     public let endpoint: String
     /// The URL without its password.
     public let redactedURL: String
     /// What every key of the store starts with.
     public var prefix: String { keys.prefix }
     let keys: RedisKeys
-    let pool: RedisPool
+    let servers: RedisServers
 
-    /// Connects to the database `url` names and logs in (one line on failure, as
+    /// Connects to the database `url` names (a server, or a cluster's nodes:
+    /// `redis+cluster://host:port,host:port/`) and logs in (one line on failure, as
     /// `RedisKeyspace(url:separator:environment:timeout:)`); `prefix` is the store's
     /// ``RedisStoreOptions/prefix``.
     public init(
         url: String, prefix: String = RedisStoreOptions.defaultPrefix,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration = .seconds(5)
     ) throws {
-        let parsed: RedisEndpoint
         do {
-            parsed = try RedisEndpoint(url: url, environment: environment)
-        } catch {
-            throw CacheError.cannotOpen(path: "Redis URL", reason: error.description)
+            servers = try RedisServers(url: url, environment: environment, poolSize: 2, timeout: timeout)
+        } catch let error as RedisError {
+            if case .badURL = error { throw CacheError.cannotOpen(path: "Redis URL", reason: error.description) }
+            throw CacheError(error, endpoint: RedisEndpoint.redacted(url))
         }
-        endpoint = parsed.description
-        redactedURL = parsed.redactedURL
-        keys = RedisKeys(prefix: prefix)
-        pool = RedisPool(endpoint: parsed, size: 2, timeout: timeout)
-        try read { _ in }
+        endpoint = servers.description
+        redactedURL = servers.redactedURL
+        keys = RedisKeys(prefix: prefix, isClustered: ClusterURL.isCluster(url))
     }
 
     /// Whether the database holds a store under the prefix (its namespace set exists).
@@ -45,12 +48,12 @@ public final class RedisStoreInspector: Sendable {
 
     /// The server's version, role, memory and key count.
     public func server() throws -> RedisServerInfo {
-        try read { connection in try RedisServerInfo.read(on: connection) }
+        try RedisStore.mapping(endpoint) { try servers.info() }
     }
 
     /// Every namespace in the namespace set with its hash, by name (`SSCAN` in batches).
     public func namespaces() throws -> [RedisNamespace] {
-        try read { connection in try RedisNamespace.readAll(keys: keys, on: connection) }
+        try RedisStore.mapping(endpoint) { try RedisNamespace.readAll(keys: keys, servers: servers) }
     }
 
     /// A new census of the entries; nothing is read until it is stepped.
@@ -87,9 +90,16 @@ public final class RedisStoreInspector: Sendable {
         return StoreStatistics(namespaces: namespaces)
     }
 
-    /// Runs `body` on a pooled connection, turning Redis failures into `CacheError`s.
+    /// Runs `body` on a connection to the node holding the store-wide keys, turning Redis
+    /// failures into `CacheError`s.
     func read<T>(_ body: (RedisConnection) throws -> T) throws -> T {
-        try RedisStore.mapping(endpoint) { try pool.withConnection(body) }
+        try read(key: keys.namespaces, body)
+    }
+
+    /// Runs `body` on a connection to the node serving `key` (namespace `name`'s keys for
+    /// `keys.namespace(name)`), turning Redis failures into `CacheError`s.
+    func read<T>(key: String, _ body: (RedisConnection) throws -> T) throws -> T {
+        try RedisStore.mapping(endpoint) { try servers.withConnection(forKey: key, body) }
     }
 
     /// The wall clock in milliseconds since 1970 (the inspector has no store clock).

@@ -73,40 +73,52 @@ package final class KeyspaceScan: SteppedScan {
         state.withLock { Self.progress($0) }
     }
 
-    /// Reads one more batch of the first primary not done yet, unless the scan is complete
-    /// (or another thread is stepping it): the reply of the `SCAN` in flight, then at once the
-    /// next `SCAN` and the facts of the keys it named are sent, then the facts of the keys the
-    /// step before found are read and added to the tree. On a cluster whose slot map changed,
-    /// the scan starts over on the new primaries (keys may have moved to a node already walked).
+    /// Reads one more batch of every primary not done yet, the primaries at once (one thread
+    /// and connection each), unless the scan is complete (or another thread is stepping it):
+    /// the reply of the `SCAN` in flight, then at once the next `SCAN` and the facts of the keys
+    /// it named are sent, then the facts of the keys the step before found are read and added
+    /// to the tree. On a cluster whose slot map changed, the scan starts over on the new
+    /// primaries (keys may have moved to a node already walked). When one primary fails, what
+    /// the others read is kept and the error thrown; the next step asks that batch again.
     @discardableResult
     package func step() throws -> KeyspaceScanProgress {
         try gate.run(busy: { progress }) {
             let epoch = servers.epoch
-            let found = state.withLock { state -> (Int, NodeWalk, isFull: Bool)? in
+            let (walks, isFull) = state.withLock { state -> ([(Int, NodeWalk)], Bool) in
                 restart(&state, ifMovedFrom: epoch)
-                return state.walks.indices.first { !state.walks[$0].isComplete }.map {
-                    ($0, state.walks[$0], state.tree.isFull)
-                }
+                let open = state.walks.indices.filter { !state.walks[$0].isComplete }
+                return (open.map { ($0, state.walks[$0]) }, state.tree.isFull)
             }
-            guard let (index, walk, isFull) = found else { return progress }
-            let read: WalkStep
-            do {
-                read = try self.read(walk, isFull: isFull)
-            } catch {
-                // Replies may be left in flight: the connection goes, the batch is asked again.
-                state.withLock { state in if state.epoch == epoch { state.walks[index].connection = nil } }
-                throw error
+            guard !walks.isEmpty else { return progress }
+            let reads = Mutex([Result<WalkStep, any Error>?](repeating: nil, count: walks.count))
+            DispatchQueue.concurrentPerform(iterations: walks.count) { position in
+                let read = Result { try self.read(walks[position].1, isFull: isFull) }
+                reads.withLock { $0[position] = read }
             }
+            var failure: (any Error)?
             let progress = state.withLock { state in
                 guard state.epoch == epoch else { return Self.progress(state) }
-                if let keysInDatabase = read.keysInDatabase {
-                    state.keysInDatabase = state.keysInDatabase.addingClamped(Int(clamping: keysInDatabase))
+                state.lastFound = []
+                for ((index, _), read) in zip(walks, reads.withLock { $0 }) {
+                    switch read {
+                    case .success(let read):
+                        if let keysInDatabase = read.keysInDatabase {
+                            state.keysInDatabase = state.keysInDatabase.addingClamped(Int(clamping: keysInDatabase))
+                        }
+                        state.walks[index] = read.walk
+                        state.lastFound += read.facts.filter { key, facts in state.tree.insert(key, facts) }
+                    case .failure(let error):
+                        // Replies may be left in flight: the connection goes, the batch is asked again.
+                        state.walks[index].connection = nil
+                        failure = failure ?? error
+                    case nil:
+                        break
+                    }
                 }
-                state.walks[index] = read.walk
-                state.lastFound = read.facts.filter { key, facts in state.tree.insert(key, facts) }
                 return Self.progress(state)
             }
-            // A node walked: had slots moved meanwhile, the next step starts over.
+            if let failure { throw failure }
+            // Every node walked: had slots moved meanwhile, the next step starts over.
             if progress.isComplete, case .cluster(let router) = servers {
                 try router.refresh()
                 return state.withLock { state in

@@ -61,27 +61,7 @@ package final class RedisKeyspace: Sendable {
     /// The server's version, role, memory and exact key count (`DBSIZE`); on a cluster, the
     /// memory and keys of the primaries that answer, summed (the role says how many did not).
     package func server() throws -> RedisServerInfo {
-        guard case .cluster = servers else {
-            return try servers.primaries[0].withConnection { connection in try RedisServerInfo.read(on: connection) }
-        }
-        let primaries = servers.primaries
-        var failure: (any Error)?
-        let nodes = primaries.compactMap { pool -> RedisServerInfo? in
-            do {
-                return try pool.withConnection { connection in try RedisServerInfo.read(on: connection) }
-            } catch {
-                failure = error
-                return nil
-            }
-        }
-        guard var total = nodes.first else { throw failure ?? RedisError.server("no primary answered") }
-        let down = primaries.count - nodes.count
-        total.endpoint = endpoint
-        total.role = "cluster of \(primaries.count) primaries" + (down > 0 ? ", \(down) not answering (not counted)" : "")
-        total.usedMemory = nodes.reduce(0) { $0.addingClamped($1.usedMemory) }
-        total.maxMemory = nodes.reduce(0) { $0.addingClamped($1.maxMemory) }
-        total.keyCount = nodes.reduce(0) { $0.addingClamped($1.keyCount) }
-        return total
+        try servers.info()
     }
 
     /// A new scan of the keys starting with `prefix` (all keys when empty), `batchSize` keys

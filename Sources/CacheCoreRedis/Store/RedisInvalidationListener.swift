@@ -106,7 +106,7 @@ final class RedisInvalidationListener: Sendable {
             let (flushNow, delay) = state.withLock { state in
                 let overdue = !state.flushedSinceLoss && state.lostAt.map { .now - $0 >= grace } == true
                 if overdue { state.flushedSinceLoss = true }
-                state.backoff = min(.seconds(1), state.backoff * 2)
+                state.backoff = min(maxBackoff, state.backoff * 2)
                 return (overdue, state.backoff)
             }
             if flushNow { flushAll() }
@@ -116,6 +116,12 @@ final class RedisInvalidationListener: Sendable {
     }
 
     private func flushAll() { store?.flushMemoryTiers() }
+
+    /// The longest wait between reconnects (each also reads a cluster's slot map again). On a
+    /// cluster it is short: a promoted replica may take the lost node's slots any moment, and
+    /// other hosts' writes to it go unheard here, their keys' copies stale, until this reads
+    /// the new map. One server takes no writes while it is down: a second.
+    private var maxBackoff: Duration { keys.isClustered ? .milliseconds(20) : .seconds(1) }
 
     /// Waits until the push of marker `token` was applied (so was every earlier push: Redis
     /// sends them in order); `false` after `timeout`.

@@ -47,7 +47,10 @@ struct RedisKeys: Sendable {
     /// Namespace `name` as its key names spell it: escaped, and a hash tag on a cluster.
     func segment(_ name: String) -> String {
         guard isClustered else { return Self.escape(name) }
-        let escaped = Self.escape(name).replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+        var escaped = Self.escape(name)
+        if Self.contains(escaped, "{", "}") {
+            escaped = escaped.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+        }
         return "{" + escaped + "}"
     }
 
@@ -109,12 +112,22 @@ struct RedisKeys: Sendable {
     }
 
     /// `name` with `%` and `:` escaped.
+    /// (Names without them, the usual case, are returned as they are: every call names keys,
+    /// and Foundation's replacing costs more than the rest of a call's client work.)
     static func escape(_ name: String) -> String {
-        name.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ":", with: "%3A")
+        guard contains(name, "%", ":") else { return name }
+        return name.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ":", with: "%3A")
     }
 
     static func unescape(_ name: String) -> String {
-        name.replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%25", with: "%")
+        guard contains(name, "%") else { return name }
+        return name.replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%25", with: "%")
+    }
+
+    /// Whether `text` holds any of the ASCII `characters`.
+    private static func contains(_ text: String, _ characters: Unicode.Scalar...) -> Bool {
+        let bytes = characters.map { UInt8(ascii: $0) }
+        return text.utf8.contains { bytes.contains($0) }
     }
 
     /// `text` as a `SCAN MATCH` pattern that matches only itself.

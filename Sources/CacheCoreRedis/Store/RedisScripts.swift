@@ -10,7 +10,8 @@ import CacheCore
 enum RedisScript: CaseIterable, Sendable {
     /// KEYS: namespace hash, then the entry key. ARGV: entries prefix, version, key.
     /// Returns `[v, c, x, s, t]` of the entry (null fields when absent), or null when the
-    /// namespace is not at `version`.
+    /// namespace is not at `version`. A get reads with two plain `HMGET`s first and runs
+    /// this only when the generation it guessed moved or a cluster redirected it.
     case read
     /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
     /// prefix, version, writer, policy JSON;
@@ -244,18 +245,18 @@ enum RedisScript: CaseIterable, Sendable {
 
 /// The loaded scripts' SHA1 digests, by script.
 struct RedisScripts: Sendable {
-    private let digests: [RedisScript: String]
+    private let digests: [RedisScript: RedisArgument]
 
     /// Loads every script (`SCRIPT LOAD`) on `connection`. A store that only reads
     /// (`isReadOnly`) does without when the ACL user may not load scripts: reads need read
     /// permissions only (scripts it runs then go by `EVAL`).
     init(loadingOn connection: RedisConnection, isReadOnly: Bool) throws(RedisError) {
-        var digests: [RedisScript: String] = [:]
+        var digests: [RedisScript: RedisArgument] = [:]
         do throws(RedisError) {
             for script in RedisScript.allCases {
                 let reply = try connection.command(["SCRIPT", "LOAD", RedisArgument(script.source)])
                 guard let digest = reply.string else { throw RedisError.server("SCRIPT LOAD answered \(reply)") }
-                digests[script] = digest
+                digests[script] = RedisArgument(digest)
             }
         } catch .server(let message) where isReadOnly && message.hasPrefix("NOPERM") {
             digests = [:]
@@ -267,14 +268,20 @@ struct RedisScripts: Sendable {
     func run(
         _ script: RedisScript, keys: [String], arguments: [RedisArgument], on connection: RedisConnection
     ) throws(RedisError) -> RedisReply {
-        let tail = [RedisArgument(keys.count)] + keys.map { RedisArgument($0) } + arguments
-        if let digest = digests[script] {
+        // EVALSHA digest (or EVAL source), the key count, the keys, the arguments: built once.
+        var command: [RedisArgument] = ["EVALSHA", digests[script] ?? "", RedisArgument(keys.count)]
+        command.reserveCapacity(command.count + keys.count + arguments.count)
+        for key in keys { command.append(RedisArgument(key)) }
+        command.append(contentsOf: arguments)
+        if digests[script] != nil {
             do {
-                return try connection.command(["EVALSHA", RedisArgument(digest)] + tail)
+                return try connection.command(command)
             } catch .server(let message) where message.hasPrefix("NOSCRIPT") {
                 // The server restarted or its scripts were flushed: EVAL loads it again.
             }
         }
-        return try connection.command(["EVAL", RedisArgument(script.source)] + tail)
+        command[0] = "EVAL"
+        command[1] = RedisArgument(script.source)
+        return try connection.command(command)
     }
 }

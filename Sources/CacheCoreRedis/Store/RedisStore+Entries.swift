@@ -6,14 +6,35 @@ extension RedisStore {
     /// Entries per write script call, so one big `set` does not hold the server for long.
     static let writeBatch = 500
 
+    /// Reads the namespace's record and the entry under the generation last seen in one
+    /// round trip, two `HMGET`s and no script: the entry read second is the one of the
+    /// generation the record named, or (after a clear or version change in between) of the
+    /// generation that was current until then, which nobody writes since. Only when the
+    /// generation moved, or a cluster redirected either command, the read script runs.
     package func lookup(_ key: String, in runtime: NamespaceRuntime) throws -> StoredEntry? {
         let policy = runtime.record.policy
         let version = policy.version
         let names = namespaceKeys.of(runtime.name, policy: policy)
         let generation = generationGuess(names.namespace)
+        let replies = try redis(names.namespace) { connection in
+            try connection.pipeline([
+                ["HMGET", RedisArgument(names.namespace), "version", "generation"],
+                ["HMGET", RedisArgument(names.entries + "\(generation):" + key), "v", "c", "x", "s", "t"],
+            ])
+        }
+        if let record = replies[0].array, record.count == 2, replies[1].array != nil {
+            guard record[0].string == version, let current = record[1].integer else { return nil }
+            if current == generation { return Self.entry(replies[1], version: version) }
+            generations.withLock { $0[names.namespace] = current }
+        }
         let reply = try run(
-            .read, keys: [names.namespace, names.entries + "\(generation):" + key],
+            .read, keys: [names.namespace, names.entries + "\(generationGuess(names.namespace)):" + key],
             arguments: [RedisArgument(names.entries), RedisArgument(version), RedisArgument(key)])
+        return Self.entry(reply, version: version)
+    }
+
+    /// The entry an `HMGET … v c x s t` (or the read script) answered; `nil` when absent.
+    private static func entry(_ reply: RedisReply, version: String) -> StoredEntry? {
         guard let fields = reply.array, fields.count == 5, let value = fields[0].data,
             let created = fields[1].integer
         else { return nil }

@@ -68,12 +68,11 @@ struct ConsoleCommand: ParsableCommand {
         let (theme, notice) = try ConsoleLauncher.theme(named: theme)
         if let file, RedisKeyspace.isURL(file) {
             // Connects before the terminal is touched, so a bad URL or login fails with one line.
-            // A cluster is browsed as a keyspace until the store inspector reads one.
-            let isStore = try !RedisKeyspace.isClusterURL(file) && RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
+            let isStore = try RedisStoreDataSource.holdsStore(url: file, prefix: prefix)
             let source: any ConsoleDataSource =
                 isStore
                 ? try RedisStoreDataSource(url: file, prefix: prefix, separator: separator, readOnly: readOnly)
-                : try KeyspaceDataSource(url: file, separator: separator, storePrefix: prefix)
+                : try KeyspaceDataSource(url: file, separator: separator, storePrefix: prefix, deletesKeys: !readOnly)
             return try ConsoleLauncher(theme: theme, refresh: .milliseconds(Int64(refresh * 1000)))
                 .run(on: source, notices: [notice].compactMap { $0 })
         }

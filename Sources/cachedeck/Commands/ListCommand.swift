@@ -2,9 +2,10 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import ForeignCaches
 
-/// `cachedeck ls FILE NAMESPACE [--sort …] [--reverse] [--filter …] [--limit N] [--after CURSOR]`
+/// `cachedeck ls FILE|URL NAMESPACE [--sort …] [--reverse] [--filter …] [--limit N] [--after CURSOR]`
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
@@ -22,6 +23,11 @@ struct ListCommand: ParsableCommand {
 
             A page ends with the command for the next one (--after CURSOR, with the same order and \
             filter). Keys are shown with control characters escaped; use show for one entry in full.
+
+            On a RedisStore (a redis:// or redis+cluster:// URL) entries come in the server's SCAN \
+            order (Redis cannot sort without reading every key: --sort and --reverse are refused), hits \
+            and last access are not recorded (–, and hits filters are refused), and a page may hold \
+            fewer entries than --limit when a filter skips many (it says so; the next page goes on).
             """)
 
     /// The orders `--sort` accepts: the console's column names (and the older `created` and
@@ -61,6 +67,7 @@ struct ListCommand: ParsableCommand {
     var filter = ""
     @Option(name: .shortAndLong, help: "Entries per page (1–10,000).") var limit = 50
     @Option(help: "Continue after this cursor (printed at the end of the previous page).") var after: String?
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var output: OutputArguments
 
     func validate() throws {
@@ -70,7 +77,9 @@ struct ListCommand: ParsableCommand {
         } catch {
             throw ValidationError("--filter: \(error)")
         }
-        if let after, (try? EntryCursor(token: after)) == nil, (try? ForeignCursor(token: after)) == nil {
+        if let after, (try? EntryCursor(token: after)) == nil, (try? ForeignCursor(token: after)) == nil,
+            (try? RedisEntryCursor(token: after)) == nil
+        {
             throw ValidationError("--after: \(InspectorError.invalidCursor)")
         }
     }
@@ -83,24 +92,47 @@ struct ListCommand: ParsableCommand {
                 after: try after.map(ForeignCursor.init(token:)))
             return try foreign.list(query) { next in nextPage(after: next) }
         }
+        if let inspector = try redis.inspector(for: store.file) { return try list(on: inspector) }
         let query = EntryQuery(
             namespace: namespace, sort: sort, filter: try EntryFilter(parsing: filter), limit: limit, after: try after.map(EntryCursor.init(token:)))
         let page = try store.openForReading().inspector.entries(query)
         if output.json { return try JSONOutput.print(EntryListing(page)) }
-        print(
-            Table(
-                headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
-                rows: page.rows.map { row in
-                    [
-                        TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
-                        Figures.span(max(0, page.now.subtractingClamped(row.createdAt))),
-                        Figures.expiry(row.expiresAt, now: page.now), Formatting.count(row.hits),
-                        row.lastAccessAt.map { Figures.relative($0, now: page.now) } ?? "never",
-                        TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
-                    ]
-                }, textColumns: [0, 6]
-            ).rendered)
+        print(Self.table(page.rows, now: page.now, readsRecorded: true))
         for note in notes(page) { print(note) }
+    }
+
+    /// A page of a RedisStore's namespace, in `SCAN` order.
+    private func list(on inspector: RedisStoreInspector) throws {
+        if sort != .key || reverse {
+            throw Failure("a RedisStore lists entries in SCAN order: --sort and --reverse are for cache files")
+        }
+        let page = try inspector.entries(
+            RedisEntryQuery(
+                namespace: namespace, filter: try EntryFilter(parsing: filter), limit: limit,
+                after: try after.map(RedisEntryCursor.init(token:))))
+        if output.json { return try JSONOutput.print(EntryListing(page, filter: filter)) }
+        print(Self.table(page.rows, now: page.now, readsRecorded: false))
+        print("In SCAN order; Redis records no reads (hits, accessed: –).")
+        if page.reachedScanLimit {
+            print("Stopped after examining \(Formatting.count(page.examinedKeys)) keys; the next page goes on.")
+        }
+        if let next = page.next { print("Next page: " + nextPage(after: next.token)) }
+    }
+
+    /// The page's rows as a table; without `readsRecorded` (Redis) hits and last access are `–`.
+    private static func table(_ rows: [EntryRow], now: Int64, readsRecorded: Bool) -> String {
+        Table(
+            headers: ["key", "size", "age", "expires", "hits", "accessed", "tags"],
+            rows: rows.map { row in
+                [
+                    TerminalText.truncate(row.key, toWidth: 48), Formatting.bytes(row.size),
+                    Figures.span(max(0, now.subtractingClamped(row.createdAt))), Figures.expiry(row.expiresAt, now: now),
+                    readsRecorded ? Formatting.count(row.hits) : Table.none,
+                    readsRecorded ? row.lastAccessAt.map { Figures.relative($0, now: now) } ?? "never" : Table.none,
+                    TerminalText.truncate(row.tags.joined(separator: ","), toWidth: 32),
+                ]
+            }, textColumns: [0, 6]
+        ).rendered
     }
 
     /// What the page covered and how to get the next one.
@@ -143,6 +175,19 @@ struct EntryListing: Encodable {
         rows = page.rows
         next = page.next?.token
         examinedRows = page.examinedRows
+        reachedScanLimit = page.reachedScanLimit
+    }
+
+    /// A RedisStore's page: in `SCAN` order (`sort` says key, ascending), `examinedRows` the
+    /// keys read.
+    init(_ page: RedisEntryPage, filter: String) {
+        namespace = page.namespace
+        sort = EntrySort(.key, descending: false)
+        self.filter = filter
+        now = page.now
+        rows = page.rows
+        next = page.next?.token
+        examinedRows = page.examinedKeys
         reachedScanLimit = page.reachedScanLimit
     }
 }

@@ -2,10 +2,11 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import ForeignCaches
 import Foundation
 
-/// `cachedeck show FILE NAMESPACE KEY [--hex | --raw]`
+/// `cachedeck show FILE|URL NAMESPACE KEY [--hex | --raw]`
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
@@ -21,6 +22,7 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "The entry's canonical key.") var key: String
     @Flag(help: "Show the value as a hex dump even when it is JSON.") var hex = false
     @Flag(help: "Write the value's bytes, exactly as stored, and nothing else.") var raw = false
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var output: OutputArguments
 
     func validate() throws {
@@ -32,18 +34,31 @@ struct ShowCommand: ParsableCommand {
             if raw { throw Failure("--raw writes CacheDeck values; use --hex on this file") }
             return try foreign.show(namespace: namespace, key: key, hex: hex)
         }
-        let inspector = try store.openForReading().inspector
         let options = EntryDetailOptions(format: hex ? .hexDump : .automatic)
-        guard let detail = try inspector.entry(namespace: namespace, key: key, options: options) else {
-            _ = try inspector.namespace(namespace)  // throws when the namespace itself is missing
-            throw Failure("no entry with key '\(TerminalText.sanitize(key))' in namespace '\(namespace)'")
+        let missing = Failure("no entry with key '\(TerminalText.sanitize(key))' in namespace '\(namespace)'")
+        let detail: EntryDetail
+        let value: () throws -> Data
+        if let inspector = try redis.inspector(for: store.file) {
+            guard let found = try inspector.entry(namespace: namespace, key: key, options: options) else {
+                guard try inspector.namespaces().contains(where: { $0.name == namespace }) else {
+                    throw InspectorError.noSuchNamespace(namespace)
+                }
+                throw missing
+            }
+            (detail, value) = (found, { try EntryExporter.value(of: found.entry, from: inspector) })
+        } else {
+            let inspector = try store.openForReading().inspector
+            guard let found = try inspector.entry(namespace: namespace, key: key, options: options) else {
+                _ = try inspector.namespace(namespace)  // throws when the namespace itself is missing
+                throw missing
+            }
+            (detail, value) = (found, { try EntryExporter.value(of: found.entry, from: inspector) })
         }
-        if raw {
-            return FileHandle.standardOutput.write(try EntryExporter.value(of: detail.entry, from: inspector))
-        }
+        if raw { return FileHandle.standardOutput.write(try value()) }
         if output.json { return try JSONOutput.print(detail) }
         let entry = detail.entry
         let now = detail.now
+        let readsUnrecorded = RedisKeyspace.isURL(store.file)
         print(
             Fields(items: [
                 ("Namespace", entry.namespace),
@@ -61,9 +76,12 @@ struct ShowCommand: ParsableCommand {
                 ),
                 (
                     "Last access",
-                    entry.lastAccessAt.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? "never"
+                    readsUnrecorded
+                        ? Table.none + " (Redis records no reads)"
+                        : entry.lastAccessAt.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" }
+                            ?? "never"
                 ),
-                ("Hits", Formatting.count(entry.hits)),
+                ("Hits", readsUnrecorded ? Table.none : Formatting.count(entry.hits)),
                 ("Version", entry.version.isEmpty ? Table.none : entry.version),
                 ("Tags", entry.tags.isEmpty ? Table.none : entry.tags.joined(separator: ", ")),
                 ("Sort value", detail.sortValue.map { String($0) } ?? Table.none),

@@ -2,26 +2,35 @@ import ArgumentParser
 import CacheConsole
 import TerminalUI
 import CacheCore
+import CacheCoreRedis
 import ForeignCaches
 
-/// `cachedeck timeline FILE [NAMESPACE]`
+/// `cachedeck timeline FILE|URL [NAMESPACE]`
 struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract: "Show when entries expire: counts and bytes by range, and the next 48 hours hour by hour.",
         discussion: """
-            Counts and bytes are exact, summed from the expiry index.
+            Counts and bytes are exact: summed from the expiry index of a file, or from a census of a             RedisStore's entries (SCAN of every primary, run to completion).
             """)
 
     @OptionGroup var store: StoreArguments
     @Argument(help: "Only this namespace (default: all).") var namespace: String?
+    @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var output: OutputArguments
 
     func run() throws {
         if let foreign = ForeignReads.recognise(store.file, json: output.json) {
             return try foreign.timeline(namespace: namespace)
         }
-        let timeline = try store.openForReading().inspector.expiryTimeline(namespace: namespace)
+        let timeline: ExpiryTimeline
+        if let inspector = try redis.inspector(for: store.file) {
+            let census = inspector.census(batchSize: 1000)
+            try census.finish()
+            timeline = try census.expiryTimeline(namespace: namespace)
+        } else {
+            timeline = try store.openForReading().inspector.expiryTimeline(namespace: namespace)
+        }
         if output.json { return try JSONOutput.print(timeline) }
         print("Expiry of \(namespace.map { "namespace \($0)" } ?? "all namespaces")")
         print()

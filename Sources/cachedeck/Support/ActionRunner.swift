@@ -20,7 +20,14 @@ struct ActionRunner {
 
     /// A runner acting on the file or Redis URL `store` names.
     init(store: ActionStoreArguments, confirmation: ConfirmationArguments, json: Bool) throws {
-        let opened = try store.open(writable: true)
+        try self.init(store: store, opened: try store.open(writable: true), confirmation: confirmation, json: json)
+    }
+
+    /// A runner acting on what `store.open(writable: true)` opened.
+    init(
+        store: ActionStoreArguments, opened: (controller: ActionController, file: CacheStore?, filters: FilterSelector),
+        confirmation: ConfirmationArguments, json: Bool
+    ) throws {
         self.init(
             controller: opened.controller, storeName: store.commandLineName, file: opened.file,
             filters: opened.filters, confirmation: confirmation, json: json)

@@ -26,9 +26,10 @@ struct ActionStoreArguments: ParsableArguments {
     /// Whether the store is a Redis server.
     var isRedis: Bool { RedisKeyspace.isURL(file) }
 
-    /// The controller for the store, opened to act on it (`writable`) or to read its audit log.
+    /// The controller for the store, opened to act on it (`writable`) or to read its audit log;
+    /// where no RedisStore wrote, the keyspace's key deletions (see `openKeyspace(writable:)`).
     func controller(writable: Bool) throws -> ActionController {
-        try open(writable: writable).controller
+        try (openKeyspace(writable: writable) ?? open(writable: writable)).controller
     }
 
     /// The controller for the store, the cache file when it is one, and how `--filter` finds
@@ -45,6 +46,19 @@ struct ActionStoreArguments: ParsableArguments {
         options.statistics = .disabled
         let store = try RedisStore(url: file, options: options, redis: RedisStoreOptions(prefix: redisPrefix))
         return (ActionController(store: store), nil, .redis(url: file, prefix: redisPrefix))
+    }
+
+    /// Where no RedisStore wrote under the prefix, the keyspace's key deletions (`del`), their
+    /// log and undo; `nil` for a file or a database that holds a store.
+    func openKeyspace(writable: Bool) throws -> (controller: ActionController, file: CacheStore?, filters: FilterSelector)?
+    {
+        guard isRedis else { return nil }
+        let inspector = try RedisStoreInspector(url: file, prefix: redisPrefix)
+        guard try !inspector.holdsStore() else { return nil }
+        let keyspace = try RedisKeyspace(url: file)
+        let controller = ActionController(
+            admin: try keyspace.admin(prefix: redisPrefix), isReadOnly: !writable, location: keyspace.redactedURL)
+        return (controller, nil, .redis(inspector))
     }
 
     /// How later commands name this store: the path, or the URL without its password (and

@@ -19,8 +19,8 @@ struct RedisArguments: ParsableArguments {
         let kind = text.lowercased().hasPrefix("redis") ? "Redis URL" : "URL"
         return Failure(
             "\(RedisEndpoint.redacted(text)) is a \(kind); this command reads cache files only (for Redis: cachedeck keys, key, "
-                + "info, namespaces, stats, clear, invalidate, ttl, expire, restore, audit, or cachedeck URL for the "
-                + "console)")
+                + "info, del, namespaces, ls, show, timeline, stats, clear, invalidate, ttl, expire, restore, audit, or "
+                + "cachedeck URL for the console)")
     }
 }
 

@@ -145,6 +145,9 @@ final class ClusterRoutingTests {
         let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
         #expect(try keyspace.server().keyCount == 3000)
         let scan = keyspace.scan(batchSize: 100)
+        // The primaries are walked at once: one step reads a batch of each.
+        let first = try scan.step()
+        #expect(first.batches == 3 && first.keysInDatabase == 3000 && !first.isComplete)
         let progress = try scan.finish()
         #expect(progress.isComplete && progress.keysFound == 3000 && progress.keysInDatabase == 3000)
         let root = scan.level()

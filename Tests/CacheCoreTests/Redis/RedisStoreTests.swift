@@ -137,6 +137,27 @@ struct RedisStoreTests {
         #expect(try bricks.count() == 0)
     }
 
+    /// A get reads the generation the namespace record names, not the one the store last saw,
+    /// even while an entry of the old one is still there (another host's clear, its unlink
+    /// not done yet).
+    @Test func aGetAfterAnotherHostsClearReadsTheNewGeneration() throws {
+        let reader = try fixture.open()
+        let writer = try fixture.open()
+        defer {
+            reader.close()
+            writer.close()
+        }
+        let onReader = try reader.dataCache("menu", key: String.self)
+        let onWriter = try writer.dataCache("menu", key: String.self)
+        try onWriter.set(Data("before".utf8), for: "soup")
+        #expect(try onReader.get("soup") == Data("before".utf8))
+        try onWriter.removeAll()
+        try fixture.connection().command(["HSET", "cachedeck:e:menu:1:soup", "v", "before", "c", "1", "w", "1"])
+        #expect(try onReader.get("soup") == nil)
+        try onWriter.set(Data("after".utf8), for: "soup")
+        #expect(try onReader.get("soup") == Data("after".utf8))
+    }
+
     @Test func aNewVersionTakesTheNamespaceOverAndUnlinksTheOldEntries() throws {
         let old = try fixture.open()
         let new = try fixture.open()

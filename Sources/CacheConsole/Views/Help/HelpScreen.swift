@@ -27,13 +27,14 @@ enum HelpScreen {
         }
         add(
             ConsoleController.globalBindings.map(\.shown).filter {
-                (!isKeyspace || !(ConsoleController.fileOnlyActions.contains($0.action) || $0.action == .showOverview))
+                (!isKeyspace
+                    || !(ConsoleController.keyspaceLacks($0.action, isReadOnly: isReadOnly) || $0.action == .showOverview))
                     && (hasKeyspace || isKeyspace || !ConsoleController.redisOnlyActions.contains($0.action))
             })
         lines.append(Line(keys: "", text: "In lists", isHeading: true))
         let motion = ListMove.allCases.map { KeyHint(action: $0.action, help: $0.help) }
         add(motion)
-        for view in isKeyspace ? ConsoleViews.keyspace : ConsoleViews.all {
+        for view in isKeyspace ? ConsoleViews.keyspace(deletesKeys: !isReadOnly) : ConsoleViews.all {
             let own = view.bindingSummaries.filter { binding in !motion.contains { $0.action == binding.action } }
             guard !own.isEmpty else { continue }
             lines.append(Line(keys: "", text: view.title, isHeading: true))

@@ -43,8 +43,9 @@ enum KeyspaceScreen {
             let row = area.minRow + 1 + offset
             let isSelected = top + offset == view.selection
             let name = child.kind == .prefix ? child.nameText : child.nameText.isEmpty ? "(empty)" : child.nameText
+            let mark = view.marks.contains(child.path) ? options.markGlyph + " " : ""
             let cells = [
-                TableCell(name, CellStyle(child.kind == .prefix ? .title : .text)),
+                TableCell(mark + name, CellStyle(child.kind == .prefix ? .title : mark.isEmpty ? .text : .marked)),
                 TableCell(KeyspaceText.count(child.keys)),
                 TableCell(KeyspaceText.bytes(child.bytes)),
                 TableCell(""),
@@ -75,6 +76,7 @@ enum KeyspaceScreen {
                 ? "\(options.dot)\(Formatting.count(level.unlistedKeys)) counted, not listed (memory bound): ~ estimates"
                 : level.bytes.isSampled ? "\(options.dot)~ sampled by Redis" : "")
             + (level.scan.isComplete ? "" : "\(options.dot)≥ until the scan ends")
+            + (view.marks.isEmpty ? "" : "\(options.dot)\(Formatting.count(view.marks.count)) marked (d deletes them)")
         buffer.put(
             " " + summary, at: Point(column: area.minColumn, row: area.maxRow - 1),
             style: CellStyle(level.scan.isComplete ? .muted : .info), maxWidth: area.size.columns,

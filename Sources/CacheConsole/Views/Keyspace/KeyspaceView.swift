@@ -7,7 +7,9 @@ import Foundation
 /// keys, memory and a bar, the largest first. Enter opens a prefix (a view of its own on the
 /// stack, so ←/Backspace go back up) or a key; `s`/`S` sort the rows loaded by memory, name,
 /// TTL or type, and `/` narrows them to a pattern. While the scan runs or the order is frozen,
-/// rows keep their places (new ones come after them) and the cursor stays on its row.
+/// rows keep their places (new ones come after them) and the cursor stays on its row. Where
+/// no RedisStore wrote, `d` deletes the marked keys, or the key or prefix under the cursor,
+/// after a preview of the exact keys (undone from the Audit view).
 package struct KeyspaceView: ConsoleView {
     /// The level's prefix (empty: the top level).
     package let prefix: Data
@@ -23,6 +25,8 @@ package struct KeyspaceView: ConsoleView {
     package internal(set) var isReversed = false
     /// What `/` typed: the rows shown match it (empty: all).
     package internal(set) var search = ""
+    /// The keys marked for deletion (their names).
+    package internal(set) var marks: Set<Data> = []
     /// Whether the order is frozen (``KeyAction/freezeOrder``): rows keep their places, new
     /// ones after them, even when a scan completes.
     package internal(set) var isFrozen = false
@@ -46,7 +50,7 @@ package struct KeyspaceView: ConsoleView {
 
     // MARK: ConsoleView
 
-    package static let title = "Keyspace (Redis, read-only)"
+    package static let title = "Keyspace (Redis)"
 
     package static let bindings: [KeyBinding<KeyspaceView>] =
         [
@@ -88,6 +92,24 @@ package struct KeyspaceView: ConsoleView {
                 context.editFilter(view.search)
                 return []
             },
+            KeyBinding(.toggleMark, hint: "mark", help: "Mark / unmark the selected key") { view, context in
+                guard view.children.indices.contains(view.selection) else { return [] }
+                let child = view.children[view.selection]
+                guard child.kind == .key else {
+                    context.report("Only keys are marked; d on a prefix deletes every key under it.", isError: true)
+                    return []
+                }
+                if view.marks.remove(child.path) == nil { view.marks.insert(child.path) }
+                view.selection = ListMove.clamp(view.selection + 1, count: view.children.count)
+                return []
+            },
+            KeyBinding(
+                .invalidate, hint: "delete", help: "Delete the marked keys, or the key or prefix selected",
+                destructive: true
+            ) { view, context in
+                view.delete(context: &context)
+                return []
+            },
             KeyBinding(.back, help: "Clear the search, then go up") { view, _ in
                 view.applySearch("")
                 return []
@@ -108,6 +130,34 @@ package struct KeyspaceView: ConsoleView {
     package func claims(_ action: KeyAction) -> Bool {
         guard action == .back else { return Self.bindings.contains { $0.shown.action == action } }
         return !search.isEmpty
+    }
+
+    /// Deletes the marked keys, else the key or every key under the prefix selected (after
+    /// the preview and confirmation every action has).
+    private mutating func delete(context: inout ViewContext) {
+        guard context.model.isKeyspace else {
+            context.report(
+                "A RedisStore wrote here: remove its entries from its namespaces (Entries view), which keeps them right.",
+                isError: true)
+            return
+        }
+        let namespace = RedisKeyspaceAdmin.namespace
+        if !marks.isEmpty {
+            let keys = marks.map(RedisKeyspace.text(of:)).sorted()
+            marks = []
+            let target: InvalidationSelector =
+                keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
+            context.startAction(.target(.invalidate(target)), title: "\(keys.count) marked keys")
+            return
+        }
+        guard children.indices.contains(selection) else { return }
+        let child = children[selection]
+        let text = RedisKeyspace.text(of: child.path)
+        switch child.kind {
+        case .key: context.startAction(.target(.invalidate(.key(namespace: namespace, key: text))), title: text)
+        case .prefix:
+            context.startAction(.target(.invalidate(.prefix(namespace: namespace, prefix: text))), title: text + "*")
+        }
     }
 
     /// Sorts the rows loaded by `order`, the cursor staying on its row.

@@ -1,0 +1,50 @@
+import ArgumentParser
+import CacheConsole
+import CacheCore
+import CacheCoreRedis
+
+/// `cachedeck del URL (--key K… | --prefix P)`: deletes keys of a Redis keyspace no RedisStore
+/// wrote, with the preview, confirmation, progress and undo of every action.
+struct DeleteKeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "del",
+        abstract: "Delete keys of a Redis keyspace (a key, keys, or every key under a prefix); undoable.",
+        discussion: """
+            The preview counts the keys and their memory (MEMORY USAGE) as they are now, and the deletion \
+            removes exactly those that still exist. Each key is kept for 7 days (DUMP with its expiry, in \
+            its own slot on a cluster) under <redis-prefix>keytrash:, so `cachedeck restore URL ID` brings \
+            back every key nothing wrote since; `cachedeck audit URL` lists the deletions. Keys are typed \
+            as the keyspace browser shows them (\\xff for a byte that is not UTF-8). A database a \
+            RedisStore wrote is refused: use clear, invalidate or ttl, which keep its namespaces right.
+            """)
+
+    @Argument(help: "The Redis URL: redis://[user:password@]host:port/db or redis+cluster://host:port,…/.")
+    var url: String
+    @Option(name: .shortAndLong, parsing: .singleValue, help: "A key; repeat for several.") var key: [String] = []
+    @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
+    @OptionGroup var redis: RedisPrefixArguments
+    @OptionGroup var confirmation: ConfirmationArguments
+    @OptionGroup var output: OutputArguments
+
+    func validate() throws {
+        if key.isEmpty == (prefix == nil) { throw ValidationError("give --key (repeatable) or --prefix, not both") }
+        if prefix == "" { throw ValidationError("--prefix must not be empty (it would delete every key)") }
+        if !RedisKeyspace.isURL(url) { throw ValidationError("del deletes Redis keys: give a redis:// URL") }
+    }
+
+    func run() throws {
+        let store = try ActionStoreArguments.parse([url, "--redis-prefix", redis.redisPrefix])
+        guard let opened = try store.openKeyspace(writable: true) else {
+            throw Failure(
+                "\(RedisEndpoint.redacted(url)) holds a RedisStore under \(redis.redisPrefix): remove its entries with "
+                    + "cachedeck clear, invalidate or ttl, which keep its namespaces right")
+        }
+        let namespace = RedisKeyspaceAdmin.namespace
+        let selector: InvalidationSelector =
+            if let prefix { .prefix(namespace: namespace, prefix: prefix) } else if key.count == 1 {
+                .key(namespace: namespace, key: key[0])
+            } else { .keys(namespace: namespace, keys: key) }
+        try ActionRunner(store: store, opened: opened, confirmation: confirmation, json: output.json)
+            .run(.invalidate(selector))
+    }
+}
