@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// `keys`, `key` and `info` against a hostile server, passwords, and URLs that are not paths
-/// (issue #27), through the binary.
+/// (issue #27), through the binary; the fake also poses as a one-node cluster (`redis+cluster://`).
 @Suite("Redis commands against hostile servers and secrets")
 struct RedisHostileCommandTests {
     typealias Fake = FakeRedisServer
@@ -18,8 +18,8 @@ struct RedisHostileCommandTests {
         try CLIProcess(arguments, folder: folder).wait()
     }
 
-    @Test func int64ExtremesFromTheServerArePrintedNotCrashedOn() throws {
-        let fake = try Fake { command in
+    @Test(arguments: [false, true]) func int64ExtremesFromTheServerArePrintedNotCrashedOn(onCluster: Bool) throws {
+        let fake = try Fake(cluster: onCluster) { command in
             if let login = Fake.login(command, keys: 1) { return login }
             return switch command[0].uppercased() {
             case "SCAN": .bytes(Fake.array([Fake.bulk("0"), Fake.array([Fake.bulk("big")])]))
@@ -38,16 +38,19 @@ struct RedisHostileCommandTests {
         }
     }
 
-    @Test func aTricklingServerEndsEachCommandAtItsDeadlineAndThePasswordLeavesPs() throws {
+    /// On a cluster, `info` only: `keys` and `key` reach the same deadline through the router
+    /// in RedisHostileServerTests, and each run here waits out a 5 s timeout.
+    @Test(arguments: [false, true])
+    func aTricklingServerEndsEachCommandAtItsDeadlineAndThePasswordLeavesPs(onCluster: Bool) throws {
         let asked = Mutex<Set<String>>([])
-        let fake = try Fake { command in
+        let fake = try Fake(cluster: onCluster) { command in
             asked.withLock { _ = $0.insert(command[0].uppercased()) }
             return Fake.login(command)
                 ?? .trickle(Fake.bulk(String(repeating: "x", count: 10_000)), interval: .milliseconds(20))
         }
         defer { fake.stop() }
-        let url = "redis://:S3cretAdminPw@127.0.0.1:\(fake.port)/0"
-        for command in ["info", "keys", "key"] {
+        let url = fake.url.replacingOccurrences(of: "://", with: "://:S3cretAdminPw@")
+        for command in onCluster ? ["info"] : ["info", "keys", "key"] {
             let process = try CLIProcess([command, url] + (command == "key" ? ["k"] : []), folder: folder)
             if command == "info" {
                 // Once it has logged in (and parsed its arguments), `ps` no longer shows the password.
@@ -81,7 +84,8 @@ struct RedisHostileCommandTests {
         #expect(result.stderr.contains("127.0.0.1:1"))
     }
 
-    @Test func aServerStillLoadingIsReportedAsLoadingNotAsARefusedLogin() throws {
+    /// On a cluster, the seed answers `CLUSTER SLOTS` with LOADING too.
+    @Test(arguments: [false, true]) func aServerStillLoadingIsReportedAsLoadingNotAsARefusedLogin(onCluster: Bool) throws {
         let fake = try Fake { command in
             switch command[0].uppercased() {
             case "AUTH": .bytes(Fake.status("OK"))
@@ -89,7 +93,8 @@ struct RedisHostileCommandTests {
             }
         }
         defer { fake.stop() }
-        let result = try run(["info", "redis://:S3cretAdminPw@127.0.0.1:\(fake.port)/0"])
+        let url = (onCluster ? fake.clusterURL : fake.url).replacingOccurrences(of: "://", with: "://:S3cretAdminPw@")
+        let result = try run(["info", url])
         #expect(result.status == 1 && result.errorLines.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("LOADING") && !result.stderr.contains("refused"), "\(result.stderr)")
     }

@@ -6,21 +6,30 @@ import Testing
 
 /// The docs' read-only ACL user (`+@read +@connection +info`) against a RedisStore (issue #27):
 /// reading commands work, and a refused action says what the server said (not a refused login).
+/// On a standalone server and on a private Redis Cluster, the user set on every node.
 @Suite("Redis: a read-only ACL user", .enabled(if: redisAvailable))
 struct RedisReadOnlyUserTests {
-    @Test func auditWorksAndARefusedActionReportsNOPERM() throws {
-        let server = try RedisServer()
+    @Test(arguments: [false, true])
+    func auditWorksAndARefusedActionReportsNOPERM(onCluster: Bool) throws {
+        let server = onCluster ? nil : try RedisServer()
+        let cluster = onCluster ? try RedisCluster(primaries: 3, replicasEach: 0) : nil
+        let adminURL = try #require(server?.url ?? cluster?.url)
         let folder = try TemporaryFolder()
-        let store = try openStore(on: server)
+        var options = StoreOptions()
+        options.statistics = .disabled
+        let store = try RedisStore(url: adminURL, options: options, redis: RedisStoreOptions(environment: [:]))
         defer { store.close() }
         let colors = try store.cache("colors", key: String.self, value: String.self)
         try colors.set("red", for: "r")
         let cleared = try store.admin.run(.clear(namespace: "colors"))
-        #expect(
-            try server.cli(
-                "ACL", "SETUSER", "browser", "on", ">S3cret", "~*", "-@all", "+@read", "+@connection", "+info")
-                == "OK")
-        let url = "redis://browser:S3cret@127.0.0.1:\(server.port)/0"
+        let nodes = try cluster?.nodes ?? [try #require(server)]
+        for node in nodes {
+            #expect(
+                try node.cli(
+                    "ACL", "SETUSER", "browser", "on", ">S3cret", "~*", "-@all", "+@read", "+@connection", "+info")
+                    == "OK")
+        }
+        let url = adminURL.replacingOccurrences(of: "://", with: "://browser:S3cret@")
 
         let audit = try CLIProcess(["audit", url, "--json"], folder: folder).wait()
         #expect(audit.status == 0, "\(audit.stderr)")

@@ -17,16 +17,24 @@ public final class FakeRedisServer: @unchecked Sendable {
     }
 
     public let port: Int
-    public var url: String { "redis://127.0.0.1:\(port)/0" }
+    /// Whether it poses as a one-node cluster (see ``init(cluster:answer:)``).
+    public let isCluster: Bool
+    /// Its URL: `redis+cluster://` when it poses as a cluster.
+    public var url: String { isCluster ? clusterURL : "redis://127.0.0.1:\(port)/0" }
+    /// A cluster URL naming it as the seed (the slot map is whatever it answers).
+    public var clusterURL: String { "redis+cluster://127.0.0.1:\(port)/" }
     private let listener: Int32
     private let answer: @Sendable ([String]) -> Reply
     private let stopped = NSLock()
     private var isStopped = false
     private var connections: [Int32] = []
 
-    /// Starts listening; `answer` gets each command's arguments as text.
-    public init(answer: @escaping @Sendable ([String]) -> Reply) throws {
+    /// Starts listening; `answer` gets each command's arguments as text. With `cluster`, it
+    /// answers `CLUSTER SLOTS` itself as a one-node cluster owning all 16,384 slots (and
+    /// ``url`` is a cluster URL), so a cluster client reaches the hostile replies `answer` scripts.
+    public init(cluster: Bool = false, answer: @escaping @Sendable ([String]) -> Reply) throws {
         self.answer = answer
+        isCluster = cluster
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw FakeServerError("socket() failed") }
         var yes: Int32 = 1
@@ -81,7 +89,19 @@ public final class FakeRedisServer: @unchecked Sendable {
     public static func error(_ text: String) -> Data { Data("-\(text)\r\n".utf8) }
     public static func array(_ items: [Data]) -> Data { items.reduce(Data("*\(items.count)\r\n".utf8), +) }
 
+    /// `CLUSTER SLOTS` with ranges `[first, last]` all served by `host:port`.
+    public static func slots(_ ranges: [(Int64, Int64)], host: String = "127.0.0.1", port: Int64) -> Data {
+        array(ranges.map { array([integer($0.0), integer($0.1), array([bulk(host), integer(port)])]) })
+    }
+
     // MARK: Private
+
+    /// A one-node cluster's answer to `CLUSTER SLOTS`, when posing as one.
+    private func slotMap(_ command: [String]) -> Reply? {
+        guard isCluster, command.count == 2, command[0].uppercased() == "CLUSTER", command[1].uppercased() == "SLOTS"
+        else { return nil }
+        return .bytes(Self.slots([(0, 16_383)], port: Int64(port)))
+    }
 
     private var isRunning: Bool {
         stopped.lock()
@@ -112,7 +132,7 @@ public final class FakeRedisServer: @unchecked Sendable {
             guard count > 0 else { return }
             parser.feed(buffer[..<count])
             while let command = parser.next() {
-                guard send(answer(command), on: connection) else { return }
+                guard send(slotMap(command) ?? answer(command), on: connection) else { return }
             }
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Which node serves each slot of a Redis Cluster, from `CLUSTER SLOTS`: the primaries (in
 /// the order the reply named them) with their slot ranges and replicas. The reply is
-/// untrusted: slots out of range, ports out of range and overlong host names are refused.
+/// untrusted: slots out of range or given twice, ports out of range and overlong host names
+/// are refused; replicas beyond ``maxReplicas`` for a primary are not kept.
 struct ClusterTopology: Sendable, Equatable {
     /// One primary and what it serves.
     struct Node: Sendable, Hashable {
@@ -35,6 +36,9 @@ struct ClusterTopology: Sendable, Equatable {
     /// Slots no node serves (the cluster is then down for their keys).
     var unservedSlots: Int { owners.reduce(0) { $0 + ($1 < 0 ? 1 : 0) } }
 
+    /// The most replicas kept for a primary (a refresh may try each one).
+    static let maxReplicas = 64
+
     /// Reads a `CLUSTER SLOTS` reply; `defaultHost` stands for an empty host (the node asked).
     init(slotsReply reply: RedisReply, defaultHost: String) throws(RedisError) {
         guard let ranges = reply.array else { throw .server("CLUSTER SLOTS gave no array") }
@@ -57,10 +61,15 @@ struct ClusterTopology: Sendable, Equatable {
                 nodes.append(Node(address: primary, id: String(id.prefix(64)), slots: [], replicas: []))
             }
             nodes[index].slots.append(Int(first)...Int(last))
-            for replica in replicas where !nodes[index].replicas.contains(replica) {
+            for replica in replicas
+            where nodes[index].replicas.count < Self.maxReplicas && !nodes[index].replicas.contains(replica) {
                 nodes[index].replicas.append(replica)
             }
-            for slot in Int(first)...Int(last) { owners[slot] = Int16(index) }
+            // Each slot has one owner, so the map has at most 16,384 ranges and primaries.
+            for slot in Int(first)...Int(last) {
+                guard owners[slot] < 0 else { throw .server("CLUSTER SLOTS gave slot \(slot) to two ranges") }
+                owners[slot] = Int16(index)
+            }
         }
     }
 

@@ -156,7 +156,10 @@ enum RedisServers: Sendable {
                 }
                 return try router.withConnection(slot: slot, body)
             } catch let error as RedisError {
-                guard attempt < ClusterRouter.maxRedirections else { throw error }
+                guard attempt < ClusterRouter.maxRedirections else {
+                    if case .server(let message) = error, Redirection([.error(message)]) != nil { break }
+                    throw error
+                }
                 switch error {
                 case .server(let message):
                     switch Redirection([.error(message)]) {

@@ -102,13 +102,15 @@ enum KeyFactsReader {
     }
 
     /// `replies`, unless one is a refusal (an ACL without the command): that one is thrown.
-    /// `WRONGTYPE` (the key changed type meanwhile) and a cluster's `MOVED` and `ASK` (the
-    /// key's slot moved to a node that walks it) are left in place.
-    static func checked(_ replies: [RedisReply], endpoint: String) throws(RedisError) -> [RedisReply] {
+    /// `WRONGTYPE` (the key changed type meanwhile) is left in place, and so are a cluster's
+    /// `MOVED` and `ASK` in a walk of one node (the key's slot moved to a node that walks it);
+    /// a read routed by its key (`isRouted`) throws them, so the routing follows them.
+    static func checked(_ replies: [RedisReply], endpoint: String, isRouted: Bool = false) throws(RedisError)
+        -> [RedisReply]
+    {
+        let leftInPlace = isRouted ? ["WRONGTYPE"] : ["WRONGTYPE", "MOVED ", "ASK "]
         for reply in replies {
-            if case .error(let message) = reply,
-                !["WRONGTYPE", "MOVED ", "ASK "].contains(where: { message.hasPrefix($0) })
-            {
+            if case .error(let message) = reply, !leftInPlace.contains(where: { message.hasPrefix($0) }) {
                 throw RedisError(serverMessage: message, endpoint: endpoint)
             }
         }

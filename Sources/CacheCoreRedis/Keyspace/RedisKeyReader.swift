@@ -12,7 +12,7 @@ enum RedisKeyReader {
             try connection.pipeline([
                 ["TYPE", name], ["OBJECT", "ENCODING", name], ["PTTL", name], ["MEMORY", "USAGE", name],
             ]),
-            endpoint: connection.endpoint.description)
+            endpoint: connection.endpoint.description, isRouted: true)
         guard let typeName = facts[0].string, typeName != "none" else { return nil }
         let type = RedisKeyType(rawValue: typeName)
         let encoding = facts[1].string ?? "?"

@@ -7,14 +7,16 @@ import Testing
 
 /// A server is not trusted (issue #27): numbers at the limits of Int64 saturate, a reply has a
 /// size bound and a deadline for the whole of it, and every scan ends. Served by a fake RESP
-/// server on a loopback port.
+/// server on a loopback port, as one server and as a one-node cluster (`redis+cluster://`).
 @Suite("Redis: hostile replies")
 struct RedisHostileServerTests {
     typealias Fake = FakeRedisServer
 
     /// A keyspace on a fake server answering the login, `DBSIZE` and what `attack` scripts.
-    func keyspace(_ attack: @escaping @Sendable ([String]) -> Fake.Reply?) throws -> (Fake, RedisKeyspace) {
-        let fake = try Fake { command in
+    func keyspace(_ deployment: RedisDeployment, _ attack: @escaping @Sendable ([String]) -> Fake.Reply?) throws -> (
+        Fake, RedisKeyspace
+    ) {
+        let fake = try Fake(cluster: deployment == .cluster) { command in
             Fake.login(command, keys: 2) ?? attack(command) ?? .bytes(Fake.error("ERR unscripted \(command[0])"))
         }
         return (fake, try RedisKeyspace(url: fake.url, environment: [:], timeout: .seconds(1)))
@@ -34,8 +36,8 @@ struct RedisHostileServerTests {
         }
     }
 
-    @Test func int64ExtremesSaturate() throws {
-        let (fake, keyspace) = try keyspace(Self.extremes)
+    @Test(arguments: RedisDeployment.allCases) func int64ExtremesSaturate(_ deployment: RedisDeployment) throws {
+        let (fake, keyspace) = try keyspace(deployment, Self.extremes)
         defer { fake.stop() }
         let scan = keyspace.scan()
         #expect(try scan.finish().isComplete)  // a SCAN, then the facts of its keys
@@ -51,7 +53,7 @@ struct RedisHostileServerTests {
         #expect(low.expiresAt == nil && low.bytes.value == 0 && low.length == 0)
     }
 
-    @Test(arguments: [
+    @Test(arguments: RedisDeployment.allCases, [
         ("a $2147483647 bulk", Fake.Reply.endless(Data("$2147483647\r\n".utf8) + Data(repeating: 120, count: 1 << 20))),
         ("a *2147483647 array", .bytes(Data("*2147483647\r\n".utf8))),
         (
@@ -64,8 +66,10 @@ struct RedisHostileServerTests {
                 ]))
         ),
     ])
-    func aReplyLargerThanItsBoundIsRefusedInOneLine(_ attack: (String, Fake.Reply)) throws {
-        let (fake, keyspace) = try keyspace { command in command[0] == "SCAN" ? attack.1 : nil }
+    func aReplyLargerThanItsBoundIsRefusedInOneLine(_ deployment: RedisDeployment, _ attack: (String, Fake.Reply))
+        throws
+    {
+        let (fake, keyspace) = try keyspace(deployment) { command in command[0] == "SCAN" ? attack.1 : nil }
         defer { fake.stop() }
         #expect {
             try keyspace.scan().step()
@@ -76,9 +80,11 @@ struct RedisHostileServerTests {
         #expect(try keyspace.server().keyCount == 2, "the abandoned connection is not reused (\(attack.0))")
     }
 
-    @Test func aTricklingReplyEndsAtTheDeadline() throws {
+    @Test(arguments: RedisDeployment.allCases) func aTricklingReplyEndsAtTheDeadline(_ deployment: RedisDeployment)
+        throws
+    {
         let reply = Fake.bulk(String(repeating: "# Server\r\n", count: 1000))
-        let (fake, keyspace) = try keyspace { command in
+        let (fake, keyspace) = try keyspace(deployment) { command in
             command[0] == "INFO" ? .trickle(reply, interval: .milliseconds(20)) : nil
         }
         defer { fake.stop() }
@@ -90,8 +96,10 @@ struct RedisHostileServerTests {
         #expect(ContinuousClock.now - start < .seconds(30))
     }
 
-    @Test func aScanWhoseCursorNeverEndsIsStopped() throws {
-        let (fake, keyspace) = try keyspace { command in
+    @Test(arguments: RedisDeployment.allCases) func aScanWhoseCursorNeverEndsIsStopped(_ deployment: RedisDeployment)
+        throws
+    {
+        let (fake, keyspace) = try keyspace(deployment) { command in
             command[0] == "SCAN" ? .bytes(Fake.array([Fake.bulk("7"), Fake.array([])])) : nil
         }
         defer { fake.stop() }
@@ -105,9 +113,11 @@ struct RedisHostileServerTests {
         #expect("\(failure.map { "\($0)" } ?? "none")".contains("SCAN did not end after 1000 calls"))
     }
 
-    @Test func theStoreInspectorsScansEndToo() throws {
+    @Test(arguments: RedisDeployment.allCases) func theStoreInspectorsScansEndToo(_ deployment: RedisDeployment)
+        throws
+    {
         let endless = Fake.Reply.bytes(Fake.array([Fake.bulk("7"), Fake.array([])]))
-        let fake = try Fake { command in
+        let fake = try Fake(cluster: deployment == .cluster) { command in
             if let login = Fake.login(command, keys: 2) { return login }
             return switch command[0].uppercased() {
             case "SCAN", "SSCAN": endless
