@@ -6,7 +6,8 @@ import Testing
 
 /// The docs' read-only ACL user (`+@read +@connection +info`) against a RedisStore (issue #27):
 /// reading commands work, and a refused action says what the server said (not a refused login).
-/// On a standalone server and on a private Redis Cluster, the user set on every node.
+/// On a standalone server and on a private Redis Cluster (the user set on every node, and
+/// allowed `CLUSTER SLOTS` too).
 @Suite("Redis: a read-only ACL user", .enabled(if: redisAvailable))
 struct RedisReadOnlyUserTests {
     @Test(arguments: [false, true])
@@ -30,6 +31,15 @@ struct RedisReadOnlyUserTests {
                     == "OK")
         }
         let url = adminURL.replacingOccurrences(of: "://", with: "://browser:S3cret@")
+        if onCluster {
+            // A cluster client reads the slot map, which `CLUSTER SLOTS` (in no category but
+            // `@slow`) gives: refused, in the server's words, until the user may run it.
+            let unmapped = try CLIProcess(["audit", url], folder: folder).wait()
+            #expect(unmapped.status == 1 && unmapped.errorLines.count == 1, "\(unmapped.stderr)")
+            #expect(unmapped.stderr.contains("NOPERM") && unmapped.stderr.contains("cluster|slots"))
+            #expect(!unmapped.stderr.contains("refused the") && !unmapped.stderr.contains("S3cret"))
+            for node in nodes { #expect(try node.cli("ACL", "SETUSER", "browser", "+cluster|slots") == "OK") }
+        }
 
         let audit = try CLIProcess(["audit", url, "--json"], folder: folder).wait()
         #expect(audit.status == 0, "\(audit.stderr)")
