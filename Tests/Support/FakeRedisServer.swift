@@ -87,7 +87,9 @@ public final class FakeRedisServer: @unchecked Sendable {
     public static func integer(_ value: Int64) -> Data { Data(":\(value)\r\n".utf8) }
     public static func bulk(_ text: String) -> Data { Data("$\(text.utf8.count)\r\n\(text)\r\n".utf8) }
     public static func error(_ text: String) -> Data { Data("-\(text)\r\n".utf8) }
-    public static func array(_ items: [Data]) -> Data { items.reduce(Data("*\(items.count)\r\n".utf8), +) }
+    public static func array(_ items: [Data]) -> Data {
+        items.reduce(into: Data("*\(items.count)\r\n".utf8)) { $0.append($1) }
+    }
 
     /// `CLUSTER SLOTS` with ranges `[first, last]` all served by `host:port`.
     public static func slots(_ ranges: [(Int64, Int64)], host: String = "127.0.0.1", port: Int64) -> Data {
