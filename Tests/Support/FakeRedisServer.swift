@@ -119,11 +119,21 @@ public final class FakeRedisServer: @unchecked Sendable {
             connections.append(connection)
             stopped.unlock()
             let thread = Thread { [weak self] in
-                self?.serve(connection)
-                close(connection)
+                guard let self else { return close(connection) }
+                serve(connection)
+                forget(connection)
             }
             thread.start()
         }
+    }
+
+    /// Closes `connection` and forgets it under the lock, so ``stop()`` never shuts down the
+    /// number once the kernel has given it to another test's socket.
+    private func forget(_ connection: Int32) {
+        stopped.lock()
+        defer { stopped.unlock() }
+        connections.removeAll { $0 == connection }
+        close(connection)
     }
 
     private func serve(_ connection: Int32) {
