@@ -119,7 +119,10 @@ public final class FakeRedisServer: @unchecked Sendable {
             connections.append(connection)
             stopped.unlock()
             let thread = Thread { [weak self] in
-                guard let self else { return close(connection) }
+                guard let self else {
+                    close(connection)
+                    return
+                }
                 serve(connection)
                 forget(connection)
             }
