@@ -69,12 +69,12 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
                 let moved = try move(Array(batch), id: id)
                 removed += moved.keys
                 bytes += moved.bytes
-                try log.add(id, entries: moved.keys, bytes: moved.bytes)
             } catch {
-                try? log.set(id, "finished", Self.now())
+                // The ledgers count what the scripts moved, replies lost or not.
+                let counted = (try? log.finish(id, now: Self.now()))?.entries ?? removed
                 throw CacheError.serverError(
                     endpoint: endpoint,
-                    message: "stopped after deleting \(removed) of \(capture.keys.count) keys (deletion #\(id); "
+                    message: "stopped after deleting \(counted) of \(capture.keys.count) keys (deletion #\(id); "
                         + "restore \(id) undoes them): \(error)")
             }
             handled += batch.count
@@ -83,7 +83,7 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
                 break
             }
         }
-        try log.set(id, "finished", Self.now())
+        try log.finish(id, now: Self.now())
         return ActionOutcome(
             auditID: id, removed: removed, bytes: bytes, isUndoable: true, isCancelled: stopped,
             notRemoved: handled - removed)
@@ -206,15 +206,19 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         return Capture(keys: kept, bytes: bytes)
     }
 
-    /// Moves `batch` into the trash of deletion `id`: one script call per slot, pipelined per node.
+    /// Moves `batch` into the trash of deletion `id`: one script call per slot, pipelined per
+    /// node, each counting what it moves in the slot's ledger (the slots named in the log first).
     private func move(_ batch: [Data], id: Int64) throws -> (keys: Int, bytes: Int) {
         let isCluster = if case .cluster = servers { true } else { false }
         let bySlot = Dictionary(grouping: batch) { isCluster ? ClusterSlot.of($0) : 0 }
+        try log.touch(id, slots: bySlot.keys)
         let calls = bySlot.map { slot, names in
             let trash = keys.trash(id, slot: slot)
             let command: [RedisArgument] =
-                ["EVAL", RedisArgument(KeyTrashScript.move), RedisArgument(names.count + 1), RedisArgument(trash)]
-                + names.map { RedisArgument($0) } + [RedisArgument(KeyTrashLog.retention)]
+                [
+                    "EVAL", RedisArgument(KeyTrashScript.move), RedisArgument(names.count + 2), RedisArgument(trash),
+                    RedisArgument(keys.ledger(id, slot: slot)),
+                ] + names.map { RedisArgument($0) } + [RedisArgument(KeyTrashLog.retention)]
             return (key: Data(trash.utf8), command: command)
         }
         let replies = try RedisStore.mapping(endpoint) { try servers.pipeline(calls) }
