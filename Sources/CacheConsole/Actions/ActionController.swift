@@ -26,9 +26,9 @@ package struct ActionController: Sendable {
         self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.path)
     }
 
-    /// A controller acting on a Redis store.
+    /// A controller acting on a Redis store, and deleting the database's other keys.
     package init(store: RedisStore) {
-        self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.endpoint)
+        self.init(admin: store.adminWithKeys, isReadOnly: store.isReadOnly, location: store.endpoint)
     }
 
     /// Measures what `target` would remove and captures it: the pending action runs exactly
@@ -140,6 +140,9 @@ package struct PendingAction: Sendable, Hashable {
 
     /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34.2% of recent hits.`
     package var summary: String {
+        if case .deleteKeys(let selector) = target {
+            return "\(ActionText.deletion(selector, keys: impact.entries).capitalizedFirst): \(Formatting.bytes(impact.bytes))."
+        }
         let share = impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" } ?? "hits unknown"
         return "\(target.description.capitalizedFirst): \(Formatting.entries(impact.entries)), "
             + "\(Formatting.bytes(impact.bytes)), \(share)."
@@ -220,5 +223,5 @@ package struct UndoHandle: Sendable, Hashable {
 }
 
 extension String {
-    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    package var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -13,7 +13,7 @@ struct KeyTrashKeys: Sendable {
 
     init(prefix: String) { root = prefix + "keytrash:" }
 
-    /// The counter deletion ids come from.
+    /// The counter deletion ids came from before they came from the store's audit sequence.
     var sequence: String { root + "{%log}seq" }
     /// Deletion ids scored by when they started (ms).
     var index: String { root + "{%log}index" }

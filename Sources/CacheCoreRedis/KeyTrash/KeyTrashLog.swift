@@ -13,15 +13,30 @@ import Foundation
 /// their counts.
 struct KeyTrashLog {
     let keys: KeyTrashKeys
+    /// The counter ids come from: the store's audit sequence under the same prefix, so a
+    /// deletion's id is never a store action's (both logs are listed together).
+    let sequence: String
     let servers: RedisServers
     let endpoint: String
 
     /// How long records and trash are kept (as a store's actions: 7 days).
     static var retention: Int64 { Admin.trashRetention.milliseconds }
 
-    /// Starts the record of a deletion of `target`; returns its id.
+    /// Starts the record of a deletion of `target`; returns its id (above the ids of records
+    /// written before ids came from ``sequence``).
     func begin(_ target: AdminTarget, samples: [String], origin: ActionOrigin, now: Int64) throws -> Int64 {
-        let id = try command(["INCR", RedisArgument(keys.sequence)]).integer ?? 0
+        let older = try command(["GET", RedisArgument(keys.sequence)]).string.flatMap { Int64($0) } ?? 0
+        let next = try RedisStore.mapping(endpoint) {
+            try servers.withConnection(forKey: sequence) { try $0.command(["INCR", RedisArgument(sequence)]) }
+        }
+        var id = next.integer ?? 0
+        if id <= older {
+            id = try RedisStore.mapping(endpoint) {
+                try servers.withConnection(forKey: sequence) {
+                    try $0.command(["INCRBY", RedisArgument(sequence), RedisArgument(older - id + 1)])
+                }
+            }.integer ?? 0
+        }
         let record = keys.record(id)
         try pipeline([
             [
@@ -136,6 +151,10 @@ struct KeyTrashLog {
                 (entries: Int(clamping: number("entries") ?? 0), bytes: Int(clamping: number("bytes") ?? 0))
             }
         let target = values["target"].flatMap { try? JSONDecoder().decode(AdminTarget.self, from: Data($0.utf8)) }
+            .map { target in
+                // Written before `deleteKeys`: the same selector as an `invalidate`.
+                if case .invalidate(let selector) = target { AdminTarget.deleteKeys(selector) } else { target }
+            }
         let samples = values["samples"].flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         return AuditRecord(
             id: id, at: at,
