@@ -26,16 +26,9 @@ struct KeyTrashLog {
     /// written before ids came from ``sequence``).
     func begin(_ target: AdminTarget, samples: [String], origin: ActionOrigin, now: Int64) throws -> Int64 {
         let older = try command(["GET", RedisArgument(keys.sequence)]).string.flatMap { Int64($0) } ?? 0
-        let next = try RedisStore.mapping(endpoint) {
-            try servers.withConnection(forKey: sequence) { try $0.command(["INCR", RedisArgument(sequence)]) }
-        }
-        var id = next.integer ?? 0
+        var id = try command(["INCR", RedisArgument(sequence)], on: sequence).integer ?? 0
         if id <= older {
-            id = try RedisStore.mapping(endpoint) {
-                try servers.withConnection(forKey: sequence) {
-                    try $0.command(["INCRBY", RedisArgument(sequence), RedisArgument(older - id + 1)])
-                }
-            }.integer ?? 0
+            id = try command(["INCRBY", RedisArgument(sequence), RedisArgument(older - id + 1)], on: sequence).integer ?? 0
         }
         let record = keys.record(id)
         try pipeline([
@@ -165,9 +158,10 @@ struct KeyTrashLog {
             canUndo: target != nil && number("undone") == nil, sampleKeys: samples ?? [], finishedAt: number("finished"))
     }
 
-    private func command(_ arguments: [RedisArgument]) throws -> RedisReply {
+    /// The reply to `arguments` on the node serving `key` (the log's, by default).
+    private func command(_ arguments: [RedisArgument], on key: String? = nil) throws -> RedisReply {
         try RedisStore.mapping(endpoint) {
-            try servers.withConnection(forKey: keys.index) { try $0.command(arguments) }
+            try servers.withConnection(forKey: key ?? keys.index) { try $0.command(arguments) }
         }
     }
 
