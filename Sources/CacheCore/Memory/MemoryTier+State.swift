@@ -22,12 +22,14 @@ extension MemoryTier {
         /// Bit `p` says whether the entry at queue slot `p` was read since eviction last
         /// passed it (it then gets a second chance).
         @usableFromInline var marks: [UInt64] = []
-        /// The queue slots whose entries were read since ``takeReads()`` last ran (each
-        /// slot's reads are counted in its ``MemorySlot``): the read buffer the access log
-        /// carries to the file's hits. A slot can be listed twice when its entry left and
-        /// another came; the second finds no reads. Kept to at most twice the queue's slots
-        /// when nothing takes the reads (a memory-only tier).
-        @usableFromInline var readPositions: [Int] = []
+        /// The queue slots read since ``reads`` last took them, in order: a hit appends to
+        /// the end, which stays in the CPU caches, where adding to ``reads`` would miss them
+        /// once the tier holds more than a few thousand entries.
+        @usableFromInline var readLog: [Int] = []
+        /// The reads of the entry at each queue slot not yet taken by ``takeReads()``: the
+        /// read buffer the access log carries to the file's hits. Holds every read once
+        /// ``drainReadLog()`` ran.
+        var reads: [UInt32] = []
         /// Reads of entries removed before their reads were taken.
         var departedReads: [(key: String, hits: Int64)] = []
         var freeSlots: [Int] = []
@@ -46,11 +48,12 @@ extension MemoryTier {
             self.maxBytes = maxBytes
         }
 
-        /// The map of the entries holding a `Value`, if any were stored.
-        @inlinable @inline(__always) func map<Value>(holding type: Value.Type) -> MemoryValuesOfType? {
+        /// The slot of `key` if it holds a `Value`.
+        @inlinable @inline(__always) func slot<Value>(_ key: String, as type: Value.Type) -> MemorySlot<Value>? {
             let valueType = ObjectIdentifier(Value.self)
-            if let map = firstMap, map.valueType == valueType { return map }
-            return laterMaps.first { $0.valueType == valueType }
+            if let map = firstMap, map.valueType == valueType { return map.slot(key, as: Value.self) }
+            for map in laterMaps where map.valueType == valueType { return map.slot(key, as: Value.self) }
+            return nil
         }
 
         /// Marks the entry at `position` as read (writing only when it was not, which spares
@@ -63,32 +66,28 @@ extension MemoryTier {
         /// When the entry at `position` was written.
         @usableFromInline func writtenAt(_ position: Int) -> Int64? { queue[position].entry?.writtenAt }
 
-        /// Adds a read of `entry` to the read buffer.
-        mutating func noteRead(_ entry: MemoryEntry) {
-            if map(of: entry.valueType)?.addRead(entry.key) == true { listRead(entry.slot) }
+        /// Adds a read of the entry at `position` to the read buffer.
+        @inlinable @inline(__always) mutating func logRead(_ position: Int) {
+            readLog.append(position)
+            if readLog.count >= 4096 { drainReadLog() }
         }
 
-        /// Lists the queue slot `position` as read (its first read since the reads were taken).
-        /// (A call, not inlined: it runs once per entry between two takes.)
-        @usableFromInline mutating func listRead(_ position: Int) {
-            if readPositions.count >= max(1024, queue.count &* 2) {
-                let queue = queue
-                readPositions = Array(Set(readPositions.filter { queue[$0].entry != nil }))
-            }
-            readPositions.append(position)
+        /// Adds the logged reads to ``reads``, a few thousand independent increments the CPU
+        /// overlaps; runs before anything reads ``reads`` or gives a slot to another entry.
+        @usableFromInline mutating func drainReadLog() {
+            for position in readLog { reads[position] &+= 1 }
+            readLog.removeAll(keepingCapacity: true)
         }
 
         /// Takes the read buffer: each entry read since the last call with its reads.
         mutating func takeReads() -> [(key: String, hits: Int64)] {
+            drainReadLog()
             var taken = departedReads
             departedReads = []
-            for position in readPositions {
-                guard let entry = queue[position].entry, let reads = map(of: entry.valueType)?.takeReads(entry.key),
-                    reads != 0
-                else { continue }
-                taken.append((entry.key, Int64(reads)))
+            for position in reads.indices where reads[position] != 0 {
+                if let entry = queue[position].entry { taken.append((entry.key, Int64(reads[position]))) }
+                reads[position] = 0
             }
-            readPositions = []
             return taken
         }
 
@@ -128,12 +127,13 @@ extension MemoryTier {
                 bytes += entry.size - old.size
                 entry.slot = old.slot
                 queue[old.slot].entry = entry
-                if old.valueType != entry.valueType { keepReads(map(of: old.valueType)?.remove(old.key), of: old) }
+                if old.valueType != entry.valueType { map(of: old.valueType)?.remove(old.key) }
                 moveToFront(old.slot)
             } else {
                 let slot = freeSlots.popLast() ?? queue.count
                 if slot == queue.count {
                     queue.append(QueueSlot())
+                    reads.append(0)
                     if slot & 63 == 0 { marks.append(0) }
                 }
                 entry.slot = slot
@@ -143,10 +143,7 @@ extension MemoryTier {
                 linkAsNewest(slot)
             }
             unmark(entry.slot)
-            let values = typedValues(of: Value.self)
-            var slot = entry.memorySlot(at: entry.slot)
-            slot.reads = values.slots[entry.key]?.reads ?? 0
-            values.slots[entry.key] = slot
+            typedValues(of: Value.self).slots[entry.key] = entry.memorySlot(at: entry.slot)
             return evictOverLimits(sparing: entry)
         }
 
@@ -169,19 +166,18 @@ extension MemoryTier {
 
         mutating func remove(_ entry: MemoryEntry) {
             let slot = entry.slot
+            if !readLog.isEmpty { drainReadLog() }
+            if reads[slot] != 0 {
+                if departedReads.count < AccessLog.capacity { departedReads.append((entry.key, Int64(reads[slot]))) }
+                reads[slot] = 0
+            }
             unlink(slot)
-            keepReads(map(of: entry.valueType)?.remove(entry.key), of: entry)
+            map(of: entry.valueType)?.remove(entry.key)
             bytes -= entry.size
             count -= 1
             queue[slot].entry = nil
             unmark(slot)
             freeSlots.append(slot)
-        }
-
-        /// Keeps the reads a departing entry had not handed over, up to ``AccessLog/capacity``.
-        private mutating func keepReads(_ reads: UInt32?, of entry: MemoryEntry) {
-            guard let reads, reads != 0, departedReads.count < AccessLog.capacity else { return }
-            departedReads.append((entry.key, Int64(reads)))
         }
 
         private func map(of valueType: ObjectIdentifier) -> (any MemoryValues)? {

@@ -4,9 +4,10 @@ import Synchronization
 /// recently used entries first, safe from many threads.
 ///
 /// A hit is one hash lookup under a lock that only marks the entry as read: what it reads
-/// and counts (value, queue position, expiry, reads not yet logged) sits inline in the values
-/// of a dictionary of the entry's value type (a ``MemorySlot``); the read marks are a bit
-/// array small enough to stay in the CPU caches. The entries themselves (``MemoryEntry``, with what eviction, invalidation
+/// (value, queue position, expiry) sits inline in the values of a dictionary of the entry's
+/// value type (a ``MemorySlot``); the read marks are a bit array small enough to stay in the
+/// CPU caches, and the read is appended to a short log that is added up into per-entry read
+/// counts a few thousand at a time (see ``State/logRead(_:)``). The entries themselves (``MemoryEntry``, with what eviction, invalidation
 /// and stale reads need) hang off the eviction queue. Eviction takes
 /// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
@@ -28,26 +29,19 @@ import Synchronization
         -> Value?
     {
         state.withLock { state in
-            guard let map = state.map(holding: Value.self) else { return nil }
-            let hit = map.withSlots(as: Value.self) { slots -> (value: Value, position: Int, firstRead: Bool)? in
-                guard let index = slots.index(forKey: key) else { return nil }
-                let slot = slots.values[index]
-                if slot.expiresAt != .max || maxAge != nil {
-                    let now = clock.nowMilliseconds()
-                    if now >= slot.expiresAt { return nil }
-                    if let maxAge {
-                        guard let writtenAt = state.writtenAt(slot.position), now.subtractingClamped(writtenAt) < maxAge
-                        else { return nil }
-                    }
+            guard let slot = state.slot(key, as: Value.self) else { return nil }
+            if slot.expiresAt != .max || maxAge != nil {
+                let now = clock.nowMilliseconds()
+                if now >= slot.expiresAt { return nil }
+                if let maxAge {
+                    guard let writtenAt = state.writtenAt(slot.position), now.subtractingClamped(writtenAt) < maxAge
+                    else { return nil }
                 }
-                slots.values[index].reads = slot.reads &+ 1
-                return (slot.value, slot.position, slot.reads == 0)
             }
-            guard let hit else { return nil }
-            state.markRead(hit.position)
-            if hit.firstRead { state.listRead(hit.position) }
+            state.markRead(slot.position)
+            state.logRead(slot.position)
             state.countHit()
-            return hit.value
+            return slot.value
         }
     }
 
@@ -61,7 +55,7 @@ import Synchronization
                 return nil
             }
             state.markRead(entry.slot)
-            if counting { state.noteRead(entry) }
+            if counting { state.logRead(entry.slot) }
             return entry
         }
     }

@@ -1,14 +1,12 @@
-/// What a hit reads and writes of one memory entry, held inline in the values of a
-/// dictionary, so a hit touches the dictionary's storage and nothing else that grows with the
-/// tier. A hit with a `maxAge` also reads the entry's write time, in its ``MemoryEntry``.
+/// What a hit reads of one memory entry, held inline in the values of a dictionary, so a hit
+/// reads nothing else that grows with the tier (32 bytes for `Data`). A hit with a `maxAge`
+/// also reads the entry's write time, in its ``MemoryEntry``.
 @usableFromInline struct MemorySlot<Value> {
     @usableFromInline let value: Value
     /// The entry's place in the tier's eviction queue (and so its bit in the read marks).
     @usableFromInline let position: Int
-    /// When the entry expires, `Int64.max` when it does not.
+    /// When the entry expires; `Int64.max` when it does not.
     @usableFromInline let expiresAt: Int64
-    /// Reads not yet taken by the access log (see ``MemoryTier/takeReads()``).
-    @usableFromInline var reads: UInt32 = 0
 
     init(value: Value, position: Int, expiresAt: Int64?) {
         self.value = value
@@ -21,12 +19,7 @@
 @usableFromInline protocol MemoryValues: AnyObject {
     /// The queue position of `key`'s entry, if it is here.
     func position(of key: String) -> Int?
-    /// Removes `key`; returns the reads its entry had not handed over.
-    func remove(_ key: String) -> UInt32
-    /// Adds a read of `key`; returns whether it is the first since the reads were last taken.
-    func addRead(_ key: String) -> Bool
-    /// The reads of `key` since they were last taken, now taken.
-    func takeReads(_ key: String) -> UInt32
+    func remove(_ key: String)
 }
 
 /// The slots of the entries of a tier that hold a `Value`.
@@ -39,19 +32,7 @@
 
     @usableFromInline func position(of key: String) -> Int? { slots[key]?.position }
 
-    @usableFromInline func remove(_ key: String) -> UInt32 { slots.removeValue(forKey: key)?.reads ?? 0 }
-
-    @usableFromInline func addRead(_ key: String) -> Bool {
-        guard let index = slots.index(forKey: key) else { return false }
-        defer { slots.values[index].reads &+= 1 }
-        return slots.values[index].reads == 0
-    }
-
-    @usableFromInline func takeReads(_ key: String) -> UInt32 {
-        guard let index = slots.index(forKey: key) else { return 0 }
-        defer { slots.values[index].reads = 0 }
-        return slots.values[index].reads
-    }
+    @usableFromInline func remove(_ key: String) { slots[key] = nil }
 }
 
 /// A tier's ``TypedMemoryValues`` for one value type, not retained (the tier's `maps` hold
@@ -66,12 +47,10 @@
         self.values = Unmanaged.passUnretained(values)
     }
 
-    /// Runs `body` on the slots; the caller checked that ``valueType`` is `Value`'s.
-    @inlinable @inline(__always) func withSlots<Value, Result>(
-        as type: Value.Type, _ body: (inout [String: MemorySlot<Value>]) -> Result
-    ) -> Result {
+    /// The slot of `key`; the caller checked that ``valueType`` is `Value`'s.
+    @inlinable @inline(__always) func slot<Value>(_ key: String, as type: Value.Type) -> MemorySlot<Value>? {
         // `valueType` is `ObjectIdentifier(V.self)` of the `TypedMemoryValues<V>` held, and the
         // tier keeps it alive while it is listed.
-        Unmanaged<TypedMemoryValues<Value>>.fromOpaque(values.toOpaque())._withUnsafeGuaranteedRef { body(&$0.slots) }
+        Unmanaged<TypedMemoryValues<Value>>.fromOpaque(values.toOpaque())._withUnsafeGuaranteedRef { $0.slots[key] }
     }
 }
