@@ -63,7 +63,7 @@ struct RedisKilledDeletionTests {
         let (id, gone) = try #require(killed, "no kill landed mid-deletion in 5 tries")
         let restore = try CLIProcess(["restore", url, "\(id)"], folder: folder).wait()
         let said = restore.stdout.filter { $0 != "," }
-        #expect(restore.status == 0 && said.contains("Restored \(gone) entries"), "\(restore.stdout)\(restore.stderr)")
+        #expect(restore.status == 0 && said.contains("Restored \(gone) keys of deletion #\(id)"), "\(restore.stdout)\(restore.stderr)")
         #expect(try left(primaries) == total)
     }
 }

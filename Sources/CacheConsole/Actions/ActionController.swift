@@ -96,7 +96,11 @@ package struct ActionController: Sendable {
     package func undo(_ handle: UndoHandle) throws -> UndoOutcome {
         let record = try admin.auditRecord(handle.auditID)
         guard case .importEntries(let imported)? = record?.target, let file = admin as? Admin else {
-            return UndoOutcome(restored: try admin.restore(handle.auditID, origin: .current), removed: record?.entries)
+            let restored = try admin.restore(handle.auditID, origin: .current)
+            if case .deleteKeys? = record?.target {
+                return UndoOutcome(restored: restored, removed: record?.entries, isKeyDeletion: true)
+            }
+            return UndoOutcome(restored: restored, removed: record?.entries)
         }
         let undone = try file.undo(handle.auditID, origin: .current)
         return UndoOutcome(
