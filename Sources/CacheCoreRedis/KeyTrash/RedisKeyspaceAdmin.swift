@@ -2,18 +2,20 @@ import CacheCore
 import Foundation
 import Synchronization
 
-/// Deleting keys of a Redis keyspace no ``RedisStore`` wrote (a key, marked keys, or every
+/// Deleting keys of a Redis keyspace, never a ``RedisStore``'s own (a key, marked keys, or every
 /// key under a prefix), with a preview, progress, stop, a log of deletions and an undo, as
 /// ``StoreAdministering`` so the console's and the CLI's one action path runs it
 /// (docs/REDIS.md, "Deleting keys").
 ///
 /// Targets are `.deleteKeys(.key/.keys/.prefix)` in the namespace ``namespace``, keys written
 /// as `PrintableKey` text. Where a RedisStore wrote under the prefix, its keys are refused
-/// (its actions keep its namespaces right) and every other key may be deleted.
-/// Deletion ids come from the store's audit sequence, so they never repeat a store action's. A preview walks the keys (`SCAN MATCH`, every primary) and
-/// captures them with their `MEMORY USAGE`; running the same target deletes exactly those
-/// that still exist, in batches of at most ``batchSize``: each key is `DUMP`ed with its expiry
-/// into a trash hash in its own slot and unlinked, atomically per slot. The undo `RESTORE`s
+/// (its actions keep its namespaces right) and every other key may be deleted; deletion ids
+/// come from the store's audit sequence, so they never repeat a store action's.
+///
+/// A preview walks the keys (`SCAN MATCH`, every primary) and captures them with their
+/// `MEMORY USAGE`; running the same target deletes exactly those that still exist, in batches
+/// of at most ``batchSize``: each key is `DUMP`ed with its expiry into a trash hash in its own
+/// slot and unlinked, and counted in the slot's ledger, atomically per slot. The undo `RESTORE`s
 /// each key that was not written again since.
 package final class RedisKeyspaceAdmin: StoreAdministering {
     /// The namespace deletion targets name.
