@@ -11,25 +11,32 @@ public final class RedisCluster: @unchecked Sendable {
     public var url: String { "redis+cluster://" + nodes.map { "127.0.0.1:\($0.port)" }.joined(separator: ",") + "/" }
 
     /// Starts the nodes, creates the cluster and waits (up to 30 s) until every node sees it ok.
+    /// A creation that fails (a node that stopped answering while the others started) is
+    /// tried again on new nodes, up to three times.
     public init(primaries: Int = 3, replicasEach: Int = 1) throws {
-        var nodes: [RedisServer] = []
-        for _ in 0..<(primaries * (1 + replicasEach)) {
-            nodes.append(
+        var failure = RedisServer.Failure("redis-cli --cluster create failed")
+        for _ in 0..<3 {
+            let nodes = try (0..<(primaries * (1 + replicasEach))).map { _ in
                 try RedisServer(arguments: [
                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "1000",
                     "--cluster-port", "\(try RedisServer.freePort())", "--enable-debug-command", "yes",
-                ]))
+                ])
+            }
+            let created = try RedisServer.redisCLI(
+                ["--cluster", "create"] + nodes.map { "127.0.0.1:\($0.port)" }
+                    + ["--cluster-replicas", "\(replicasEach)", "--cluster-yes"])
+            guard created.contains("[OK] All 16384 slots covered") else {
+                failure = RedisServer.Failure("redis-cli --cluster create failed: \(created.suffix(300))")
+                for node in nodes { node.stop() }
+                continue
+            }
+            self.nodes = nodes
+            try waitUntil(seconds: 30, "the cluster did not become ok") {
+                try nodes.allSatisfy { try $0.cli("CLUSTER", "INFO").contains("cluster_state:ok") }
+            }
+            return
         }
-        self.nodes = nodes
-        let created = try RedisServer.redisCLI(
-            ["--cluster", "create"] + nodes.map { "127.0.0.1:\($0.port)" }
-                + ["--cluster-replicas", "\(replicasEach)", "--cluster-yes"])
-        guard created.contains("[OK] All 16384 slots covered") else {
-            throw RedisServer.Failure("redis-cli --cluster create failed: \(created.suffix(300))")
-        }
-        try waitUntil(seconds: 30, "the cluster did not become ok") {
-            try nodes.allSatisfy { try $0.cli("CLUSTER", "INFO").contains("cluster_state:ok") }
-        }
+        throw failure
     }
 
     deinit { stop() }

@@ -43,7 +43,12 @@ public final class RedisServer: @unchecked Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try ProcessLauncher.run(process)
-            if Self.waitUntilListening(port: port, process: process) {
+            // The port was free when chosen; another server may have taken it since, so the
+            // one answering must be this process.
+            if Self.waitUntilListening(port: port, process: process),
+                let info = try? Self.redisCLI(["-h", "127.0.0.1", "-p", "\(port)", "INFO", "server"], password: password),
+                info.contains("process_id:\(process.processIdentifier)\r") || info.contains("process_id:\(process.processIdentifier)\n")
+            {
                 self.port = port
                 self.process = process
                 return
