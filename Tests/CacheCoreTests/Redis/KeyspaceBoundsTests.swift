@@ -31,7 +31,7 @@ struct KeyspaceBoundsTests {
         for index in 0..<5 { tree.insert(Data("user:\(index)".utf8), facts(10)) }
         tree.insert(Data("cache:page:1".utf8), facts(7))  // `cache:` is the third prefix; `cache:page:` is past the bound
         tree.insert(Data("plain".utf8), facts(1))
-        #expect(tree.listedKeys == 2 && tree.prefixes.count == 3)
+        #expect(tree.listedKeys == 2 && tree.prefixCount == 3)
         let root = level(tree, "")
         #expect(root.keys.value == 7 && root.keys.mark == "~" && root.bytes.value == 58)
         #expect(root.unlistedKeys == 5)
