@@ -166,7 +166,13 @@ package final class RedisConnection: @unchecked Sendable {
     /// A RESP header: `mark` (`*` an array, `$` a bulk string), `count` in decimal, CRLF.
     private static func appendHeader(_ mark: Unicode.Scalar, _ count: Int, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: mark))
-        bytes.append(contentsOf: String(count).utf8)
+        // The decimal digits, most significant first, without making a `String`.
+        var divisor = 1
+        while divisor <= count / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(count / divisor % 10))
+            divisor /= 10
+        }
         bytes.append(13)
         bytes.append(10)
     }

@@ -51,8 +51,8 @@ extension KeyspaceTree {
             shares[name] = share
         }
         var listedBytes = 0
-        var pending = prefixes[prefix] == nil ? [] : [prefix]
-        while let next = pending.popLast(), let node = prefixes[next] {
+        var pending = self.prefix(prefix) == nil ? [] : [prefix]
+        while let next = pending.popLast(), let node = self.prefix(next) {
             pending += node.childPrefixes
             for facts in node.leaves.values {
                 listedBytes = listedBytes.addingClamped(facts.bytes)
@@ -64,7 +64,7 @@ extension KeyspaceTree {
                 add(range ?? KeyspaceBreakdown.never, facts, to: &expiries)
             }
         }
-        let node = prefixes[prefix] ?? Prefix()
+        let node = self.prefix(prefix) ?? Prefix()
         let order = KeyspaceBreakdown.expiryRanges.map(\.name) + [KeyspaceBreakdown.never]
         return KeyspaceBreakdown(
             prefix: prefix, prefixText: PrintableKey.text(prefix),

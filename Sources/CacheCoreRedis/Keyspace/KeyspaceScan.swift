@@ -74,10 +74,10 @@ package final class KeyspaceScan: SteppedScan {
     }
 
     /// Reads one more batch of every primary not done yet, the primaries at once (one thread
-    /// and connection each), unless the scan is complete (or another thread is stepping it):
-    /// the reply of the `SCAN` in flight, then at once the next `SCAN` and the facts of the keys
-    /// it named are sent, then the facts of the keys the step before found are read and added
-    /// to the tree. On a cluster whose slot map changed, the scan starts over on the new
+    /// and connection each, see ``threadPerTask(_:_:)``), unless the scan is complete (or
+    /// another thread is stepping it): the reply of the `SCAN` in flight, then at once the
+    /// next `SCAN` and the facts of the keys it named are sent, then the facts of the keys the
+    /// step before found are read and added to the tree. On a cluster whose slot map changed, the scan starts over on the new
     /// primaries (keys may have moved to a node already walked). When one primary fails, what
     /// the others read is kept and the error thrown; the next step asks that batch again.
     @discardableResult
@@ -90,16 +90,14 @@ package final class KeyspaceScan: SteppedScan {
                 return (open.map { ($0, state.walks[$0]) }, state.tree.isFull)
             }
             guard !walks.isEmpty else { return progress }
-            let reads = Mutex([Result<WalkStep, any Error>?](repeating: nil, count: walks.count))
-            DispatchQueue.concurrentPerform(iterations: walks.count) { position in
-                let read = Result { try self.read(walks[position].1, isFull: isFull) }
-                reads.withLock { $0[position] = read }
+            let reads = threadPerTask(walks.count) { position in
+                Result { try self.read(walks[position].1, isFull: isFull) }
             }
             var failure: (any Error)?
             let progress = state.withLock { state in
                 guard state.epoch == epoch else { return Self.progress(state) }
                 state.lastFound = []
-                for ((index, _), read) in zip(walks, reads.withLock { $0 }) {
+                for ((index, _), read) in zip(walks, reads) {
                     switch read {
                     case .success(let read):
                         if let keysInDatabase = read.keysInDatabase {
@@ -111,8 +109,6 @@ package final class KeyspaceScan: SteppedScan {
                         // Replies may be left in flight: the connection goes, the batch is asked again.
                         state.walks[index].connection = nil
                         failure = failure ?? error
-                    case nil:
-                        break
                     }
                 }
                 return Self.progress(state)

@@ -48,7 +48,10 @@ struct KeyspaceTree: Sendable {
     let separator: [UInt8]
     let maxKeys: Int
     let maxPrefixes: Int
-    private(set) var prefixes: [Data: Prefix]
+    /// Each prefix's place in `nodes` (the root's is 0): a key's insert hashes each prefix on
+    /// its path once, and its name once.
+    private var places: [Data: Int]
+    private var nodes: [Prefix]
     /// Keys listed as leaves.
     private(set) var listedKeys = 0
 
@@ -59,49 +62,64 @@ struct KeyspaceTree: Sendable {
         self.separator = Array(separator.utf8)
         self.maxKeys = max(0, maxKeys)
         self.maxPrefixes = max(1, maxPrefixes)
-        prefixes = [root: Prefix()]
+        places = [root: 0]
+        nodes = [Prefix()]
     }
 
     /// Whether the tree lists no more keys (any key found now is counted, not listed).
     var isFull: Bool { listedKeys >= maxKeys }
 
     /// Keys under the root, listed or not.
-    var keyCount: Int { prefixes[root]?.keys ?? 0 }
+    var keyCount: Int { nodes[0].keys }
+
+    /// The prefixes the tree keeps, its root included.
+    var prefixCount: Int { nodes.count }
+
+    /// The prefix `path`, if the tree has it.
+    func prefix(_ path: Data) -> Prefix? { places[path].map { nodes[$0] } }
 
     /// Adds `key` (found by the scan) unless it is listed already; `false` for a listed
     /// duplicate or a key outside the root. Each prefix on its path is looked up once.
     @discardableResult
     mutating func insert(_ key: Data, _ facts: KeyFacts) -> Bool {
-        guard key.starts(with: root) else { return false }
-        var path = [root]
+        guard root.isEmpty || (key.count >= root.count && key.prefix(root.count) == root) else { return false }
+        // The places of the prefixes on the key's path; a new one's name, to add it if the key is new.
+        var path = [0]
+        var newPrefixes: [Data] = []
         var isCut = false
-        var newPrefixes = 0
         var position = key.startIndex + root.count
         while !separator.isEmpty, let found = Self.firstIndex(of: separator, in: key, from: position) {
             position = found + separator.count
             let prefix = Data(key[key.startIndex..<position])
-            if prefixes[prefix] == nil {
-                guard prefixes.count + newPrefixes < maxPrefixes else {
-                    isCut = true
-                    break
-                }
-                newPrefixes += 1
+            if newPrefixes.isEmpty, let place = places[prefix] {
+                path.append(place)
+                continue
             }
-            path.append(prefix)
+            guard nodes.count + newPrefixes.count < maxPrefixes else {
+                isCut = true
+                break
+            }
+            newPrefixes.append(prefix)
         }
         let listed = !isCut && listedKeys < maxKeys
-        // The deepest prefix first: a key listed there already is a duplicate, counted once.
-        let isNew = Self.modify(&prefixes[path[path.count - 1], default: Prefix()]) { leaf in
-            if listed { return leaf.leaves.updateValue(facts, forKey: key) == nil }
-            return leaf.leaves[key] == nil
-        }
-        guard isNew else { return false }
-        for index in path.indices {
-            Self.modify(&prefixes[path[index], default: Prefix()]) { node in
-                node.add(facts, listed: listed)
-                if index + 1 < path.count { node.childPrefixes.insert(path[index + 1]) }
+        if newPrefixes.isEmpty {
+            // The deepest prefix first: a key listed there already is a duplicate, counted once.
+            let isNew = Self.modify(&nodes[path[path.count - 1]]) { leaf in
+                if listed { return leaf.leaves.updateValue(facts, forKey: key) == nil }
+                return leaf.leaves[key] == nil
             }
+            guard isNew else { return false }
+        } else {
+            // Under a new prefix the key is new too.
+            for prefix in newPrefixes {
+                nodes[path[path.count - 1]].childPrefixes.insert(prefix)
+                places[prefix] = nodes.count
+                path.append(nodes.count)
+                nodes.append(Prefix())
+            }
+            if listed { nodes[path[path.count - 1]].leaves[key] = facts }
         }
+        for place in path { nodes[place].add(facts, listed: listed) }
         if listed { listedKeys += 1 }
         return true
     }
@@ -115,10 +133,10 @@ struct KeyspaceTree: Sendable {
     func level(_ prefix: Data, limit: Int, isComplete: Bool, separatorText: String, scan: KeyspaceScanProgress)
         -> KeyspaceLevel
     {
-        let node = prefixes[prefix] ?? Prefix()
+        let node = self.prefix(prefix) ?? Prefix()
         // Rank light (name, bytes) pairs; build the rows shown only.
         var ranked: [(path: Data, bytes: Int, isPrefix: Bool)] = node.childPrefixes.map {
-            ($0, prefixes[$0]?.bytes ?? 0, true)
+            ($0, self.prefix($0)?.bytes ?? 0, true)
         }
         ranked.reserveCapacity(ranked.count + node.leaves.count)
         for (key, facts) in node.leaves { ranked.append((key, facts.bytes, false)) }
@@ -126,7 +144,7 @@ struct KeyspaceTree: Sendable {
         let shown = Self.largest(ranked, limit: max(0, limit))
         let children = shown.map { item -> KeyspaceNode in
             if item.isPrefix {
-                let child = prefixes[item.path] ?? Prefix()
+                let child = self.prefix(item.path) ?? Prefix()
                 let name = Data(item.path.dropFirst(prefix.count))
                 return KeyspaceNode(
                     kind: .prefix, name: name, nameText: PrintableKey.text(name), path: item.path,

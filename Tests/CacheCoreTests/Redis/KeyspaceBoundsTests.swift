@@ -1,6 +1,7 @@
 @testable import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The keyspace tree and the census keep bounded memory whatever the keyspace's size.
@@ -31,7 +32,7 @@ struct KeyspaceBoundsTests {
         for index in 0..<5 { tree.insert(Data("user:\(index)".utf8), facts(10)) }
         tree.insert(Data("cache:page:1".utf8), facts(7))  // `cache:` is the third prefix; `cache:page:` is past the bound
         tree.insert(Data("plain".utf8), facts(1))
-        #expect(tree.listedKeys == 2 && tree.prefixes.count == 3)
+        #expect(tree.listedKeys == 2 && tree.prefixCount == 3)
         let root = level(tree, "")
         #expect(root.keys.value == 7 && root.keys.mark == "~" && root.bytes.value == 58)
         #expect(root.unlistedKeys == 5)
@@ -56,6 +57,23 @@ struct KeyspaceBoundsTests {
             $0.1 != $1.1 ? $0.1 > $1.1 : Data($0.0.utf8).lexicographicallyPrecedes(Data($1.0.utf8))
         }.prefix(10).map(\.0)
         #expect(shown.children.map(\.nameText) == expected)
+    }
+
+    /// The scan reads every primary at once: more reads than cores all run together (each
+    /// waits here until every one has started, which `concurrentPerform` never lets happen).
+    @Test func everyPrimarysReadRunsAtOnceWhateverTheCores() {
+        final class Started: Sendable { let count = Atomic(0) }
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let started = Started()
+        let deadline = ContinuousClock.now + .seconds(10)
+        let sawAll = threadPerTask(count) { index in
+            started.count.add(1, ordering: .sequentiallyConsistent)
+            while started.count.load(ordering: .sequentiallyConsistent) < count && ContinuousClock.now < deadline {
+                sched_yield()
+            }
+            return (index, started.count.load(ordering: .sequentiallyConsistent) == count)
+        }
+        #expect(sawAll.map(\.0) == Array(0..<count) && sawAll.allSatisfy(\.1))
     }
 
     @Test func censusExpiryTimesKeepAGrainThatRoundsUp() {
