@@ -90,15 +90,13 @@ public final class RedisEntryCensus: SteppedScan {
             }
             let current = Dictionary(
                 namespaces.map { (Data(keys.segment($0.name).utf8), $0) }, uniquingKeysWith: { first, _ in first })
-            let reads = Mutex([Result<(ScanCursor, [EntryRow]), any Error>?](repeating: nil, count: open.count))
-            DispatchQueue.concurrentPerform(iterations: open.count) { position in
+            let reads = threadPerTask(open.count) { position in
                 let index = open[position]
-                let read = Result {
+                return Result {
                     try RedisStore.mapping(self.inspector.endpoint) {
                         try self.read(cursors[index], on: primaries[index], namespaces: current)
                     }
                 }
-                reads.withLock { $0[position] = read }
             }
             var failure: (any Error)?
             let progress = state.withLock { state in
@@ -113,7 +111,7 @@ public final class RedisEntryCensus: SteppedScan {
                     return Self.progress(state)
                 }
                 if !started { state.startedAt = RedisStoreInspector.now() }
-                for (index, read) in zip(open, reads.withLock { $0 }) {
+                for (index, read) in zip(open, reads) {
                     switch read {
                     case .success(let (next, rows)):
                         for row in rows {
@@ -121,7 +119,6 @@ public final class RedisEntryCensus: SteppedScan {
                         }
                         state.cursors[index] = next
                     case .failure(let error): failure = failure ?? error
-                    case nil: break
                     }
                 }
                 if state.isComplete { state.completedAt = RedisStoreInspector.now() }

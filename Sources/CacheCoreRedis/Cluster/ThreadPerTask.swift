@@ -3,7 +3,8 @@ import Synchronization
 
 /// Runs `body` for each of `0..<count` at once and returns the results in order: the first
 /// on the calling thread, each other on a thread of its own. Meant for blocking reads of
-/// several servers: `DispatchQueue.concurrentPerform` runs no more at once than there are
+/// several servers (a cluster's primaries, by the keyspace scan and the census):
+/// `DispatchQueue.concurrentPerform` runs no more at once than there are
 /// cores, so on two cores a third primary's read waited for another's to end.
 func threadPerTask<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
     guard count > 1 else { return count == 1 ? [body(0)] : [] }
