@@ -54,14 +54,14 @@ extension FormatBenchmark {
                 goal: "all agree", verdict: Verdict(agree)))
     }
 
-    /// `123,456 entries/s (0.8 s)` against at least 100,000 entries/s.
+    /// `123,456 entries/s (0.8 s)` against at least 50,000 entries/s (issue #26).
     private func rateRow(_ measure: String, entries: Int, nanoseconds: Double) -> GoalRow {
         let rate = Double(entries) / (nanoseconds / 1e9)
         return GoalRow(
             measure: measure,
             figure: "\(Format.grouped(Int(rate.rounded()))) entries/s (\(Format.grouped(entries)) in "
                 + String(format: "%.2f s)", nanoseconds / 1e9),
-            goal: "≥ 100,000/s", verdict: Verdict(rate >= 100_000))
+            goal: "≥ 50,000/s", verdict: Verdict(rate >= 50_000))
     }
 
     /// Whether a point read of `key` in the main namespace returns a value.
