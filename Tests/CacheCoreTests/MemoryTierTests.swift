@@ -145,6 +145,39 @@ import Testing
         #expect(tier.hit("k", as: String.self, maxAge: nil, clock: clock) == nil)
         #expect(tier.count == 0 && tier.bytes == 0)
     }
+
+    @Test func everyReadIsTakenOnceWhetherItsEntryStaysChangesOrLeaves() {
+        let tier = MemoryTier(maxEntries: 3, maxBytes: nil)
+        let clock = ManualClock()
+        for key in ["a", "b", "c"] { tier.set(entry(key, 1)) }
+        for _ in 0..<3 { _ = tier.hit("a", as: Int.self, maxAge: nil, clock: clock) }
+        _ = tier.get("b", now: 0, counting: true)
+        _ = tier.get("c", now: 0)  // not counted
+        // An overwrite keeps the reads; a change of type and a removal hand them over as departed.
+        tier.set(entry("a", 2))
+        _ = tier.hit("a", as: Int.self, maxAge: nil, clock: clock)
+        _ = tier.hit("b", as: Int.self, maxAge: nil, clock: clock)
+        tier.set(TypedMemoryEntry("two", key: "b", writtenAt: 0, expiresAt: nil, staleUntil: nil, size: 1, tags: []))
+        _ = tier.hit("b", as: String.self, maxAge: nil, clock: clock)
+        _ = tier.hit("c", as: Int.self, maxAge: nil, clock: clock)
+        tier.remove("c")
+        tier.set(entry("d", 1))  // takes the slot "c" left, unread
+        let taken = Dictionary(tier.takeReads().map { ($0.key, $0.hits) }, uniquingKeysWith: +)
+        #expect(taken == ["a": 4, "b": 3, "c": 1])
+        #expect(tier.takeReads().isEmpty)
+        _ = tier.hit("d", as: Int.self, maxAge: nil, clock: clock)
+        #expect(tier.takeReads().map(\.key) == ["d"])
+    }
+
+    @Test func aTierWhoseReadsNobodyTakesKeepsItsReadLogBounded() {
+        let tier = MemoryTier(maxEntries: 10, maxBytes: nil)
+        let clock = ManualClock()
+        for _ in 0..<10_000 { _ = tier.hit("k", as: Int.self, maxAge: nil, clock: clock) }  // misses log nothing
+        tier.set(entry("k", 1))
+        for _ in 0..<10_000 { _ = tier.hit("k", as: Int.self, maxAge: nil, clock: clock) }
+        #expect(tier.state.withLock { $0.readLog.count } < 4096)
+        #expect(tier.takeReads().map(\.hits) == [10_000])
+    }
 }
 
 /// A clock that counts how often it is read.

@@ -58,6 +58,6 @@ final class TypedMemoryEntry<Value: Sendable>: MemoryEntry, @unchecked Sendable 
 
     /// What a hit reads of this entry, for the entry at `position` of the eviction queue.
     func memorySlot(at position: Int) -> MemorySlot<Value> {
-        MemorySlot(value: value, position: position, expires: expiresAt != nil)
+        MemorySlot(value: value, position: position, expiresAt: expiresAt)
     }
 }

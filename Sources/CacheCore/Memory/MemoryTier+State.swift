@@ -22,11 +22,14 @@ extension MemoryTier {
         /// Bit `p` says whether the entry at queue slot `p` was read since eviction last
         /// passed it (it then gets a second chance).
         @usableFromInline var marks: [UInt64] = []
-        /// The expiry of the entry at each queue slot (`Int64.max` when it does not expire).
-        @usableFromInline var expiries: [Int64] = []
+        /// The queue slots read since ``reads`` last took them, in order: a hit appends to
+        /// the end, which stays in the CPU caches, where adding to ``reads`` would miss them
+        /// once the tier holds more than a few thousand entries.
+        @usableFromInline var readLog: [Int] = []
         /// The reads of the entry at each queue slot not yet taken by ``takeReads()``: the
-        /// read buffer a hit adds to, which the access log carries to the file's hits.
-        @usableFromInline var reads: [UInt32] = []
+        /// read buffer the access log carries to the file's hits. Holds every read once
+        /// ``drainReadLog()`` ran.
+        var reads: [UInt32] = []
         /// Reads of entries removed before their reads were taken.
         var departedReads: [(key: String, hits: Int64)] = []
         var freeSlots: [Int] = []
@@ -64,10 +67,21 @@ extension MemoryTier {
         @usableFromInline func writtenAt(_ position: Int) -> Int64? { queue[position].entry?.writtenAt }
 
         /// Adds a read of the entry at `position` to the read buffer.
-        @inlinable @inline(__always) mutating func noteRead(_ position: Int) { reads[position] &+= 1 }
+        @inlinable @inline(__always) mutating func logRead(_ position: Int) {
+            readLog.append(position)
+            if readLog.count >= 4096 { drainReadLog() }
+        }
+
+        /// Adds the logged reads to ``reads``, a few thousand independent increments the CPU
+        /// overlaps; runs before anything reads ``reads`` or gives a slot to another entry.
+        @usableFromInline mutating func drainReadLog() {
+            for position in readLog { reads[position] &+= 1 }
+            readLog.removeAll(keepingCapacity: true)
+        }
 
         /// Takes the read buffer: each entry read since the last call with its reads.
         mutating func takeReads() -> [(key: String, hits: Int64)] {
+            drainReadLog()
             var taken = departedReads
             departedReads = []
             for position in reads.indices where reads[position] != 0 {
@@ -119,7 +133,6 @@ extension MemoryTier {
                 let slot = freeSlots.popLast() ?? queue.count
                 if slot == queue.count {
                     queue.append(QueueSlot())
-                    expiries.append(.max)
                     reads.append(0)
                     if slot & 63 == 0 { marks.append(0) }
                 }
@@ -130,7 +143,6 @@ extension MemoryTier {
                 linkAsNewest(slot)
             }
             unmark(entry.slot)
-            expiries[entry.slot] = entry.expiresAt ?? .max
             typedValues(of: Value.self).slots[entry.key] = entry.memorySlot(at: entry.slot)
             return evictOverLimits(sparing: entry)
         }
@@ -154,6 +166,7 @@ extension MemoryTier {
 
         mutating func remove(_ entry: MemoryEntry) {
             let slot = entry.slot
+            if !readLog.isEmpty { drainReadLog() }
             if reads[slot] != 0 {
                 if departedReads.count < AccessLog.capacity { departedReads.append((entry.key, Int64(reads[slot]))) }
                 reads[slot] = 0

@@ -4,10 +4,10 @@ import Synchronization
 /// recently used entries first, safe from many threads.
 ///
 /// A hit is one hash lookup under a lock that only marks the entry as read: what it reads
-/// (value, queue position, whether it expires) sits inline in the values of a dictionary of
-/// the entry's value type (a ``MemorySlot``); the read marks are a bit array small enough to
-/// stay in the CPU caches, and expiries an array by queue position (read only for entries
-/// that expire). The entries themselves (``MemoryEntry``, with what eviction, invalidation
+/// (value, queue position, expiry) sits inline in the values of a dictionary of the entry's
+/// value type (a ``MemorySlot``); the read marks are a bit array small enough to stay in the
+/// CPU caches, and the read is appended to a short log that is added up into per-entry read
+/// counts a few thousand at a time (see ``State/logRead(_:)``). The entries themselves (``MemoryEntry``, with what eviction, invalidation
 /// and stale reads need) hang off the eviction queue. Eviction takes
 /// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
@@ -30,16 +30,16 @@ import Synchronization
     {
         state.withLock { state in
             guard let slot = state.slot(key, as: Value.self) else { return nil }
-            if slot.expires || maxAge != nil {
+            if slot.expiresAt != .max || maxAge != nil {
                 let now = clock.nowMilliseconds()
-                if slot.expires, now >= state.expiries[slot.position] { return nil }
+                if now >= slot.expiresAt { return nil }
                 if let maxAge {
                     guard let writtenAt = state.writtenAt(slot.position), now.subtractingClamped(writtenAt) < maxAge
                     else { return nil }
                 }
             }
             state.markRead(slot.position)
-            state.noteRead(slot.position)
+            state.logRead(slot.position)
             state.countHit()
             return slot.value
         }
@@ -55,7 +55,7 @@ import Synchronization
                 return nil
             }
             state.markRead(entry.slot)
-            if counting { state.noteRead(entry.slot) }
+            if counting { state.logRead(entry.slot) }
             return entry
         }
     }

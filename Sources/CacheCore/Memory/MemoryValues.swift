@@ -1,20 +1,18 @@
 /// What a hit reads of one memory entry, held inline in the values of a dictionary, so a hit
-/// touches the dictionary's storage and nothing else (24 bytes for `Data`). An entry that
-/// expires has its expiry in the tier's `expiries`; a hit with a `maxAge` also reads the
-/// entry's write time, in its ``MemoryEntry``.
+/// reads nothing else that grows with the tier (32 bytes for `Data`). A hit with a `maxAge`
+/// also reads the entry's write time, in its ``MemoryEntry``.
 @usableFromInline struct MemorySlot<Value> {
     @usableFromInline let value: Value
-    /// The entry's place in the tier's eviction queue (and so its bit in the read marks and
-    /// its expiry in `expiries`) shifted left once, with whether it expires in the low bit.
-    @usableFromInline let packed: Int
+    /// The entry's place in the tier's eviction queue (and so its bit in the read marks).
+    @usableFromInline let position: Int
+    /// When the entry expires; `Int64.max` when it does not.
+    @usableFromInline let expiresAt: Int64
 
-    init(value: Value, position: Int, expires: Bool) {
+    init(value: Value, position: Int, expiresAt: Int64?) {
         self.value = value
-        packed = position &<< 1 | (expires ? 1 : 0)
+        self.position = position
+        self.expiresAt = expiresAt ?? .max
     }
-
-    @inlinable var position: Int { packed &>> 1 }
-    @inlinable var expires: Bool { packed & 1 != 0 }
 }
 
 /// The entries of one value type in a memory tier, by key (see ``TypedMemoryValues``).
