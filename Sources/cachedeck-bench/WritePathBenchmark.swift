@@ -4,8 +4,8 @@ import Foundation
 
 /// The `writepath` rows (see ``WritePathCommand``). Three writers share the measurement:
 /// CacheCore through ``Cache``; `sqlite`, a plain connection on CacheCore's own file running
-/// the upsert CacheCore runs (its triggers fire), so the difference to CacheCore is Swift's
-/// share; and the floor (``FloorBaseline``). Last, with CacheCore closed, the counter
+/// the upsert CacheCore runs (its triggers fire), so the difference to CacheCore is mostly
+/// Swift's share; and the floor (``FloorBaseline``). Last, with CacheCore closed, the counter
 /// triggers are dropped from the file and the same writes keep the namespace counters
 /// exact from the writer instead (one read of the rows' old sizes and one counter update
 /// per transaction): the alternative issue #26 asks to measure against triggers. CacheCore,
