@@ -53,6 +53,10 @@ import Testing
                 + "since and stays as it is.")
         #expect(try store.cache("tiles", key: String.self, value: String.self).get("t1") == "newer")
         #expect(UndoOutcome(restored: 1, removed: 1).sentence(auditID: 4) == "Restored 1 entry of action #4.")
+        #expect(
+            UndoOutcome(restored: 2, removed: 3, isKeyDeletion: true).sentence(auditID: 7)
+                .hasPrefix("Restored 2 of 3 keys of deletion #7; the other 1 was written again"))
+        #expect(UndoOutcome(restored: 1, removed: 1, isKeyDeletion: true).sentence(auditID: 7) == "Restored 1 key of deletion #7.")
         #expect(UndoOutcome(restored: 5, removed: nil).sentence(auditID: 4) == "Restored 5 entries of action #4.")
     }
 

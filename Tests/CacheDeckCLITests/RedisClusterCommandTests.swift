@@ -52,9 +52,10 @@ struct RedisClusterCommandTests {
         // Deleting keys over every primary, and the undo (namespaces aside: no RedisStore wrote here).
         try #require(cluster.node(port: port)).cli("DEL", namespaces)
         let deleted = try run("del", cluster.url, "--prefix", "user:", "--yes")
-        #expect(deleted.status == 0 && deleted.stdout.contains("Removed 30 entries"), "\(deleted.stderr)")
+        #expect(deleted.status == 0 && deleted.stdout.contains("Deleted 30 keys"), "\(deleted.stderr)")
         #expect(try run("keys", cluster.url, "user:").stdout.contains("0 keys"))
-        let restored = try run("restore", cluster.url, "1")
+        let id = try #require(deleted.stdout.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        let restored = try run("restore", cluster.url, id)
         #expect(restored.status == 0 && restored.stdout.contains("Restored 30"), "\(restored.stderr)")
         #expect(try run("key", cluster.url, "user:29").stdout.contains("v29"))
     }

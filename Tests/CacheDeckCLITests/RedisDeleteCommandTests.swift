@@ -1,3 +1,5 @@
+import CacheCore
+import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
 import Testing
@@ -17,6 +19,10 @@ struct RedisDeleteCommandTests {
     }
 
     func run(_ arguments: String...) throws -> CLIResult {
+        try run(arguments)
+    }
+
+    func run(_ arguments: [String]) throws -> CLIResult {
         try CLIProcess(arguments, folder: folder).wait()
     }
 
@@ -27,6 +33,8 @@ struct RedisDeleteCommandTests {
     @Test func aPrefixIsPreviewedDeletedListedAndRestored() throws {
         let bytes = try memory("user:1", "user:2", "user:admin:1")
         let dry = try run("del", server.url, "--prefix", "user:", "--dry-run", "--json").object()
+        let target = try #require((dry["target"] as? [String: Any])?["deleteKeys"] as? [String: Any], "\(dry)")
+        #expect((target["selector"] as? [String: Any])?["prefix"] != nil, "\(target)")
         let impact = try #require(dry["impact"] as? [String: Any])
         #expect(impact["entries"] as? Int == 3 && impact["bytes"] as? Int == bytes)
         #expect(try server.cli("EXISTS", "user:1", "user:2", "user:admin:1") == "3", "a dry run changes nothing")
@@ -36,12 +44,12 @@ struct RedisDeleteCommandTests {
 
         let done = try run("del", server.url, "--prefix", "user:", "--yes")
         #expect(done.status == 0, "\(done.stderr)")
-        #expect(done.stdout.contains("Removed 3 entries") && done.stdout.contains("cachedeck restore \(server.url) 1"))
+        #expect(done.stdout.contains("Deleted 3 keys") && done.stdout.contains("cachedeck restore \(server.url) 1"))
         #expect(try server.cli("EXISTS", "user:1", "user:2", "user:admin:1") == "0" && server.cli("GET", "plain") == "x")
 
         let audit = try run("audit", server.url)
         let row = try #require(audit.stdout.split(separator: "\n").first { $0.hasPrefix("#1 ") }, "\(audit.stdout)")
-        #expect(row.contains("invalidate prefix keys/user:") && row.contains(" 3 ") && row.hasSuffix("restore 1"))
+        #expect(row.contains("delete 3 keys under prefix 'user:'") && row.contains(" 3 ") && row.hasSuffix("restore 1"))
 
         let restored = try run("restore", server.url, "1")
         #expect(restored.status == 0 && restored.stdout.contains("Restored 3"), "\(restored.stderr)")
@@ -60,10 +68,40 @@ struct RedisDeleteCommandTests {
             let usage = try CLIProcess(["del", server.url] + arguments, folder: folder).wait()
             #expect(usage.status == 2 && usage.errorLines.count >= 1, "\(arguments): \(usage.stderr)")
         }
-        // A database a RedisStore wrote keeps its own actions.
-        try server.cli("SADD", "cachedeck:namespaces", "colors")
-        let store = try run("del", server.url, "--key", "user:1", "--yes")
-        #expect(store.status == 1 && store.errorLines.count == 1 && store.stderr.contains("cachedeck clear, invalidate"))
-        #expect(try server.cli("EXISTS", "user:1") == "1")
+    }
+
+    /// Sessions beside a RedisStore: its keys are refused in one line naming it, the others
+    /// are deleted; one log lists the store's actions and the deletions, and undoes each.
+    @Test func aStoresKeysAreRefusedAndTheOthersDeletedBesideIt() throws {
+        var options = StoreOptions()
+        options.statistics = .disabled
+        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        let colors = try store.cache("colors", key: String.self, value: String.self)
+        try colors.set([(key: "red", value: "#f00", tags: []), (key: "blue", value: "#00f", tags: [])])
+        let cleared = try store.admin.run(.clear(namespace: "colors"))
+        let storeKey = try #require(try server.cli("--scan", "--pattern", "cachedeck:*").split(separator: "\n").first)
+
+        for refused in [["--key", String(storeKey)], ["--prefix", "cachedeck:e:"], ["--prefix", "cache"]] {
+            let result = try run(["del", server.url, "--yes"] + refused)
+            #expect(result.status == 1 && result.errorLines.count == 1, "\(refused): \(result.stderr)")
+            #expect(result.stderr.contains("the RedisStore under cachedeck:") && result.stderr.contains("cachedeck clear"))
+        }
+        #expect(try server.cli("EXISTS", String(storeKey)) == "1")
+
+        let done = try run(["del", server.url, "--prefix", "user:", "--yes", "--json"]).object()
+        #expect(done["removed"] as? Int == 3 && done["isUndoable"] as? Bool == true)
+        let id = try #require(done["auditID"] as? Int)
+        #expect(Int64(id) != cleared.auditID, "one sequence for both logs")
+        #expect(try server.cli("EXISTS", "user:1", "user:2", "user:admin:1") == "0" && server.cli("GET", "plain") == "x")
+
+        let audit = try run(["audit", server.url])
+        #expect(audit.stdout.contains("#\(id) ") && audit.stdout.contains("delete 3 keys under prefix 'user:'"))
+        #expect(audit.stdout.contains("#\(cleared.auditID) ") && audit.stdout.contains("clear colors"), "\(audit.stdout)")
+        let restored = try run(["restore", server.url, "\(id)"])
+        #expect(restored.status == 0 && restored.stdout.contains("Restored 3"), "\(restored.stderr)")
+        #expect(try server.cli("GET", "user:2") == "bob" && colors.count() == 0)
+        let undone = try run(["restore", server.url, "\(cleared.auditID)"])
+        #expect(try undone.status == 0 && colors.count() == 2, "\(undone.stderr)")
     }
 }

@@ -67,16 +67,17 @@ struct RedisKeyspaceEndToEndTests {
         try tmux.waitFor("scanned 3,001 keys")
         // The largest row, orders:, is selected: d previews exactly its keys.
         try tmux.keys("d")
-        let dialog = try tmux.waitFor("Remove them?")
-        #expect(dialog.contains("3,000 entries") && dialog.contains(Self.bytes(ordersBytes)), "\(dialog)")
+        let dialog = try tmux.waitFor("Delete them?")
+        #expect(dialog.contains("Delete 3,000 keys under prefix 'orders:'"), "\(dialog)")
+        #expect(dialog.contains("3,000 keys") && dialog.contains(Self.bytes(ordersBytes)), "\(dialog)")
         try tmux.keys("y")
-        try tmux.waitFor("removed 3,000 entries")
+        try tmux.waitFor("Delete 3,000 keys under prefix 'orders:': deleted 3,000 keys")
         try tmux.waitUntil("the tree scanned again") { $0.contains("scanned") && !$0.contains("orders:") }
         #expect(try redis.command(["EXISTS", "orders:1", "orders:3000"]).integer == 0)
         #expect(try redis.command(["GET", "user:1"]).string == "alice")
 
         try tmux.keys("4")
-        try tmux.waitFor("orders:")
+        try tmux.waitFor("delete 3,000 keys under prefix 'orders:'")
         try tmux.keys("u")
         try tmux.waitFor("Restored 3,000")
         #expect(try redis.command(["GET", "orders:3000"]).string == "v3000")

@@ -58,6 +58,51 @@ struct RedisStoreEndToEndTests {
         store.close()
     }
 
+    /// Sessions beside a store: `d` in the keyspace tree deletes them after a preview and the
+    /// Audit view undoes it; `d` on the store's own keys is refused in one line naming it.
+    @Test func keysBesideAStoreAreDeletedAndTheStoresRefused() throws {
+        let server = try RedisServer()
+        var options = StoreOptions()
+        options.statistics.metrics = .off
+        let store = try RedisStore(url: server.url, options: options, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        try store.cache("colors", key: String.self, value: String.self).set("#f00", for: "red")
+        try server.cli("MSET", "sessions:1", "a", "sessions:2", "b", "sessions:3", "c")
+
+        let tmux = try Tmux(columns: 120, rows: 30)
+        try tmux.type("\(ConsoleEndToEndTests.binary) \(server.url); echo exit=$?", enter: true)
+        try tmux.waitFor("counted by SCAN")
+        try tmux.type(":keyspace", enter: true)
+        try tmux.waitFor("sessions:")
+        for (pattern, shown) in [("sessions*", "sessions:"), ("cachedeck*", "cachedeck:")] {
+            try tmux.keys("/")
+            try tmux.type(pattern)
+            try tmux.keys("Enter")
+            try tmux.waitFor("/\(pattern): 1 of")
+            try tmux.keys("d")
+            if shown == "cachedeck:" {
+                let refused = try tmux.waitFor("owns the keys there")
+                #expect(refused.contains("the RedisStore under cachedeck:") && refused.contains("cachedeck clear"))
+                break
+            }
+            let dialog = try tmux.waitFor("Delete them?")
+            #expect(dialog.contains("Delete 3 keys under prefix 'sessions:'") && dialog.contains("3 keys"), "\(dialog)")
+            try tmux.keys("y")
+            try tmux.waitFor("deleted 3 keys")
+            #expect(try server.cli("EXISTS", "sessions:1", "sessions:2", "sessions:3") == "0")
+            try tmux.keys("Escape")
+        }
+        #expect(try server.cli("EXISTS", "cachedeck:namespaces") == "1")
+
+        try tmux.type(":audit", enter: true)
+        try tmux.waitFor("delete 3 keys under prefix 'sessions:'")
+        try tmux.keys("u")
+        try tmux.waitFor("Restored 3")
+        #expect(try server.cli("GET", "sessions:3") == "c")
+        try tmux.keys("q", "q")
+        try tmux.waitFor("exit=0")
+    }
+
     /// On a 3 + 3 cluster: every namespace counted from the primary serving its slot, and a
     /// namespace's entries read from its node.
     @Test func aStoreOnAClusterShowsEveryNamespaceAndItsEntries() throws {

@@ -26,9 +26,9 @@ package struct ActionController: Sendable {
         self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.path)
     }
 
-    /// A controller acting on a Redis store.
+    /// A controller acting on a Redis store, and deleting the database's other keys.
     package init(store: RedisStore) {
-        self.init(admin: store.admin, isReadOnly: store.isReadOnly, location: store.endpoint)
+        self.init(admin: store.adminWithKeys, isReadOnly: store.isReadOnly, location: store.endpoint)
     }
 
     /// Measures what `target` would remove and captures it: the pending action runs exactly
@@ -96,7 +96,11 @@ package struct ActionController: Sendable {
     package func undo(_ handle: UndoHandle) throws -> UndoOutcome {
         let record = try admin.auditRecord(handle.auditID)
         guard case .importEntries(let imported)? = record?.target, let file = admin as? Admin else {
-            return UndoOutcome(restored: try admin.restore(handle.auditID, origin: .current), removed: record?.entries)
+            let restored = try admin.restore(handle.auditID, origin: .current)
+            if case .deleteKeys? = record?.target {
+                return UndoOutcome(restored: restored, removed: record?.entries, isKeyDeletion: true)
+            }
+            return UndoOutcome(restored: restored, removed: record?.entries)
         }
         let undone = try file.undo(handle.auditID, origin: .current)
         return UndoOutcome(
@@ -140,6 +144,9 @@ package struct PendingAction: Sendable, Hashable {
 
     /// What the action would remove, e.g. `Clear tiles: 2,500 entries, 1.2 MB, 34.2% of recent hits.`
     package var summary: String {
+        if case .deleteKeys(let selector) = target {
+            return "\(ActionText.deletion(selector, keys: impact.entries).capitalizedFirst): \(Formatting.bytes(impact.bytes))."
+        }
         let share = impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" } ?? "hits unknown"
         return "\(target.description.capitalizedFirst): \(Formatting.entries(impact.entries)), "
             + "\(Formatting.bytes(impact.bytes)), \(share)."
@@ -220,5 +227,5 @@ package struct UndoHandle: Sendable, Hashable {
 }
 
 extension String {
-    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    package var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

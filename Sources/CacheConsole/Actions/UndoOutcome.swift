@@ -9,16 +9,21 @@ package struct UndoOutcome: Sendable, Equatable {
     /// For an import: the imported entries deleted, of those it wrote (the others were
     /// written since and stay).
     package let imports: (deleted: Int, written: Int)?
+    /// Whether the action deleted Redis keys (its words: keys, deletion).
+    package let isKeyDeletion: Bool
 
-    package init(restored: Int, removed: Int?, imports: (deleted: Int, written: Int)? = nil) {
+    package init(
+        restored: Int, removed: Int?, imports: (deleted: Int, written: Int)? = nil, isKeyDeletion: Bool = false
+    ) {
         self.restored = restored
         self.removed = removed
         self.imports = imports
+        self.isKeyDeletion = isKeyDeletion
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.restored == rhs.restored && lhs.removed == rhs.removed && lhs.imports?.deleted == rhs.imports?.deleted
-            && lhs.imports?.written == rhs.imports?.written
+            && lhs.imports?.written == rhs.imports?.written && lhs.isKeyDeletion == rhs.isKeyDeletion
     }
 
     /// The line the console and the CLI print. When fewer came back than the action removed,
@@ -31,12 +36,13 @@ package struct UndoOutcome: Sendable, Equatable {
                 + (kept > 0 ? " (\(Formatting.count(kept)) written again since \(kept == 1 ? "stays" : "stay"))" : "")
                 + ", restored \(Formatting.count(restored)) of \(Formatting.count(removed ?? 0)) replaced."
         }
+        let (one, many, action) = isKeyDeletion ? ("key", "keys", "deletion") : ("entry", "entries", "action")
         guard let removed, removed > restored else {
-            return
-                "Restored \(Formatting.count(restored)) \(restored == 1 ? "entry" : "entries") of action #\(auditID)."
+            return "Restored \(Formatting.count(restored)) \(restored == 1 ? one : many) of \(action) #\(auditID)."
         }
         let others = removed - restored
-        return "Restored \(Formatting.count(restored)) of \(Formatting.entries(removed)) of action #\(auditID); "
+        return "Restored \(Formatting.count(restored)) of \(Formatting.count(removed)) \(removed == 1 ? one : many) of "
+            + "\(action) #\(auditID); "
             + "the other \(Formatting.count(others)) \(others == 1 ? "was" : "were") written again or removed since "
             + "and \(others == 1 ? "stays" : "stay") as \(others == 1 ? "it is" : "they are")."
     }

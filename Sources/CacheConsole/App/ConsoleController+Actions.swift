@@ -65,7 +65,7 @@ extension ConsoleController {
             return []
         }
         let stop = ActionStop()
-        model.busy = BusyState(title: ActionText.title(pending.target), since: model.now, isWriting: true, stop: stop)
+        model.busy = BusyState(title: ActionText.title(pending.target, keys: pending.impact.entries), since: model.now, isWriting: true, stop: stop)
         return [.run(pending, answer: answer, stop: stop)]
     }
 

@@ -286,7 +286,8 @@ package struct ConsoleController: Sendable {
         }
         let done = ActionText.done(result)
         var text =
-            (result.outcome.isCancelled ? "Stopped. " : "") + ActionText.title(result.target) + ": "
+            (result.outcome.isCancelled ? "Stopped. " : "") + ActionText.title(result.target, keys: result.outcome.removed)
+            + ": "
             + done.prefix(1).lowercased() + done.dropFirst()
         if let undo = result.undo {
             model.lastUndo = undo

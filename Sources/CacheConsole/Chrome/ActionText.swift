@@ -3,8 +3,9 @@ import CacheCore
 
 /// Actions named briefly for the dialog and the status line: `Invalidate 2 keys in products`.
 package enum ActionText {
-    /// What `target` does, as a short phrase starting with a capital.
-    package static func title(_ target: AdminTarget) -> String {
+    /// What `target` does, as a short phrase starting with a capital; a key deletion says how
+    /// many `keys` it deletes where known (`Delete 3 keys under prefix 'user:'`).
+    package static func title(_ target: AdminTarget, keys: Int? = nil) -> String {
         switch target {
         case .sweep(let namespace, let keepingStaleWindow):
             "Sweep expired entries of \(namespace ?? "all namespaces")"
@@ -15,6 +16,19 @@ package enum ActionText {
         case .expiry(let selector, let change):
             "\(String(change.description.prefix(1)).uppercased())\(change.description.dropFirst()) of " + what(selector)
         case .importEntries(let record): "Import \(Formatting.count(record.entries)) entries into \(record.namespace)"
+        case .deleteKeys(let selector): deletion(selector, keys: keys).capitalizedFirst
+        }
+    }
+
+    /// What a key deletion deletes: `delete key 'user:1'`, `delete 3 marked keys`,
+    /// `delete 3 keys under prefix 'user:'` (`keys`: how many, where known).
+    package static func deletion(_ selector: InvalidationSelector, keys: Int?) -> String {
+        let counted = { (count: Int) in "\(Formatting.count(count)) \(count == 1 ? "key" : "keys")" }
+        return switch selector {
+        case .key(_, let key): "delete key '\(key)'"
+        case .keys(_, let named): "delete \(Formatting.count(keys ?? named.count)) marked \((keys ?? named.count) == 1 ? "key" : "keys")"
+        case .prefix(_, let prefix): "delete \(keys.map(counted) ?? "the keys") under prefix '\(prefix)'"
+        default: "delete the keys of \(selector)"
         }
     }
 
@@ -36,6 +50,8 @@ package enum ActionText {
         var line = "Removed \(entries) (\(bytes))."
         if case .expiry = result.target {
             line = "Changed the expiry of \(entries) (\(bytes))."
+        } else if case .deleteKeys = result.target {
+            line = "Deleted \(Formatting.count(outcome.removed)) \(outcome.removed == 1 ? "key" : "keys") (\(bytes))."
         } else if case .importEntries = result.target {
             line = "Wrote \(entries) (\(bytes))."
         } else if result.target.isUndoable && outcome.wasDiskFull && !outcome.isUndoable && outcome.removed > 0 {

@@ -9,7 +9,7 @@ enum ConfirmScreen {
         let width = min(72, area.size.columns - 4)
         let inner = width - 4
         var lines: [(String, CellStyle)] = [
-            (ActionText.title(pending.target), CellStyle(.title)),
+            (ActionText.title(pending.target, keys: impact.entries), CellStyle(.title)),
             ("", CellStyle(.dialog)),
             (figures(pending, options: options), CellStyle(.dialog, [.bold])),
         ]
@@ -51,7 +51,8 @@ enum ConfirmScreen {
         }
     }
 
-    /// What the action would do: entries, bytes and hit share removed; for an import, the
+    /// What the action would do: entries, bytes and hit share removed (keys and bytes for a
+    /// key deletion); for an import, the
     /// entries new and replacing (those go to the trash) and the bytes written.
     private static func figures(_ pending: PendingAction, options: RenderOptions) -> String {
         let impact = pending.impact
@@ -59,6 +60,10 @@ enum ConfirmScreen {
             return "\(Formatting.count(imported.new)) new\(options.dot)\(Formatting.count(imported.replacing)) replacing "
                 + "(\(Formatting.bytes(imported.replacedBytes)) to the trash)\(options.dot)"
                 + "\(Formatting.bytes(imported.bytes))"
+        }
+        if case .deleteKeys = pending.target {
+            return "\(Formatting.count(impact.entries)) \(impact.entries == 1 ? "key" : "keys")\(options.dot)"
+                + Formatting.bytes(impact.bytes)
         }
         return "\(Formatting.entries(impact.entries))\(options.dot)\(Formatting.bytes(impact.bytes))\(options.dot)"
             + (impact.recentHitShare.map { "\(TimeText.percent($0)) of recent hits" }
@@ -70,6 +75,7 @@ enum ConfirmScreen {
         switch target {
         case .expiry: "Change their expiry?"
         case .importEntries: "Import them?"
+        case .deleteKeys: "Delete them?"
         default: "Remove them?"
         }
     }
@@ -90,6 +96,7 @@ enum ConfirmScreen {
         case .expiry: "Undo with u in the audit view: the old expiry times are kept 7 days."
         case .invalidate, .clear, .clearAll: "Undo with u in the audit view: the trash keeps them 7 days."
         case .importEntries: "Undo with u in the audit view: the entries it replaces are kept 7 days."
+        case .deleteKeys: "Undo with u in the audit view: each key is kept 7 days (DUMP, with its expiry)."
         }
     }
 

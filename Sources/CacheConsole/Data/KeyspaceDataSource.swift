@@ -9,7 +9,7 @@ import Synchronization
 /// ``firstScanBudget``, so the first screen shows keys) and run on a thread of its own from
 /// then on, whose tree every level view reads as it grows; no later read waits for the scan,
 /// so a key opens at once while it runs.
-/// A keyspace no RedisStore wrote may delete keys (a key, marked keys, a prefix) through
+/// A keyspace may delete keys (a key, marked keys, a prefix; never a RedisStore's) through
 /// ``RedisKeyspaceAdmin``: preview, confirmation, progress, the log and undo of every action
 /// (the Audit view); after each, the scan starts over. Cache-file reads are refused.
 package final class KeyspaceDataSource: ConsoleDataSource {
@@ -125,7 +125,8 @@ package final class KeyspaceDataSource: ConsoleDataSource {
         return controller
     }
 
-    private func rescan() {
+    /// Starts the scan over (after an action changed the keys).
+    func rescan() {
         runner.withLock { $0?.restart() }
     }
 

@@ -11,7 +11,9 @@ import Synchronization
 /// counters sampled at each refresh (the Overview and the 5-minute statistics) or from their
 /// per-minute telemetry on the server (the hour and day statistics), and the raw keyspace
 /// through a ``KeyspaceDataSource``.
-/// Actions, undo and the audit log go through the store's ``RedisAdmin``; a read-only source
+/// Actions, undo and the audit log go through the store's ``RedisAdmin``, and the deletion of
+/// the database's other keys (`d` in the keyspace tree) through its `RedisKeyspaceAdmin`,
+/// in one log (see `StoreAndKeysAdmin`); a read-only source
 /// opens no store and sends no write command.
 package final class RedisStoreDataSource: ConsoleDataSource {
     /// How long complete counts are shown before a new census starts (the old one is shown
@@ -190,12 +192,12 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         guard let store else {
             throw ConsoleError("the audit log on Redis needs a console that is not --read-only")
         }
-        return try actions.auditLog(limit: limit, of: store.admin)
+        return try actions.auditLog(limit: limit, of: store.adminWithKeys)
     }
 
     package func prepare(_ request: ActionRequest) throws -> PendingAction { try actions.prepare(request) }
 
-    /// Runs the action, then counts afresh (the counts shown before it are no longer true).
+    /// Runs the action, then counts and scans afresh (what was shown before it is no longer true).
     package func run(_ pending: PendingAction, answer: String, progress: @escaping (ActionProgress) -> Bool) throws
         -> ActionResult?
     {
@@ -203,7 +205,7 @@ package final class RedisStoreDataSource: ConsoleDataSource {
         return try actions.run(pending, answer: answer, progress: progress)
     }
 
-    /// Undoes the action, then counts afresh.
+    /// Undoes the action, then counts and scans afresh.
     package func undo(auditID: Int64) throws -> UndoOutcome {
         defer { recount() }
         return try actions.undo(auditID: auditID)
@@ -227,8 +229,10 @@ package final class RedisStoreDataSource: ConsoleDataSource {
     }
 
     /// Drops the counts shown and starts a new census (shown as lower bounds until it completes).
+    /// Counts and scans the keyspace afresh.
     private func recount() {
         census.restart()
+        keyspaceSource.rescan()
     }
 
     private static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

@@ -80,7 +80,7 @@ public struct Admin: Sendable {
             return try connection.namespaceRow(name: name).map { [($0.id, name)] } ?? []
         case .clearAll, .invalidate(.all):
             return try connection.namespaceRecords(named: nil).map { ($0.id, $0.name) }
-        case .sweep, .invalidate, .expiry, .importEntries:
+        case .sweep, .invalidate, .expiry, .importEntries, .deleteKeys:
             return nil
         }
     }

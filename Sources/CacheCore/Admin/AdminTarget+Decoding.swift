@@ -1,5 +1,5 @@
 extension AdminTarget {
-    private enum Case: String, CodingKey { case sweep, clear, clearAll, invalidate, expiry, importEntries }
+    private enum Case: String, CodingKey { case sweep, clear, clearAll, invalidate, expiry, importEntries, deleteKeys }
     private enum Field: String, CodingKey {
         case namespace, keepingStaleWindow, selector, change, record
         case only = "_0"
@@ -28,6 +28,7 @@ extension AdminTarget {
                 selector: try fields.decode(InvalidationSelector.self, forKey: .selector),
                 change: try fields.decode(ExpiryChange.self, forKey: .change))
         case .importEntries: self = .importEntries(record: try fields.decode(ImportRecord.self, forKey: .record))
+        case .deleteKeys: self = .deleteKeys(try fields.decode(InvalidationSelector.self, forKey: .only))
         }
     }
 }

@@ -18,6 +18,9 @@ public enum AdminTarget: Sendable, Hashable, Codable {
     /// Entries written by ``Admin/importEntries(_:into:origin:)`` (run through that method,
     /// never through ``Admin/run(_:origin:progress:)``, which refuses it).
     case importEntries(record: ImportRecord)
+    /// Keys of a Redis keyspace, not a store's entries: a `key`, `keys` or `prefix` selector
+    /// whose namespace is `keys` (the keyspace's key deletions run it; stores refuse it).
+    case deleteKeys(InvalidationSelector)
 
     /// Whether the removed rows are kept in the trash for ``Admin/restore(_:)``. A sweep
     /// removes only entries no ordinary read returns any more, so it keeps nothing.
@@ -31,7 +34,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         case .sweep(let namespace, _): namespace
         case .clear(let namespace): namespace
         case .clearAll: nil
-        case .invalidate(let selector), .expiry(let selector, _): selector.namespace
+        case .invalidate(let selector), .expiry(let selector, _), .deleteKeys(let selector): selector.namespace
         case .importEntries(let record): record.namespace
         }
     }
@@ -41,7 +44,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
         switch self {
         case .invalidate(let selector): .invalidate(selector.normalized)
         case .expiry(let selector, let change): .expiry(selector: selector.normalized, change: change)
-        case .sweep, .clear, .clearAll, .importEntries: self
+        case .sweep, .clear, .clearAll, .importEntries, .deleteKeys: self
         }
     }
 
@@ -52,7 +55,7 @@ public enum AdminTarget: Sendable, Hashable, Codable {
             .swept(namespace: namespace, at: now, keepingStaleWindow: keepingStaleWindow)
         case .clear(let namespace): .invalidated(.namespace(namespace))
         case .clearAll: .invalidated(.all)
-        case .invalidate(let selector), .expiry(let selector, _): .invalidated(selector)
+        case .invalidate(let selector), .expiry(let selector, _), .deleteKeys(let selector): .invalidated(selector)
         case .importEntries(let record): .invalidated(.namespace(record.namespace))
         }
     }
@@ -60,7 +63,8 @@ public enum AdminTarget: Sendable, Hashable, Codable {
 
 extension AdminTarget: CustomStringConvertible {
     /// `sweep colors`, `sweep all, keeping the stale window`, `clear colors`, `clear all`, `invalidate tag tenant:7`,
-    /// `set TTL 1h of tag tenant:7`, `import 12 entries into colors`.
+    /// `set TTL 1h of tag tenant:7`, `import 12 entries into colors`, `delete key user:1`,
+    /// `delete 3 keys`, `delete the keys under prefix user:`.
     public var description: String {
         switch self {
         case .sweep(let namespace, let keepingStaleWindow):
@@ -71,6 +75,10 @@ extension AdminTarget: CustomStringConvertible {
         case .expiry(let selector, let change): "\(change) of \(selector)"
         case .importEntries(let record):
             "import \(record.entries) \(record.entries == 1 ? "entry" : "entries") into \(record.namespace)"
+        case .deleteKeys(.key(_, let key)): "delete key \(key)"
+        case .deleteKeys(.keys(_, let keys)): "delete \(keys.count) \(keys.count == 1 ? "key" : "keys")"
+        case .deleteKeys(.prefix(_, let prefix)): "delete the keys under prefix \(prefix)"
+        case .deleteKeys(let selector): "delete the keys of \(selector)"
         }
     }
 }

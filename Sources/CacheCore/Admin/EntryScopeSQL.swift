@@ -25,6 +25,8 @@ struct EntryScope: Sendable {
             return try of(.invalidate(selector), now: now, in: connection)
         case .importEntries:
             throw CacheError.unsupported(feature: "import as a purge", reason: "use Admin.importEntries")
+        case .deleteKeys:
+            throw CacheError.unsupported(feature: "deleting Redis keys in a cache file", reason: "invalidate its entries")
         }
         return try selectorScopes(target, now: now, in: connection)
     }
@@ -106,7 +108,7 @@ struct EntryScope: Sendable {
                     condition: "+e.namespace_id = ?2 AND e.id IN (SELECT entry_id FROM entry_tags WHERE tag = ?1)",
                     parameters: [.text(tag), .integer(id)])
             ]
-        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry, .importEntries:
+        case .clear, .clearAll, .invalidate(.namespace), .invalidate(.all), .expiry, .importEntries, .deleteKeys:
             return []
         }
     }

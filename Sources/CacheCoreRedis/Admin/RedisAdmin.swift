@@ -98,6 +98,9 @@ public struct RedisAdmin: StoreAdministering {
         case .invalidate(let chosen), .expiry(let chosen, _): selector = chosen.normalized
         case .importEntries:
             throw CacheError.unsupported(feature: "import on Redis", reason: "cachedeck imports into cache files only")
+        case .deleteKeys:
+            throw CacheError.unsupported(
+                feature: "deleting keys through a RedisStore", reason: "the keyspace's key deletions do (cachedeck del)")
         }
         if let name = target.namespace, try generation(of: name) == nil { throw InspectorError.noSuchNamespace(name) }
         return selector

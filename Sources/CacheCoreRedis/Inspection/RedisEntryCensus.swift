@@ -5,8 +5,8 @@ import Synchronization
 /// Counts a ``RedisStore``'s entries per namespace with a `SCAN` of its entry keys, a bounded
 /// batch at a time: each `step()` is one `SCAN … COUNT` call and one pipeline (`HMGET`,
 /// `HSTRLEN`) over the keys it returned, so a caller can show the counts as they grow and stop
-/// whenever it likes. On a Redis Cluster the primaries are walked one after another, each
-/// with its own cursor, each key read on the node that named it.
+/// whenever it likes. On a Redis Cluster every step walks the primaries at once (one thread
+/// and connection each), each with its own cursor, each key read on the node that named it.
 ///
 /// Only the live generation of each namespace is counted. Counts are exact once
 /// ``RedisCensusProgress/isComplete`` (for the entries that existed for the whole scan); until
@@ -64,8 +64,10 @@ public final class RedisEntryCensus: SteppedScan {
         state.withLock { Self.progress($0) }
     }
 
-    /// Scans one more batch of the first primary not done yet, unless the census is complete
-    /// (or another thread is stepping it).
+    /// Scans one more batch of every primary not done yet, the primaries at once (one thread
+    /// and connection each), unless the census is complete (or another thread is stepping
+    /// it). When one primary fails, what the others read is kept and the error thrown; the
+    /// next step asks that batch again.
     @discardableResult
     public func step() throws -> RedisCensusProgress {
         try gate.run(busy: { progress }) {
@@ -75,44 +77,30 @@ public final class RedisEntryCensus: SteppedScan {
                 if state.epoch != epoch { restart(&state, epoch: epoch) }
                 return (state.cursors, state.batches > 0)
             }
-            guard let index = cursors.indices.first(where: { !cursors[$0].isComplete }) else { return progress }
+            let open = cursors.indices.filter { !cursors[$0].isComplete }
+            guard !open.isEmpty else { return progress }
             let primaries = servers.primaries
             guard primaries.count == cursors.count else {
                 state.withLock { restart(&$0, epoch: epoch) }
                 return progress
             }
             let keys = inspector.keys
-            let entryPrefix = Data(keys.entryPrefix.utf8)
             let namespaces = try RedisStore.mapping(inspector.endpoint) {
                 try RedisNamespace.readAll(keys: keys, servers: servers)
             }
             let current = Dictionary(
                 namespaces.map { (Data(keys.segment($0.name).utf8), $0) }, uniquingKeysWith: { first, _ in first })
-            let (next, rows) = try RedisStore.mapping(inspector.endpoint) {
-                try primaries[index].withConnection { connection in
-                    var next = cursors[index]
-                    if next.batches == 0 { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
-                    let names = try next.advance(
-                        with: try connection.command(
-                            next.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),
-                        from: connection.endpoint.description)
-                    var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
-                    for name in names {
-                        guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
-                            let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
-                        else { continue }
-                        wanted.append((name, namespace, name.count - parts.key.count))
+            let reads = Mutex([Result<(ScanCursor, [EntryRow]), any Error>?](repeating: nil, count: open.count))
+            DispatchQueue.concurrentPerform(iterations: open.count) { position in
+                let index = open[position]
+                let read = Result {
+                    try RedisStore.mapping(self.inspector.endpoint) {
+                        try self.read(cursors[index], on: primaries[index], namespaces: current)
                     }
-                    var rows: [EntryRow] = []
-                    for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
-                        let found = try RedisEntryReader.rows(
-                            group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
-                            version: group[0].namespace.version, value: false, on: connection)
-                        rows += found.compactMap { $0 }
-                    }
-                    return (next, rows)
                 }
+                reads.withLock { $0[position] = read }
             }
+            var failure: (any Error)?
             let progress = state.withLock { state in
                 let moved =
                     started
@@ -125,11 +113,21 @@ public final class RedisEntryCensus: SteppedScan {
                     return Self.progress(state)
                 }
                 if !started { state.startedAt = RedisStoreInspector.now() }
-                for row in rows { state.tallies[row.namespace, default: Tally()].add(row, scannedAt: state.startedAt) }
-                state.cursors[index] = next
+                for (index, read) in zip(open, reads.withLock { $0 }) {
+                    switch read {
+                    case .success(let (next, rows)):
+                        for row in rows {
+                            state.tallies[row.namespace, default: Tally()].add(row, scannedAt: state.startedAt)
+                        }
+                        state.cursors[index] = next
+                    case .failure(let error): failure = failure ?? error
+                    case nil: break
+                    }
+                }
                 if state.isComplete { state.completedAt = RedisStoreInspector.now() }
                 return Self.progress(state)
             }
+            if let failure { throw failure }
             // Every primary walked: had slots moved meanwhile, entries may have gone to a node
             // walked before, so the census starts over on the new map.
             if progress.isComplete, case .cluster(let router) = servers {
@@ -142,6 +140,38 @@ public final class RedisEntryCensus: SteppedScan {
                 }
             }
             return progress
+        }
+    }
+
+    /// One `SCAN` batch of `primary` from `cursor` and the live-generation entries it named
+    /// (their rows read in one pipeline on the same node); returns the cursor after it.
+    private func read(_ cursor: ScanCursor, on primary: RedisPool, namespaces current: [Data: RedisNamespace])
+        throws -> (ScanCursor, [EntryRow])
+    {
+        let keys = inspector.keys
+        let entryPrefix = Data(keys.entryPrefix.utf8)
+        return try primary.withConnection { connection in
+            var next = cursor
+            if next.batches == 0 { next.keysInDatabase = try connection.command(["DBSIZE"]).integer }
+            let names = try next.advance(
+                with: try connection.command(
+                    next.command(match: Data((RedisKeys.glob(keys.entryPrefix) + "*").utf8), count: batchSize)),
+                from: connection.endpoint.description)
+            var wanted: [(name: Data, namespace: RedisNamespace, keyStart: Int)] = []
+            for name in names {
+                guard let parts = RedisEntryReader.parse(name, entryPrefix: entryPrefix),
+                    let namespace = current[parts.escapedNamespace], namespace.generation == parts.generation
+                else { continue }
+                wanted.append((name, namespace, name.count - parts.key.count))
+            }
+            var rows: [EntryRow] = []
+            for (namespace, group) in Dictionary(grouping: wanted, by: \.namespace.name) {
+                let found = try RedisEntryReader.rows(
+                    group.map(\.name), keyStart: group[0].keyStart, namespace: namespace,
+                    version: group[0].namespace.version, value: false, on: connection)
+                rows += found.compactMap { $0 }
+            }
+            return (next, rows)
         }
     }
 

@@ -5,14 +5,15 @@ import Foundation
 ///
 /// A deleted key's copy goes to a trash hash in the key's own slot (`{<tag>}` is a hash tag
 /// chosen to hash to that slot), so one script moves it on a cluster; the log of deletions
-/// shares the tag `{%log}`.
+/// shares the tag `{%log}`. What a deletion moved into a slot's trash is counted in a ledger
+/// in the same slot, by the same script.
 struct KeyTrashKeys: Sendable {
     /// What every one of these keys starts with.
     let root: String
 
     init(prefix: String) { root = prefix + "keytrash:" }
 
-    /// The counter deletion ids come from.
+    /// The counter deletion ids came from before they came from the store's audit sequence.
     var sequence: String { root + "{%log}seq" }
     /// Deletion ids scored by when they started (ms).
     var index: String { root + "{%log}index" }
@@ -20,6 +21,11 @@ struct KeyTrashKeys: Sendable {
     func record(_ id: Int64) -> String { root + "{%log}record:\(id)" }
     /// The trash hash of deletion `id` for the keys of `slot` (one hash on one server: `slot` 0).
     func trash(_ id: Int64, slot: Int) -> String { root + "{" + Self.slotTags[slot] + "}:\(id)" }
+    /// What deletion `id` moved into ``trash(_:slot:)`` (`entries`, `bytes`), written by the
+    /// script that moves the keys.
+    func ledger(_ id: Int64, slot: Int) -> String { root + "{" + Self.slotTags[slot] + "}ledger:\(id)" }
+    /// The slots deletion `id` has moved keys in, or was about to (each added before its batch).
+    func slots(_ id: Int64) -> String { root + "{%log}slots:\(id)" }
     /// A `SCAN MATCH` pattern for every trash hash of deletion `id`.
     func trashPattern(_ id: Int64) -> String { RedisKeys.glob(root) + "{*}:\(id)" }
 

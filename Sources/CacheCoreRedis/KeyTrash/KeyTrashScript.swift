@@ -7,15 +7,16 @@ enum KeyTrashScript {
         local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
         """
 
-    /// KEYS: the trash hash, then the keys. ARGV: retention ms. Each key that exists is
-    /// `DUMP`ed into the trash hash (field: its name, value: `<expires at ms, 0: never>:<dump>`)
-    /// and unlinked; the hash expires after the retention. Returns `{moved, bytes}` (bytes:
-    /// `MEMORY USAGE` of the keys moved).
+    /// KEYS: the trash hash, the deletion's ledger in the same slot, then the keys. ARGV:
+    /// retention ms. Each key that exists is `DUMP`ed into the trash hash (field: its name,
+    /// value: `<expires at ms, 0: never>:<dump>`) and unlinked, and added to the ledger's
+    /// `entries` and `bytes`, in the same step; both expire after the retention. Returns
+    /// `{moved, bytes}` (bytes: `MEMORY USAGE` of the keys moved).
     static let move = """
         #!lua
         \(now)
         local moved, bytes = 0, 0
-        for i = 2, #KEYS do
+        for i = 3, #KEYS do
           local key = KEYS[i]
           local dump = redis.call('DUMP', key)
           if dump then
@@ -28,7 +29,12 @@ enum KeyTrashScript {
             moved = moved + 1
           end
         end
-        if moved > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+        if moved > 0 then
+          redis.call('PEXPIRE', KEYS[1], ARGV[1])
+          redis.call('HINCRBY', KEYS[2], 'entries', moved)
+          redis.call('HINCRBY', KEYS[2], 'bytes', bytes)
+          redis.call('PEXPIRE', KEYS[2], ARGV[1])
+        end
         return {moved, bytes}
         """
 

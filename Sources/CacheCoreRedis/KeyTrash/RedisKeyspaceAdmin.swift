@@ -2,16 +2,20 @@ import CacheCore
 import Foundation
 import Synchronization
 
-/// Deleting keys of a Redis keyspace no ``RedisStore`` wrote (a key, marked keys, or every
+/// Deleting keys of a Redis keyspace, never a ``RedisStore``'s own (a key, marked keys, or every
 /// key under a prefix), with a preview, progress, stop, a log of deletions and an undo, as
 /// ``StoreAdministering`` so the console's and the CLI's one action path runs it
 /// (docs/REDIS.md, "Deleting keys").
 ///
-/// Targets are `.invalidate(.key/.keys/.prefix)` in the namespace ``namespace``, keys written
-/// as `PrintableKey` text. A preview walks the keys (`SCAN MATCH`, every primary) and
-/// captures them with their `MEMORY USAGE`; running the same target deletes exactly those
-/// that still exist, in batches of at most ``batchSize``: each key is `DUMP`ed with its expiry
-/// into a trash hash in its own slot and unlinked, atomically per slot. The undo `RESTORE`s
+/// Targets are `.deleteKeys(.key/.keys/.prefix)` in the namespace ``namespace``, keys written
+/// as `PrintableKey` text. Where a RedisStore wrote under the prefix, its keys are refused
+/// (its actions keep its namespaces right) and every other key may be deleted; deletion ids
+/// come from the store's audit sequence, so they never repeat a store action's.
+///
+/// A preview walks the keys (`SCAN MATCH`, every primary) and captures them with their
+/// `MEMORY USAGE`; running the same target deletes exactly those that still exist, in batches
+/// of at most ``batchSize``: each key is `DUMP`ed with its expiry into a trash hash in its own
+/// slot and unlinked, and counted in the slot's ledger, atomically per slot. The undo `RESTORE`s
 /// each key that was not written again since.
 package final class RedisKeyspaceAdmin: StoreAdministering {
     /// The namespace deletion targets name.
@@ -24,6 +28,8 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
     private let servers: RedisServers
     private let endpoint: String
     private let keys: KeyTrashKeys
+    /// The keys of a RedisStore under the prefix (deletions refuse them where one wrote).
+    private let storeKeys: RedisKeys
     private let log: KeyTrashLog
     private let captured = Mutex<[AdminTarget: Capture]>([:])
 
@@ -41,11 +47,13 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         self.servers = servers
         endpoint = servers.description
         keys = KeyTrashKeys(prefix: prefix)
-        log = KeyTrashLog(keys: keys, servers: servers, endpoint: servers.description)
+        let isCluster = if case .cluster = servers { true } else { false }
+        storeKeys = RedisKeys(prefix: prefix, isClustered: isCluster)
+        log = KeyTrashLog(keys: keys, sequence: storeKeys.auditSequence, servers: servers, endpoint: servers.description)
     }
 
     package func preview(_ target: AdminTarget) throws -> ActionImpact {
-        let capture = try measure(try Self.selection(target))
+        let capture = try preview(measuring: target)
         captured.withLock { $0[target] = capture }
         return ActionImpact(
             entries: capture.keys.count, bytes: capture.bytes, recentHitShare: nil,
@@ -55,7 +63,7 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
     package func run(_ target: AdminTarget, origin: ActionOrigin, progress: ((ActionProgress) -> Bool)?) throws
         -> ActionOutcome
     {
-        let capture = try captured.withLock { $0.removeValue(forKey: target) } ?? measure(try Self.selection(target))
+        let capture = try captured.withLock { $0.removeValue(forKey: target) } ?? preview(measuring: target)
         let id = try log.begin(
             target, samples: capture.keys.prefix(5).map { Self.namespace + "/" + PrintableKey.text($0) }, origin: origin,
             now: Self.now())
@@ -69,12 +77,12 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
                 let moved = try move(Array(batch), id: id)
                 removed += moved.keys
                 bytes += moved.bytes
-                try log.add(id, entries: moved.keys, bytes: moved.bytes)
             } catch {
-                try? log.set(id, "finished", Self.now())
+                // The ledgers count what the scripts moved, replies lost or not.
+                let counted = (try? log.finish(id, now: Self.now()))?.entries ?? removed
                 throw CacheError.serverError(
                     endpoint: endpoint,
-                    message: "stopped after deleting \(removed) of \(capture.keys.count) keys (deletion #\(id); "
+                    message: "stopped after deleting \(counted) of \(capture.keys.count) keys (deletion #\(id); "
                         + "restore \(id) undoes them): \(error)")
             }
             handled += batch.count
@@ -83,7 +91,7 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
                 break
             }
         }
-        try log.set(id, "finished", Self.now())
+        try log.finish(id, now: Self.now())
         return ActionOutcome(
             auditID: id, removed: removed, bytes: bytes, isUndoable: true, isCancelled: stopped,
             notRemoved: handled - removed)
@@ -144,9 +152,9 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
 
     private static func selection(_ target: AdminTarget) throws -> Selection {
         switch target {
-        case .invalidate(.key(namespace, let key)): return .keys([bytes(key)])
-        case .invalidate(.keys(namespace, let keys)): return .keys(keys.map(bytes))
-        case .invalidate(.prefix(namespace, let prefix)): return .prefix(bytes(prefix))
+        case .deleteKeys(.key(namespace, let key)): return .keys([bytes(key)])
+        case .deleteKeys(.keys(namespace, let keys)): return .keys(keys.map(bytes))
+        case .deleteKeys(.prefix(namespace, let prefix)): return .prefix(bytes(prefix))
         default:
             throw CacheError.unsupported(
                 feature: "\(target) on a Redis keyspace", reason: "delete a key, marked keys or a prefix")
@@ -155,7 +163,38 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
 
     private static func bytes(_ text: String) -> Data { PrintableKey.bytes(text) ?? Data(text.utf8) }
 
-    /// The keys `selection` names that exist now, with their `MEMORY USAGE`; never the trash's.
+    /// What `target` selects now, refused where it reaches a RedisStore's keys.
+    private func preview(measuring target: AdminTarget) throws -> Capture {
+        let selection = try Self.selection(target)
+        try refuseStoreKeys(selection)
+        return try measure(selection)
+    }
+
+    /// Throws when `selection` reaches keys under the prefix and a RedisStore wrote there.
+    private func refuseStoreKeys(_ selection: Selection) throws {
+        let root = Data(storeKeys.prefix.utf8)
+        let what: String? =
+            switch selection {
+            case .keys(let named): named.first { $0.starts(with: root) }.map { "the key " + PrintableKey.text($0) }
+            case .prefix(let prefix):
+                prefix.starts(with: root) || root.starts(with: prefix)
+                    ? "the keys under prefix " + PrintableKey.text(prefix) : nil
+            }
+        guard let what else { return }
+        let holdsStore = try RedisStore.mapping(endpoint) {
+            try servers.withConnection(forKey: storeKeys.namespaces) {
+                try $0.command(["EXISTS", RedisArgument(storeKeys.namespaces)]).integer == 1
+            }
+        }
+        guard holdsStore else { return }
+        throw CacheError.unsupported(
+            feature: "deleting \(what)",
+            reason: "the RedisStore under \(storeKeys.prefix) owns the keys there; remove its entries with "
+                + "cachedeck clear or cachedeck invalidate (the console's Entries view), or give a prefix outside it")
+    }
+
+    /// The keys `selection` names that exist now, with their `MEMORY USAGE`; never the log's
+    /// (its trash, records and id sequence).
     private func measure(_ selection: Selection) throws -> Capture {
         let own = Data(keys.root.utf8)
         var found: [Data] = []
@@ -189,7 +228,8 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
                 }
             }
         }
-        found = found.filter { !$0.starts(with: own) }
+        let sequence = Data(storeKeys.auditSequence.utf8)
+        found = found.filter { !$0.starts(with: own) && $0 != sequence }
         var kept: [Data] = []
         var bytes = 0
         for start in stride(from: 0, to: found.count, by: 1000) {
@@ -206,15 +246,19 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         return Capture(keys: kept, bytes: bytes)
     }
 
-    /// Moves `batch` into the trash of deletion `id`: one script call per slot, pipelined per node.
+    /// Moves `batch` into the trash of deletion `id`: one script call per slot, pipelined per
+    /// node, each counting what it moves in the slot's ledger (the slots named in the log first).
     private func move(_ batch: [Data], id: Int64) throws -> (keys: Int, bytes: Int) {
         let isCluster = if case .cluster = servers { true } else { false }
         let bySlot = Dictionary(grouping: batch) { isCluster ? ClusterSlot.of($0) : 0 }
+        try log.touch(id, slots: bySlot.keys)
         let calls = bySlot.map { slot, names in
             let trash = keys.trash(id, slot: slot)
             let command: [RedisArgument] =
-                ["EVAL", RedisArgument(KeyTrashScript.move), RedisArgument(names.count + 1), RedisArgument(trash)]
-                + names.map { RedisArgument($0) } + [RedisArgument(KeyTrashLog.retention)]
+                [
+                    "EVAL", RedisArgument(KeyTrashScript.move), RedisArgument(names.count + 2), RedisArgument(trash),
+                    RedisArgument(keys.ledger(id, slot: slot)),
+                ] + names.map { RedisArgument($0) } + [RedisArgument(KeyTrashLog.retention)]
             return (key: Data(trash.utf8), command: command)
         }
         let replies = try RedisStore.mapping(endpoint) { try servers.pipeline(calls) }

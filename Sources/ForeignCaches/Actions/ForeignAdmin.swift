@@ -87,6 +87,8 @@ package final class ForeignAdmin: StoreAdministering {
             throw ForeignCacheError("CacheDeck does not change expiry times in other libraries' caches")
         case .importEntries:
             throw ForeignCacheError("CacheDeck does not import into other libraries' caches")
+        case .deleteKeys:
+            throw ForeignCacheError("keys are deleted in Redis keyspaces; invalidate this cache's entries")
         }
     }
 }

@@ -3,8 +3,8 @@ import CacheConsole
 import CacheCore
 import CacheCoreRedis
 
-/// `cachedeck del URL (--key K… | --prefix P)`: deletes keys of a Redis keyspace no RedisStore
-/// wrote, with the preview, confirmation, progress and undo of every action.
+/// `cachedeck del URL (--key K… | --prefix P)`: deletes keys of a Redis keyspace (never a
+/// RedisStore's), with the preview, confirmation, progress and undo of every action.
 struct DeleteKeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "del",
@@ -14,8 +14,9 @@ struct DeleteKeysCommand: ParsableCommand {
             removes exactly those that still exist. Each key is kept for 7 days (DUMP with its expiry, in \
             its own slot on a cluster) under <redis-prefix>keytrash:, so `cachedeck restore URL ID` brings \
             back every key nothing wrote since; `cachedeck audit URL` lists the deletions. Keys are typed \
-            as the keyspace browser shows them (\\xff for a byte that is not UTF-8). A database a \
-            RedisStore wrote is refused: use clear, invalidate or ttl, which keep its namespaces right.
+            as the keyspace browser shows them (\\xff for a byte that is not UTF-8). Where a RedisStore \
+            wrote, its keys (under <redis-prefix>) are refused: use clear, invalidate or ttl, which keep \
+            its namespaces right; the database's other keys are deleted as anywhere.
             """)
 
     @Argument(help: "The Redis URL: redis://[user:password@]host:port/db or redis+cluster://host:port,…/.")
@@ -34,17 +35,13 @@ struct DeleteKeysCommand: ParsableCommand {
 
     func run() throws {
         let store = try ActionStoreArguments.parse([url, "--redis-prefix", redis.redisPrefix])
-        guard let opened = try store.openKeyspace(writable: true) else {
-            throw Failure(
-                "\(RedisEndpoint.redacted(url)) holds a RedisStore under \(redis.redisPrefix): remove its entries with "
-                    + "cachedeck clear, invalidate or ttl, which keep its namespaces right")
-        }
+        let opened = try store.openKeyspace(writable: true) ?? store.open(writable: true)
         let namespace = RedisKeyspaceAdmin.namespace
         let selector: InvalidationSelector =
             if let prefix { .prefix(namespace: namespace, prefix: prefix) } else if key.count == 1 {
                 .key(namespace: namespace, key: key[0])
             } else { .keys(namespace: namespace, keys: key) }
         try ActionRunner(store: store, opened: opened, confirmation: confirmation, json: output.json)
-            .run(.invalidate(selector))
+            .run(.deleteKeys(selector))
     }
 }

@@ -27,7 +27,7 @@ enum JSONOutput {
 
     /// What an unlabelled enum payload (`_0`, as Swift encodes `invalidate(selector)`) is
     /// called, by the case it belongs to.
-    private static let payloadNames = ["invalidate": "selector", "tag": "tag", "namespace": "name"]
+    private static let payloadNames = ["invalidate": "selector", "deleteKeys": "selector", "tag": "tag", "namespace": "name"]
 
     /// `object` with every `_0` field renamed after its case (``payloadNames``), so action
     /// targets read `{"invalidate": {"selector": {"tag": {"tag": "t"}}}}`.

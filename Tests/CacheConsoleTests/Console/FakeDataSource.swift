@@ -391,7 +391,7 @@ final class FakeDataSource: ConsoleDataSource {
                 chosen = namespace == nil || namespace == name ? rows.filter { ($0.expiresAt ?? .max) <= now } : []
             case .clear(let namespace): chosen = namespace == name ? rows : []
             case .clearAll: chosen = rows
-            case .importEntries: chosen = []
+            case .importEntries, .deleteKeys: chosen = []
             case .invalidate(let selector), .expiry(let selector, _):
                 chosen = rows.filter { row in
                     switch selector {

@@ -57,6 +57,7 @@ struct RedisClusterInspectorTests {
         let census = inspector.census(batchSize: 5)
         let first = try census.step()
         #expect(!first.isComplete && census.namespaces().allSatisfy { !$0.isExact })
+        #expect(first.batches == 3, "one step walks the three primaries at once")
         let done = try census.finish()
         let total = (0..<12).reduce(0) { $0 + 10 + $1 }
         #expect(done.isComplete && done.entriesFound == total && done.restarts == 0)

@@ -12,7 +12,7 @@ import Testing
 struct RedisKeyDeletionTests {
     static let namespace = RedisKeyspaceAdmin.namespace
 
-    static func prefix(_ text: String) -> AdminTarget { .invalidate(.prefix(namespace: namespace, prefix: text)) }
+    static func prefix(_ text: String) -> AdminTarget { .deleteKeys(.prefix(namespace: namespace, prefix: text)) }
 
     @Test func aPrefixIsDeletedAsPreviewedAndComesBackWithItsExpiry() throws {
         let server = try RedisServer()
@@ -61,7 +61,7 @@ struct RedisKeyDeletionTests {
         let admin = try RedisKeyspace(url: server.url, environment: [:]).admin()
 
         // Keys as the browser shows them: a byte that is not UTF-8 as \xff; a missing key is not counted.
-        let marked = AdminTarget.invalidate(.keys(namespace: Self.namespace, keys: ["b\\xff", "bulk:7", "missing"]))
+        let marked = AdminTarget.deleteKeys(.keys(namespace: Self.namespace, keys: ["b\\xff", "bulk:7", "missing"]))
         #expect(try admin.preview(marked).entries == 2)
         #expect(try admin.run(marked, origin: .current, progress: nil).removed == 2)
         #expect(try redis.command(["EXISTS", RedisArgument(Data([0x62, 0xFF])), "bulk:7"]).integer == 0)
@@ -79,6 +79,18 @@ struct RedisKeyDeletionTests {
         #expect(try admin.restore(1, origin: .current) == 2)
         #expect(try redis.command(["GET", RedisArgument(Data([0x62, 0xFF]))]).string == "binary")
         #expect(try redis.command(["GET", "bulk:7"]).string == "v7")
+        // A record written before ledgers and `deleteKeys` still reads as the deletion it was.
+        let old = #"{"invalidate":{"_0":{"prefix":{"namespace":"keys","prefix":"old:"}}}}"#
+        try server.cli(
+            "HSET", "cachedeck:keytrash:{%log}record:900", "at", "\(RedisKeyspaceAdmin.now())", "target", old, "entries",
+            "7", "bytes", "70")
+        let record = try #require(try admin.auditRecord(900))
+        #expect(record.target == Self.prefix("old:") && record.entries == 7 && record.bytes == 70 && record.canUndo)
+        // Ids continue above those the log handed out itself before.
+        try server.cli("SET", "cachedeck:keytrash:{%log}seq", "950")
+        try server.cli("SET", "late", "l")
+        let late = AdminTarget.deleteKeys(.key(namespace: Self.namespace, key: "late"))
+        #expect(try admin.run(late, origin: .current, progress: nil).auditID == 951)
         // The log's own keys are never deleted.
         #expect(try admin.preview(Self.prefix("cachedeck:")).entries == 0)
         #expect(throws: CacheError.self) { try admin.preview(.clear(namespace: "keys")) }

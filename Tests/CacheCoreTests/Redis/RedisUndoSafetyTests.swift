@@ -236,6 +236,80 @@ struct RedisUndoSafetyTests {
         #expect(try store.admin.restore(moved.auditID) == 111 && cache.count() == 300)
     }
 
+    /// A live reshard of the namespace's slot, as `redis-cli --cluster reshard` does it
+    /// (`SETSLOT IMPORTING`/`MIGRATING`, `MIGRATE` of its keys, `SETSLOT NODE`), begun after
+    /// the first batch of a prefix invalidation: the action stops in one line saying what it
+    /// removed, or finishes; what it removed is listed and all of it comes back by its undo,
+    /// after the move; a clear asked for half way is refused; no entry is lost.
+    @Test func anActionDuringALiveReshardOfItsSlotLosesNothing() throws {
+        let fixture = try RedisFixture(.cluster)
+        let store = try fixture.open()
+        defer { store.close() }
+        let total = 4000
+        let cache = try fill(store, count: total)
+        let hash = fixture.keys.namespace("tiles")
+        let slot = ClusterSlot.of(Array(hash.utf8))
+        let home = try fixture.connection(forKey: hash)
+        let homeID = try #require(try home.command(["CLUSTER", "MYID"]).string)
+        let other = try #require(try fixture.primaries().first { try $0.command(["CLUSTER", "MYID"]).string != homeID })
+        let otherID = try #require(try other.command(["CLUSTER", "MYID"]).string)
+        /// Moves up to `count` keys of the slot from home to other; returns how many it moved.
+        func migrate(_ count: Int) throws -> Int {
+            let names = try home.command(["CLUSTER", "GETKEYSINSLOT", RedisArgument(slot), RedisArgument(count)])
+                .array?.compactMap(\.data) ?? []
+            guard !names.isEmpty else { return 0 }
+            let reply = try home.command(
+                ["MIGRATE", RedisArgument(other.endpoint.host), RedisArgument(other.endpoint.port), "", 0, 5000, "KEYS"]
+                    + names.map { RedisArgument($0) })
+            #expect(reply.string == "OK", "\(reply)")
+            return names.count
+        }
+
+        let target = AdminTarget.invalidate(.prefix(namespace: "tiles", prefix: "t"))
+        let preview = try store.admin.preview(target).entries
+        #expect(preview == total)
+        var began = false
+        let result = Result {
+            try store.admin.run(target) { _ in
+                guard !began else { return true }
+                began = true
+                // The reshard begins: half the slot's keys move, the namespace's hash among them or not.
+                _ = try? other.command(["CLUSTER", "SETSLOT", RedisArgument(slot), "IMPORTING", RedisArgument(homeID)])
+                _ = try? home.command(["CLUSTER", "SETSLOT", RedisArgument(slot), "MIGRATING", RedisArgument(otherID)])
+                _ = try? migrate(total / 2)
+                return true
+            }
+        }
+        let halfWay = Result { try store.admin.run(.clear(namespace: "tiles")) }
+        // The reshard ends: the rest of the keys move, every primary learns the new owner.
+        while try migrate(1000) > 0 {}
+        for node in try fixture.primaries() {
+            _ = try node.command(["CLUSTER", "SETSLOT", RedisArgument(slot), "NODE", RedisArgument(otherID)])
+        }
+
+        #expect(began, "the reshard began during the action")
+        if case .failure(let error) = halfWay {
+            #expect(isOneLine(error) { _ in true } && "\(error)".contains("being moved between nodes"), "\(error)")
+        } else {
+            Issue.record("a clear during the reshard was not refused")
+        }
+        let id: Int64
+        switch result {
+        case .success(let outcome):
+            #expect(outcome.removed == preview)
+            id = outcome.auditID
+        case .failure(let error):
+            #expect(isOneLine(error) { _ in true } && "\(error)".contains("stopped after removing"), "\(error)")
+            let number = "\(error)".firstMatch(of: /action #([0-9]+)/).flatMap { Int64($0.1) }
+            id = try #require(number, "\(error)")
+        }
+        let record = try #require(try store.admin.auditRecord(id))
+        let left = try cache.count()
+        #expect(record.entries == total - left && record.entries > 0, "listed = removed")
+        #expect(try store.admin.restore(id) == record.entries, "restored = removed")
+        #expect(try cache.count() == total, "no entry lost")
+    }
+
     @Test(arguments: RedisDeployment.allCases)
     func anUndoHeldByALiveProcessIsRefusedAndADeadOnesIsTakenOver(_ deployment: RedisDeployment) throws {
         let fixture = try RedisFixture(deployment)

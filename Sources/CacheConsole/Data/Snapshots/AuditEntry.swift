@@ -47,7 +47,9 @@ extension AuditEntry {
     package init(_ record: AuditRecord) {
         self.init(
             id: record.id, at: record.at, who: "\(record.origin.user)@\(record.origin.host)",
-            action: record.target.map { "\($0)" } ?? "restore #\(record.restoredAuditID ?? 0)",
+            action: record.target.map { target in
+                if case .deleteKeys(let selector) = target { ActionText.deletion(selector, keys: record.entries) } else { "\(target)" }
+            } ?? "restore #\(record.restoredAuditID ?? 0)",
             entries: record.entries, bytes: record.bytes, isUndone: record.undoneAt != nil, canUndo: record.canUndo,
             origin: record.origin, sampleKeys: record.sampleKeys)
     }

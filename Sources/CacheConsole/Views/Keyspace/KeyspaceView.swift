@@ -7,9 +7,9 @@ import Foundation
 /// keys, memory and a bar, the largest first. Enter opens a prefix (a view of its own on the
 /// stack, so ←/Backspace go back up) or a key; `s`/`S` sort the rows loaded by memory, name,
 /// TTL or type, and `/` narrows them to a pattern. While the scan runs or the order is frozen,
-/// rows keep their places (new ones come after them) and the cursor stays on its row. Where
-/// no RedisStore wrote, `d` deletes the marked keys, or the key or prefix under the cursor,
-/// after a preview of the exact keys (undone from the Audit view).
+/// rows keep their places (new ones come after them) and the cursor stays on its row. `d`
+/// deletes the marked keys, or the key or prefix under the cursor, after a preview of the
+/// exact keys (undone from the Audit view); a RedisStore's keys are refused in one line.
 package struct KeyspaceView: ConsoleView {
     /// The level's prefix (empty: the top level).
     package let prefix: Data
@@ -135,28 +135,22 @@ package struct KeyspaceView: ConsoleView {
     /// Deletes the marked keys, else the key or every key under the prefix selected (after
     /// the preview and confirmation every action has).
     private mutating func delete(context: inout ViewContext) {
-        guard context.model.isKeyspace else {
-            context.report(
-                "A RedisStore wrote here: remove its entries from its namespaces (Entries view), which keeps them right.",
-                isError: true)
-            return
-        }
         let namespace = RedisKeyspaceAdmin.namespace
         if !marks.isEmpty {
             let keys = marks.map(RedisKeyspace.text(of:)).sorted()
             marks = []
             let target: InvalidationSelector =
                 keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
-            context.startAction(.target(.invalidate(target)), title: "\(keys.count) marked keys")
+            context.startAction(.target(.deleteKeys(target)), title: "\(keys.count) marked keys")
             return
         }
         guard children.indices.contains(selection) else { return }
         let child = children[selection]
         let text = RedisKeyspace.text(of: child.path)
         switch child.kind {
-        case .key: context.startAction(.target(.invalidate(.key(namespace: namespace, key: text))), title: text)
+        case .key: context.startAction(.target(.deleteKeys(.key(namespace: namespace, key: text))), title: text)
         case .prefix:
-            context.startAction(.target(.invalidate(.prefix(namespace: namespace, prefix: text))), title: text + "*")
+            context.startAction(.target(.deleteKeys(.prefix(namespace: namespace, prefix: text))), title: text + "*")
         }
     }
 
