@@ -12,7 +12,7 @@ struct CacheDeckBench: ParsableCommand {
             CoreCommand.self, TiersCommand.self, MaintenanceCommand.self, InspectorCommand.self,
             ConsoleBenchCommand.self, FormatCommand.self, PeersCommand.self, PeersWorkerCommand.self,
             AsyncCommand.self, RedisCommand.self, KeyspaceCommand.self, KeyspaceConsoleCommand.self,
-            ForeignBenchCommand.self, HitRatioCommand.self,
+            ForeignBenchCommand.self, HitRatioCommand.self, WritePathCommand.self,
         ]
     )
 }

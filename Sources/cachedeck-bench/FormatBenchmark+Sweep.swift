@@ -3,8 +3,8 @@ import Foundation
 
 extension FormatBenchmark {
     /// Rows: the app's sweep of the expired namespace while one thread of the app reads live
-    /// entries and another writes every 10 ms (``AppLoad``), against the 2 s per million goal;
-    /// the reads' p99 during the sweep against the same load without one.
+    /// entries and another writes every 10 ms (``AppLoad``), against issue #26's 4 s per
+    /// million under app load; the reads' p99 during the sweep against the same load without one.
     func measureSweep() throws {
         let name = FormatFilePlan.sweepNamespace
         let count = settings.sweepEntries
@@ -22,13 +22,13 @@ extension FormatBenchmark {
         let busy = try load.run(seed: generator.next()) {
             (swept, time) = try timed { try app.sweepExpired(namespace: name) }
         }
-        let goal = 2e9 * Double(count) / 1e6
+        let goal = 4e9 * Double(count) / 1e6
         record(
             GoalRow(
                 measure: "sweep of \(Format.grouped(count)) expired (CacheStore.sweepExpired) under app load",
                 figure: String(format: "%.2f s", time / 1e9)
                     + " (\(Format.rate(time / Double(max(swept, 1)))) entries/s)",
-                goal: String(format: "≤ %.1f s (2 s per 1M)", goal / 1e9), verdict: Verdict(time <= goal)))
+                goal: String(format: "≤ %.1f s (4 s per 1M under load)", goal / 1e9), verdict: Verdict(time <= goal)))
         record(
             GoalRow(
                 measure: "  get p99 of another thread meanwhile (vs without a sweep)",

@@ -46,6 +46,37 @@ final class RawConnection {
     }
 }
 
+extension RawConnection {
+    /// The first column of the first row of `sql`.
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_reset(statement.handle) }
+        guard sqlite3_step(statement.handle) == SQLITE_ROW else { throw BenchError("no row: \(sql)") }
+        return sqlite3_column_int64(statement.handle, 0)
+    }
+
+    /// The row id of namespace `name` in a CacheCore file.
+    func namespaceID(_ name: String) throws -> Int64 {
+        let statement = try prepare("SELECT id FROM namespaces WHERE name = ?1")
+        sqlite3_bind_text(statement.handle, 1, name, -1, sqliteTransient)
+        defer { sqlite3_reset(statement.handle) }
+        guard sqlite3_step(statement.handle) == SQLITE_ROW else { throw BenchError("no namespace \(name)") }
+        return sqlite3_column_int64(statement.handle, 0)
+    }
+
+    /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT` (rolling back if it throws).
+    func inTransaction(_ body: () throws -> Void) throws {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
 /// A prepared statement, finalized when released.
 final class RawStatement {
     let handle: OpaquePointer
