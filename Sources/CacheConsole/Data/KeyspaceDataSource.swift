@@ -67,9 +67,9 @@ package final class KeyspaceDataSource: ConsoleDataSource {
         try runner.withLock { runner in
             guard let running = runner else {
                 // The first screen shows keys at once: the scan's first batches are read here.
-                let first = keyspace.scan(batchSize: 1000)
+                let first = keyspace.scan()
                 try first.run(for: Self.firstScanBudget)
-                let started = ScanRunner(recount: nil, first: first) { [keyspace] in keyspace.scan(batchSize: 1000) }
+                let started = ScanRunner(recount: nil, first: first) { [keyspace] in keyspace.scan() }
                 runner = started
                 return try started.current()
             }

@@ -46,7 +46,7 @@ final class KeyspaceBenchmark {
                 let start = ContinuousClock.now
                 let found =
                     side == 0
-                    ? try keyspace.scan(batchSize: 1000).finish().keysFound
+                    ? try keyspace.scan().finish().keysFound
                     : try deployment.primaryURLs.reduce(0) { $0 + (try Self.redisCLIScanCount($1)) }
                 guard found >= keys else { throw BenchError("scan found \(found) of \(keys) keys") }
                 let perKey = (ContinuousClock.now - start).nanoseconds / Double(keys)

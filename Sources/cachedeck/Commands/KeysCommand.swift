@@ -40,7 +40,7 @@ struct KeysCommand: ParsableCommand {
 
     func run() throws {
         let keyspace = try redis.open(separator: separator)
-        let scan = keyspace.scan(prefix: prefix.map(RedisKeyspace.bytes(ofTyped:)) ?? Data(), batchSize: 1000)
+        let scan = keyspace.scan(prefix: prefix.map(RedisKeyspace.bytes(ofTyped:)) ?? Data())
         if json {
             try scan.finish()
             return try JSONOutput.print(scan.level(limit: limit))

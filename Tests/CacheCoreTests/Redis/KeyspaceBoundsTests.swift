@@ -110,7 +110,7 @@ struct KeyspaceScanBoundTests {
             Issue.record("expected one server")
             return
         }
-        let scan = KeyspaceScan(servers: .single(pool), prefix: Data(), separator: ":", batchSize: 20, maxKeys: 50)
+        let scan = KeyspaceScan(servers: .single(pool), prefix: Data(), separator: ":", batchSize: 20, idleShare: 0, maxKeys: 50)
         try scan.finish()
         let users = scan.level(Data("user:".utf8))
         #expect(users.keys.value == 200 && users.keys.mark == "~" && users.unlistedKeys == 150)
