@@ -132,10 +132,12 @@ package final class KeyspaceScan: SteppedScan {
         }
     }
 
-    /// Leaves the server alone for ``idleShare`` of the time, given a round trip of `busy`.
+    /// Leaves the server alone for ``idleShare`` of the time, given a round trip of `busy`,
+    /// and never more than a second (a server that answers slowly, or trickles its replies,
+    /// does not stall the scan three times as long).
     private func rest(after busy: Duration) {
         guard idleShare > 0 else { return }
-        Thread.sleep(forTimeInterval: Double(busy.nanosecondCount) / 1e9 * idleShare / (1 - idleShare))
+        Thread.sleep(forTimeInterval: min(1, Double(busy.nanosecondCount) / 1e9 * idleShare / (1 - idleShare)))
     }
 
     /// What one step read of a walk: the walk as it is after it, and the facts it read.
