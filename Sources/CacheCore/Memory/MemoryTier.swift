@@ -7,8 +7,9 @@ import Synchronization
 /// (value, queue position, expiry) sits inline in the values of a dictionary of the entry's
 /// value type (a ``MemorySlot``); the read marks are a bit array small enough to stay in the
 /// CPU caches, and the read is appended to a short log that is added up into per-entry read
-/// counts a few thousand at a time (see ``State/logRead(_:)``). The entries themselves (``MemoryEntry``, with what eviction, invalidation
-/// and stale reads need) hang off the eviction queue. Eviction takes
+/// counts a few thousand at a time (see ``State/logRead(_:)``). The entries themselves
+/// (``MemoryEntry``, with what eviction, invalidation and stale reads need) hang off the
+/// eviction queue. Eviction takes
 /// entries from the old end of a queue (kept in order of insertion): an unread one leaves,
 /// a read one loses its mark and goes back to the new end (second chance, as in CLOCK). So
 /// an entry read since eviction last passed it outlives every unread one. Expired entries
