@@ -6,8 +6,9 @@ import Foundation
 final class RawConnection {
     let handle: OpaquePointer
 
-    /// Opens the file at `path`; creates it when `create` is set.
-    init(path: String, create: Bool = false) throws {
+    /// Opens the file at `path`; creates it when `create` is set (with `pageSize`-byte pages
+    /// when given).
+    init(path: String, create: Bool = false, pageSize: Int? = nil) throws {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
         let code = sqlite3_open_v2(path, &db, flags, nil)
@@ -17,6 +18,7 @@ final class RawConnection {
         }
         handle = db
         sqlite3_busy_timeout(db, 5000)
+        if let pageSize { try execute("PRAGMA page_size = \(pageSize)") }
         try execute(
             """
             PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;

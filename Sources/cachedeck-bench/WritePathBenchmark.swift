@@ -14,6 +14,8 @@ final class WritePathBenchmark {
     let rounds: Int
     let perRound = 500
     let batchesPerRound = 2
+    /// Point writes per side whose WAL frames are counted.
+    let framedWrites = 200
     private let directory: TemporaryDirectory
     private let store: CacheStore
     private let floor: FloorBaseline
@@ -38,8 +40,75 @@ final class WritePathBenchmark {
         sqlite = try RawConnection(path: directory.file("core.sqlite"))
     }
 
-    /// Runs every row; returns the table.
-    func run() throws -> String {
+    /// The rows' table so far.
+    var table: String {
+        Format.table(
+            header: ["write", "writer", "wall µs/op", "CPU µs/op", "CPU vs floor", "frames/op", "frames by b-tree"],
+            rows: lines, leftAligned: [0, 1, 6]
+        ).joined(separator: "\n")
+    }
+
+    /// Issue #26's candidate layouts (``EntryLayout/candidates``), each in a file of its own
+    /// written in C as CacheCore writes, against a floor of their own, every file filled
+    /// alike first (20k entries in another namespace, 1,000 in the last one, and the keys the
+    /// delete row takes): a durable set, one with a sort value, a delete, batched sets.
+    func compareLayouts() throws {
+        let writers = try EntryLayout.candidates.enumerated().map { offset, layout in
+            try LayoutWriter(layout, path: directory.file("layout-\(offset).sqlite"))
+        }
+        let floorPath = directory.file("layout-floor.sqlite")
+        let floor = try FloorBaseline(path: floorPath)
+        func fill(_ namespace: String, _ keys: [String]) throws {
+            for start in stride(from: 0, to: keys.count, by: 1000) {
+                let batch = Array(keys[start..<min(start + 1000, keys.count)])
+                for writer in writers { try writer.set(namespace, batch, value(start)) }
+            }
+            try floor.fill(namespace: namespace, count: keys.count, key: { keys[$0] }, value: value)
+        }
+        try fill("reads", Workload.keys("r", count: 20_000))
+        try fill("zz-tail", Workload.keys("t", count: 1000))
+        let sides = writers.count + 1
+        func point(_ write: @escaping (LayoutWriter, Int) throws -> Void, floor floorWrite: @escaping (Int) throws -> Void)
+            -> [Side<Int>]
+        {
+            writers.map { writer in Side(writer.layout.name, writer.path) { try write(writer, $0) } }
+                + [Side("floor", floorPath, floorWrite)]
+        }
+        try compare(
+            "durable set",
+            point({ try $0.set("writes", self.key($1), self.value($1)) }) {
+                try floor.set(namespace: "writes", key: self.key($0), value: self.value($0))
+            })
+        try compare(
+            "set with a sort value",
+            point({ try $0.set("sorted", self.key($1), self.value($1), sortValue: Int64($1)) }) {
+                try floor.set(namespace: "sorted", key: self.key($0), value: self.value($0))
+            })
+        try fill("writes", (next..<next + ((rounds + 1) * perRound + framedWrites) * sides).map(key))
+        try compare(
+            "delete",
+            point({ writer, index in
+                guard try writer.remove("writes", self.key(index)) else { throw BenchError("nothing to delete") }
+            }) { index in
+                guard try floor.remove(namespace: "writes", key: self.key(index)) else {
+                    throw BenchError("nothing to delete")
+                }
+            })
+        try compareBatches(
+            "batched sets (1000)",
+            writers.map { writer in Side(writer.layout.name, writer.path) { try writer.set("writes", $0, self.value(0)) } }
+                + [
+                    Side("floor", floorPath) { keys in
+                        try floor.inTransaction {
+                            for key in keys { try floor.set(namespace: "writes", key: key, value: self.value(0)) }
+                        }
+                    }
+                ])
+    }
+
+    /// Runs the rows of CacheCore against its SQL in C and the floor, and of the counters kept
+    /// by the writer.
+    func run() throws {
         let cache = try store.dataCache("writes", key: String.self)
         let namespaceID = try sqlite.namespaceID("writes")
         let upsert = try CoreUpsert(sqlite, namespaceID: namespaceID)
@@ -47,21 +116,21 @@ final class WritePathBenchmark {
         try compare(
             "durable set",
             [
-                Side("CacheCore", .core) { try cache.set(self.value($0), for: self.key($0)) },
-                Side("its upsert in C (triggers)", .core) { try upsert.set(self.key($0), self.value($0)) },
-                Side("floor", .floor) { try self.floor.set(namespace: "writes", key: self.key($0), value: self.value($0)) },
+                Side("CacheCore", corePath) { try cache.set(self.value($0), for: self.key($0)) },
+                Side("its upsert in C (triggers)", corePath) { try upsert.set(self.key($0), self.value($0)) },
+                Side("floor", floorPath) { try self.floor.set(namespace: "writes", key: self.key($0), value: self.value($0)) },
             ])
         // The keys the delete row takes, written to both files first (untimed).
-        let doomed = (next..<next + (rounds + 1) * perRound * 2 + 100).map(key)
+        let doomed = (next..<next + ((rounds + 1) * perRound + framedWrites) * 2).map(key)
         try cache.set(doomed.map { ($0, value(0)) })
         try floor.fill(namespace: "writes", count: doomed.count, key: { doomed[$0] }, value: value)
         try compare(
             "delete",
             [
-                Side("CacheCore", .core) { index in
+                Side("CacheCore", corePath) { index in
                     guard try cache.remove(self.key(index)) else { throw BenchError("nothing to delete") }
                 },
-                Side("floor", .floor) { index in
+                Side("floor", floorPath) { index in
                     guard try self.floor.remove(namespace: "writes", key: self.key(index)) else {
                         throw BenchError("nothing to delete")
                     }
@@ -70,11 +139,11 @@ final class WritePathBenchmark {
         try compareBatches(
             "batched sets (1000)",
             [
-                Side("CacheCore", .core) { keys in try cache.set(keys.map { ($0, self.value(0)) }) },
-                Side("its upserts in C (triggers)", .core) { keys in
+                Side("CacheCore", corePath) { keys in try cache.set(keys.map { ($0, self.value(0)) }) },
+                Side("its upserts in C (triggers)", corePath) { keys in
                     try self.sqlite.inTransaction { for key in keys { try upsert.set(key, self.value(0)) } }
                 },
-                Side("floor", .floor) { keys in
+                Side("floor", floorPath) { keys in
                     try self.floor.inTransaction {
                         for key in keys { try self.floor.set(namespace: "writes", key: key, value: self.value(0)) }
                     }
@@ -92,40 +161,37 @@ final class WritePathBenchmark {
         try compare(
             "durable set, counters by the writer",
             [
-                Side("CacheCore, counters not kept", .core) { try bare.set(self.value($0), for: self.key($0)) },
-                Side("in C, no triggers", .core) { try counted.set([self.key($0)], self.value($0)) },
-                Side("floor", .floor) { try self.floor.set(namespace: "writes", key: self.key($0), value: self.value($0)) },
+                Side("CacheCore, counters not kept", corePath) { try bare.set(self.value($0), for: self.key($0)) },
+                Side("in C, no triggers", corePath) { try counted.set([self.key($0)], self.value($0)) },
+                Side("floor", floorPath) { try self.floor.set(namespace: "writes", key: self.key($0), value: self.value($0)) },
             ])
         try compareBatches(
             "batched sets, counters by the writer",
             [
-                Side("CacheCore, counters not kept", .core) { keys in try bare.set(keys.map { ($0, self.value(0)) }) },
-                Side("in C, no triggers", .core) { keys in try counted.set(keys, self.value(0)) },
-                Side("floor", .floor) { keys in
+                Side("CacheCore, counters not kept", corePath) { keys in try bare.set(keys.map { ($0, self.value(0)) }) },
+                Side("in C, no triggers", corePath) { keys in try counted.set(keys, self.value(0)) },
+                Side("floor", floorPath) { keys in
                     try self.floor.inTransaction {
                         for key in keys { try self.floor.set(namespace: "writes", key: key, value: self.value(0)) }
                     }
                 },
             ])
-        return Format.table(
-            header: ["write", "writer", "wall µs/op", "CPU µs/op", "CPU vs floor", "frames/op", "frames by b-tree"],
-            rows: lines, leftAligned: [0, 1, 6]
-        ).joined(separator: "\n")
     }
 
     // MARK: Measuring
 
-    /// Which file a side writes: for its WAL frames.
-    enum File { case core, floor }
+    private var corePath: String { directory.file("core.sqlite") }
+    private var floorPath: String { directory.file("floor.sqlite") }
 
-    /// One writer of a row: its name, its file, and one write (of a key number, or of a batch of keys).
+    /// One writer of a row: its name, the path of its file (for its WAL frames), and one
+    /// write (of a key number, or of a batch of keys).
     struct Side<Input> {
         let name: String
-        let file: File
+        let path: String
         let write: (Input) throws -> Void
 
-        init(_ name: String, _ file: File, _ write: @escaping (Input) throws -> Void) {
-            (self.name, self.file, self.write) = (name, file, write)
+        init(_ name: String, _ path: String, _ write: @escaping (Input) throws -> Void) {
+            (self.name, self.path, self.write) = (name, path, write)
         }
     }
 
@@ -138,7 +204,7 @@ final class WritePathBenchmark {
         try measure(
             write, operations: perRound,
             sides.map { side in
-                Side(side.name, side.file) { count in
+                Side(side.name, side.path) { count in
                     for _ in 0..<count { try side.write(self.take(1)) }
                 }
             })
@@ -149,7 +215,7 @@ final class WritePathBenchmark {
         try measure(
             write, operations: batchesPerRound * 1000,
             sides.map { side in
-                Side(side.name, side.file) { count in
+                Side(side.name, side.path) { count in
                     for _ in 0..<count / 1000 {
                         let start = self.take(1000)
                         try side.write((start..<start + 1000).map(self.key))
@@ -180,8 +246,8 @@ final class WritePathBenchmark {
         }
         let floorCPU = Timing.median(samples[sides.count - 1].cpu)
         for (index, side) in sides.enumerated() {
-            let frameOperations = operations >= 1000 ? 1000 : 50
-            let frames = try walFrames(of: side.file) { try side.write(frameOperations) }
+            let frameOperations = operations >= 1000 ? 1000 : framedWrites
+            let frames = try walFrames(of: side.path) { try side.write(frameOperations) }
             let cpu = Timing.median(samples[index].cpu)
             lines.append([
                 index == 0 ? write : "", side.name, String(format: "%.1f", Timing.median(samples[index].wall)),
@@ -194,9 +260,8 @@ final class WritePathBenchmark {
     }
 
     /// The WAL frames `body` writes into `file`, by the b-tree (table or index) of their page.
-    private func walFrames(of file: File, _ body: () throws -> Void) throws -> [String: Int] {
-        let path = directory.file(file == .core ? "core.sqlite" : "floor.sqlite")
-        let connection = file == .core ? sqlite : try RawConnection(path: path)
+    private func walFrames(of path: String, _ body: () throws -> Void) throws -> [String: Int] {
+        let connection = path == corePath ? sqlite : try RawConnection(path: path)
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try body()
         let wal = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))

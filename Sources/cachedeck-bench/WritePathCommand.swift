@@ -12,6 +12,9 @@ struct WritePathCommand: ParsableCommand {
     @Flag(help: "Fewer rounds.")
     var quick = false
 
+    @Flag(help: "Only the candidate layouts of entries (issue #26), in C.")
+    var layouts = false
+
     func run() throws {
         let directory = try TemporaryDirectory(prefix: "cachedeck-bench")
         defer { directory.remove() }
@@ -20,6 +23,8 @@ struct WritePathCommand: ParsableCommand {
             "cachedeck-bench writepath: median of \(benchmark.rounds) interleaved rounds of \(benchmark.perRound) "
                 + "autocommit writes or \(benchmark.batchesPerRound) batches of 1000; CPU = user + system time "
                 + "of the whole process; frames = WAL frames per write (after a truncating checkpoint)\n")
-        print(try benchmark.run())
+        if !layouts { try benchmark.run() }
+        try benchmark.compareLayouts()
+        print(benchmark.table)
     }
 }
