@@ -25,11 +25,15 @@ struct EntryLayout {
     var secureDelete = true
     /// Rows per statement of a batch, largest first (CacheCore's: 32, then 8, then one by one).
     var groupRows = [32, 8, 1]
+    /// One trigger per event keeps both the counters and the tags (each trigger a row fires
+    /// runs as a sub-program of its own), instead of one trigger for each.
+    var mergedTriggers = false
 
     static let candidates: [EntryLayout] = [
         EntryLayout(name: "format 9", table: .rowid),
         EntryLayout(name: "format 9, no secure_delete", table: .rowid, secureDelete: false),
         EntryLayout(name: "format 9, batches of 128 rows a statement", table: .rowid, groupRows: [128, 32, 8, 1]),
+        EntryLayout(name: "format 9, one trigger per event", table: .rowid, mergedTriggers: true),
         EntryLayout(name: "format 9, 2048-byte pages", table: .rowid, pageSize: 2048),
         EntryLayout(name: "format 9, 1024-byte pages", table: .rowid, pageSize: 1024),
         EntryLayout(name: "expiry index by time first", table: .rowid, expiryColumns: "expires_at, namespace_id, stale_until, size, created_at"),
@@ -69,24 +73,48 @@ struct EntryLayout {
             CREATE INDEX entries_by_expiry ON entries (\(expiryColumns));
             CREATE INDEX entries_by_sort_value ON entries (namespace_id, sort_value) WHERE sort_value IS NOT NULL;
             CREATE TABLE entry_tags (tag TEXT NOT NULL, \(entryRef.columns), PRIMARY KEY (\(tagKey))) WITHOUT ROWID;
-            CREATE TRIGGER entries_count_insert AFTER INSERT ON entries BEGIN
-                UPDATE namespaces SET entry_count = entry_count + 1, total_bytes = total_bytes + new.size
-                WHERE id = new.namespace_id;
-            END;
-            CREATE TRIGGER entries_count_resize AFTER UPDATE OF size ON entries WHEN new.size != old.size BEGIN
-                UPDATE namespaces SET total_bytes = total_bytes + new.size - old.size WHERE id = new.namespace_id;
-            END;
-            CREATE TRIGGER entries_tags_insert AFTER INSERT ON entries WHEN new.tags IS NOT NULL BEGIN
-                INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags);
-            END;
             CREATE TRIGGER entries_tags_delete AFTER DELETE ON entries WHEN old.tags IS NOT NULL BEGIN
                 DELETE FROM entry_tags WHERE \(entryRef.old);
             END;
-            CREATE TRIGGER entries_tags_update AFTER UPDATE OF tags ON entries WHEN new.tags IS NOT old.tags BEGIN
-                DELETE FROM entry_tags WHERE \(entryRef.old);
-                INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags) WHERE new.tags IS NOT NULL;
-            END;
-            """
+            """ + (mergedTriggers ? mergedCounterAndTagTriggers : counterAndTagTriggers)
+    }
+
+    private var counterAndTagTriggers: String {
+        """
+        CREATE TRIGGER entries_count_insert AFTER INSERT ON entries BEGIN
+            UPDATE namespaces SET entry_count = entry_count + 1, total_bytes = total_bytes + new.size
+            WHERE id = new.namespace_id;
+        END;
+        CREATE TRIGGER entries_count_resize AFTER UPDATE OF size ON entries WHEN new.size != old.size BEGIN
+            UPDATE namespaces SET total_bytes = total_bytes + new.size - old.size WHERE id = new.namespace_id;
+        END;
+        CREATE TRIGGER entries_tags_insert AFTER INSERT ON entries WHEN new.tags IS NOT NULL BEGIN
+            INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags);
+        END;
+        CREATE TRIGGER entries_tags_update AFTER UPDATE OF tags ON entries WHEN new.tags IS NOT old.tags BEGIN
+            DELETE FROM entry_tags WHERE \(entryRef.old);
+            INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags) WHERE new.tags IS NOT NULL;
+        END;
+        """
+    }
+
+    /// An insert's counters and tags in one trigger, an update's (of size or tags) in another.
+    private var mergedCounterAndTagTriggers: String {
+        """
+        CREATE TRIGGER entries_insert AFTER INSERT ON entries BEGIN
+            UPDATE namespaces SET entry_count = entry_count + 1, total_bytes = total_bytes + new.size
+            WHERE id = new.namespace_id;
+            INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags) WHERE new.tags IS NOT NULL;
+        END;
+        CREATE TRIGGER entries_update AFTER UPDATE OF size, tags ON entries
+        WHEN new.size != old.size OR new.tags IS NOT old.tags BEGIN
+            UPDATE namespaces SET total_bytes = total_bytes + new.size - old.size
+            WHERE id = new.namespace_id AND new.size != old.size;
+            DELETE FROM entry_tags WHERE \(entryRef.old) AND new.tags IS NOT old.tags;
+            INSERT OR IGNORE INTO entry_tags SELECT value, \(entryRef.new) FROM json_each(new.tags)
+            WHERE new.tags IS NOT NULL AND new.tags IS NOT old.tags;
+        END;
+        """
     }
 
     /// CacheCore's upsert of `rows` rows (11 parameters each, in the order of
@@ -122,6 +150,15 @@ struct EntryLayout {
         """
     }
 
+    /// CacheCore's point read: the entry through the namespace id and name.
+    var lookup: String {
+        """
+        SELECT \(table == .keyed ? "e.key" : "e.id"), e.value, e.created_at, e.expires_at, e.stale_until, e.version, e.tags
+        FROM namespaces n LEFT JOIN entries e ON e.namespace_id = n.id AND e.key = ?2
+        WHERE n.id = ?1 AND n.name = ?3
+        """
+    }
+
     /// The delete of the row `findForDelete` found (`?1` its id or key, `?2` its namespace).
     var delete: String {
         table == .keyed
@@ -147,6 +184,8 @@ final class LayoutWriter {
     private let counters: RawStatement
     private let begin: RawStatement
     private let commit: RawStatement
+    private let lookup: RawStatement
+    private let scan: RawStatement
 
     /// Namespaces every layout file has, in id order (as `core` creates them).
     static let namespaces = ["reads", "json", "sorted", "writes", "sweep", "zz-tail"]
@@ -174,6 +213,27 @@ final class LayoutWriter {
             "UPDATE namespaces SET entry_count = entry_count - 1, total_bytes = total_bytes - ?2 WHERE id = ?1")
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
+        lookup = try connection.prepare(layout.lookup)
+        scan = try connection.prepare("SELECT count(*), sum(length(value)) FROM entries WHERE namespace_id = ?1")
+    }
+
+    /// The value of `key`, copied out (as a `get` does), or `nil`.
+    func get(_ namespace: String, _ key: String) throws -> Data? {
+        let handle = lookup.handle
+        defer { sqlite3_reset(handle) }
+        sqlite3_bind_int64(handle, 1, Self.namespaceID(namespace))
+        sqlite3_bind_text(handle, 2, key, -1, sqliteTransient)
+        sqlite3_bind_text(handle, 3, namespace, -1, sqliteTransient)
+        guard sqlite3_step(handle) == SQLITE_ROW, sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
+        return Data(bytes: sqlite3_column_blob(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)))
+    }
+
+    /// Reads every value of `namespace` (a scan's page work); returns how many.
+    func scanValues(_ namespace: String) throws -> Int {
+        defer { sqlite3_reset(scan.handle) }
+        sqlite3_bind_int64(scan.handle, 1, Self.namespaceID(namespace))
+        guard sqlite3_step(scan.handle) == SQLITE_ROW else { throw BenchError("scan") }
+        return Int(sqlite3_column_int64(scan.handle, 0))
     }
 
     /// The id of namespace `name` (its place in ``namespaces``).

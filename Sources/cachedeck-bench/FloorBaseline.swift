@@ -7,6 +7,7 @@ import Foundation
 final class FloorBaseline {
     private let connection: RawConnection
     private let select: RawStatement
+    private let scan: RawStatement
     private let upsert: RawStatement
     private let delete: RawStatement
     private let deleteExpired: RawStatement
@@ -24,6 +25,7 @@ final class FloorBaseline {
             CREATE TABLE IF NOT EXISTS entries (ns TEXT, key TEXT, value BLOB, expires INTEGER, PRIMARY KEY (ns, key))
             """)
         select = try connection.prepare("SELECT value FROM entries WHERE ns = ?1 AND key = ?2")
+        scan = try connection.prepare("SELECT count(*), sum(length(value)) FROM entries WHERE ns = ?1")
         upsert = try connection.prepare(
             """
             INSERT INTO entries (ns, key, value, expires) VALUES (?1, ?2, ?3, ?4)
@@ -53,6 +55,15 @@ final class FloorBaseline {
         let count = Int(sqlite3_column_bytes(handle, 0))
         guard count > 0, let bytes = sqlite3_column_blob(handle, 0) else { return Data() }
         return Data(bytes: bytes, count: count)
+    }
+
+    /// Reads every value of `namespace` (a scan's page work); returns how many.
+    func scanValues(namespace: String) throws -> Int {
+        let handle = scan.handle
+        defer { sqlite3_reset(handle) }
+        sqlite3_bind_text(handle, 1, namespace, -1, sqliteTransient)
+        guard sqlite3_step(handle) == SQLITE_ROW else { throw BenchError("scan") }
+        return Int(sqlite3_column_int64(handle, 0))
     }
 
     /// Upserts one entry expiring at `expires` (ms since the epoch; default: 24 hours from

@@ -65,7 +65,8 @@ final class WritePathBenchmark {
             }
             try floor.fill(namespace: namespace, count: keys.count, key: { keys[$0] }, value: value)
         }
-        try fill("reads", Workload.keys("r", count: 20_000))
+        let readKeys = Workload.keys("r", count: 20_000)
+        try fill("reads", readKeys)
         try fill("zz-tail", Workload.keys("t", count: 1000))
         let sides = writers.count + 1
         func point(_ write: @escaping (LayoutWriter, Int) throws -> Void, floor floorWrite: @escaping (Int) throws -> Void)
@@ -94,6 +95,20 @@ final class WritePathBenchmark {
                     throw BenchError("nothing to delete")
                 }
             })
+        // Reads: what the page size costs them (a page's lookups, and a scan's pages).
+        let readKey = { (index: Int) in readKeys[index &* 7919 % readKeys.count] }
+        try compare(
+            "get (20k entries)",
+            point({ writer, index in
+                guard try writer.get("reads", readKey(index)) != nil else { throw BenchError("missing") }
+            }) { index in
+                guard try floor.get(namespace: "reads", key: readKey(index)) != nil else { throw BenchError("missing") }
+            })
+        try measure(
+            "scan of 20k values, per entry", operations: readKeys.count,
+            writers.map { writer in
+                Side(writer.layout.name, writer.path) { _ in _ = try writer.scanValues("reads") }
+            } + [Side("floor", floorPath) { _ in _ = try floor.scanValues(namespace: "reads") }])
         try compareBatches(
             "batched sets (1000)",
             writers.map { writer in Side(writer.layout.name, writer.path) { try writer.set("writes", $0, self.value(0)) } }

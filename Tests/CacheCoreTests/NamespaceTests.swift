@@ -147,4 +147,34 @@ import Testing
         _ = try fixture.store.cache("n", key: String.self, value: Int.self, policy: .longTerm)
         #expect(try fixture.scalar("SELECT updated_at FROM namespaces") == stamp.map { $0 + 5000 })
     }
+
+    /// A batch of 45 sets is upserted 32, 8, then 1 row a statement: a key repeated inside a
+    /// statement and across statements keeps its last value and its first row, every row gets
+    /// its own fields, and the counters count each key once with its last size.
+    @Test func batchedSetsAcrossStatementGroupsKeepCountersAndFieldsExact() throws {
+        let fixture = try TestStore()
+        let cache = try fixture.store.dataCache("blobs", key: String.self)
+        let keys =
+            (0..<30).map { "k\($0)" } + ["k3", "k5"] + (30..<38).map { "k\($0)" } + ["k3", "k35", "k3", "k37", "k44"]
+        let items = keys.enumerated().map { index, key in
+            CacheItem(key: key, value: Data(count: index + 1), tags: index.isMultiple(of: 2) ? ["even"] : [],
+                sortValue: Int64(index))
+        }
+        try cache.set(items)
+        var last: [String: Int] = [:]
+        for (index, key) in keys.enumerated() { last[key] = index }
+        for (key, index) in last { #expect(try cache.get(key)?.count == index + 1, "\(key)") }
+        #expect(try fixture.scalar("SELECT entry_count FROM namespaces WHERE name = 'blobs'") == 39)
+        let bytes = last.reduce(0) { $0 + $1.key.utf8.count + $1.value + 1 }
+        #expect(try fixture.scalar("SELECT total_bytes FROM namespaces WHERE name = 'blobs'") == Int64(bytes))
+        #expect(try fixture.scalar("SELECT sum(size) FROM entries") == Int64(bytes))
+        #expect(try fixture.scalar("SELECT sort_value FROM entries WHERE key = 'k3'") == 42)
+        #expect(try fixture.scalar("SELECT sort_value FROM entries WHERE key = 'k20'") == 20)
+        #expect(try fixture.scalar("SELECT id FROM entries WHERE key = 'k3'") == 4, "an overwrite keeps its row")
+        #expect(try fixture.scalar("SELECT count(*) FROM entries WHERE version != '' OR accessed_at != created_at") == 0)
+        let even = Set(last.filter { $0.value.isMultiple(of: 2) }.map(\.key))
+        #expect(try fixture.scalar("SELECT count(*) FROM entry_tags WHERE tag = 'even'") == Int64(even.count))
+        #expect(try cache.invalidate(tag: "even").totalRemoved == even.count)
+        #expect(try fixture.scalar("SELECT entry_count FROM namespaces WHERE name = 'blobs'") == Int64(39 - even.count))
+    }
 }

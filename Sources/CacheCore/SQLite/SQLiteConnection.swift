@@ -6,7 +6,8 @@ import Foundation
 /// thread at a time, which is why it is marked `@unchecked Sendable`.
 package final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
-    /// Fixed statements, keyed by the address of their literal (cheap to hash on hot paths).
+    /// Fixed statements, keyed by the address of their literal or ``FixedSQL`` (cheap to hash
+    /// on hot paths).
     private var staticStatements: [UnsafeRawPointer: SQLiteStatement] = [:]
     /// Statements built at run time (filters, dynamic column lists), the most recently used
     /// ``dynamicStatementLimit`` of them: a user's filters are without number.
@@ -99,12 +100,23 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` with the cached prepared statement for `sql`, then resets it so no read
     /// transaction stays open after the call.
     func withStatement<T>(_ sql: StaticString, _ body: (SQLiteStatement) throws -> T) throws -> T {
-        let key = UnsafeRawPointer(sql.utf8Start)
+        try withStatement(cachedAs: UnsafeRawPointer(sql.utf8Start), sql.description, body)
+    }
+
+    /// Like ``withStatement(_:_:)`` for SQL assembled once, kept by its
+    /// ``FixedSQL`` object's address: a hot path never hashes the text.
+    func withStatement<T>(_ sql: FixedSQL, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        try withStatement(cachedAs: UnsafeRawPointer(Unmanaged.passUnretained(sql).toOpaque()), sql.text, body)
+    }
+
+    private func withStatement<T>(cachedAs key: UnsafeRawPointer, _ sql: @autoclosure () -> String,
+        _ body: (SQLiteStatement) throws -> T
+    ) throws -> T {
         let statement: SQLiteStatement
         if let cached = staticStatements[key] {
             statement = cached
         } else {
-            statement = try prepare(sql.description)
+            statement = try prepare(sql())
             staticStatements[key] = statement
         }
         defer { statement.reset() }
@@ -187,4 +199,12 @@ package final class SQLiteConnection: @unchecked Sendable {
         guard code == SQLITE_OK, let raw else { throw error(code, statement: sql) }
         return SQLiteStatement(handle: raw, connection: self)
     }
+}
+
+/// SQL text built once (a `static let`) from fixed parts, never from values; its statement is
+/// cached by the object's address, as a `StaticString`'s is by its literal's.
+final class FixedSQL: Sendable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
 }

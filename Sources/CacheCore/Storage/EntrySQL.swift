@@ -84,39 +84,41 @@ extension SQLiteConnection {
     /// journal first: a third of a batched set's work when each row is a statement of its
     /// own. So rows go in groups of ``upsertGroupSizes`` per statement (one multi-row
     /// `VALUES`, whose rows SQLite inserts in order, an upsert of a key repeated in the group
-    /// updating the row inserted before it), and the last few one by one.
+    /// updating the row inserted before it). What every row shares (namespace, version, the
+    /// time it reaches the file) is bound once per statement.
     func upsertEntries(namespaceID: Int64, _ writes: [EntryWrite], version: String, now: Int64) throws {
         var start = writes.startIndex
         for (rows, sql) in zip(Self.upsertGroupSizes, Self.upsertGroupSQL) {
             while writes.endIndex - start >= rows {
-                try withDynamicStatement(sql) { statement in
+                try withStatement(sql) { statement in
+                    statement.bind(namespaceID, version, now)
                     for (offset, write) in writes[start..<start + rows].enumerated() {
                         statement.bind(
-                            from: Int32(offset * 11 + 1), namespaceID, write.key, write.value, write.size,
-                            write.writtenAt, write.attributes.expiresAt, write.attributes.staleUntil, version,
-                            write.attributes.tagsJSON, now, write.attributes.sortValue)
+                            from: Int32(offset * 8 + 4), write.key, write.value, write.size, write.writtenAt,
+                            write.attributes.expiresAt, write.attributes.staleUntil, write.attributes.tagsJSON,
+                            write.attributes.sortValue)
                     }
                     try statement.run()
                 }
                 start += rows
             }
         }
-        for write in writes[start...] { try upsertEntry(namespaceID: namespaceID, write, version: version, now: now) }
     }
 
     /// Rows per statement of ``upsertEntries(namespaceID:_:version:now:)``, largest first
     /// (a 1,000-row set is 31 statements of 32 rows and one of 8).
-    static let upsertGroupSizes = [32, 8]
+    static let upsertGroupSizes = [32, 8, 1]
 
-    /// The multi-row upserts of ``upsertGroupSizes``: row `r` binds `?(11r + 1)`…`?(11r + 11)`
-    /// in the order of ``upsertEntry(namespaceID:_:version:now:)``.
+    /// The multi-row upserts of ``upsertGroupSizes``: `?1` the namespace id, `?2` the version,
+    /// `?3` the time the rows reach the file; row `r` binds `?(8r + 4)`…`?(8r + 11)`: key,
+    /// value, size, write time, expiry, end of the stale window, tags, sort value.
     static let upsertGroupSQL = upsertGroupSizes.map { rows in
         let values = (0..<rows).map { row in
-            let p = (1...11).map { "?\(row * 11 + $0)" }
-            return
-                "(\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[9]), \(p[7]), \(p[8]), \(p[10]))"
+            let p = (4...11).map { "?\(row * 8 + $0)" }
+            return "(?1, \(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), ?3, ?2, \(p[6]), \(p[7]))"
         }
-        return """
+        return FixedSQL(
+            """
             INSERT INTO entries (namespace_id, key, value, size, created_at, expires_at, stale_until, accessed_at, version, tags, sort_value)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (namespace_id, key) DO UPDATE SET
@@ -124,7 +126,7 @@ extension SQLiteConnection {
                 expires_at = excluded.expires_at, stale_until = excluded.stale_until,
                 accessed_at = excluded.accessed_at, version = excluded.version, tags = excluded.tags,
                 sort_value = excluded.sort_value
-            """
+            """)
     }
 
     /// Deletes `key` of the live namespace `namespace` (in the caller's write transaction, with
