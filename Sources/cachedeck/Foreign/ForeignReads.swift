@@ -42,7 +42,7 @@ struct ForeignReads {
                     "Contents",
                     "\(Formatting.entries(overview.entries)), "
                         + "\(overview.bytes.map { Formatting.bytes(Int(clamping: $0)) + " of keys and values" } ?? "bytes not counted"), "
-                        + "in \(Figures.counted(overview.namespaces.count, "namespace", "namespaces"))"
+                        + "in \(Formatting.namespaces(overview.namespaces.count))"
                 ),
                 ("Expired", overview.expired.map { "\(Formatting.count($0)) still present" } ?? "– (no expiry)"),
                 ("Records", recorded.map { "\($0.0) \($0.1 ? "yes" : "no")" }.joined(separator: ", ")),
