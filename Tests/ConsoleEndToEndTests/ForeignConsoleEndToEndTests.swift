@@ -79,10 +79,12 @@ struct ForeignConsoleEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = folder + "/dc"
         try PythonLibraries.script(
-            "import diskcache\nc = diskcache.Cache('\(cache)')\nc.set('user:1', {'name': 'Ann'}, expire=600)\nc.close()")
+            "import diskcache\nc = diskcache.Cache('\(cache)')\nc.set('user:1', {'name': 'Ann'}, expire=600)\n"
+                + "c.set(('page', 2), 'p')\nc.close()")
         let tmux = try open(cache)
         try tmux.waitFor("python-diskcache, read-only")
         try tmux.keys("Enter")
+        try tmux.waitFor("('page', 2)")  // a pickled key reads as Python writes it
         try tmux.waitFor("user:1")
         try tmux.keys("Enter")
         try tmux.waitFor("Value · Python pickle · lines")

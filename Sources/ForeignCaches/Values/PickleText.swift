@@ -22,6 +22,13 @@ struct PickleText {
         return (writer.text, writer.isTruncated)
     }
 
+    /// `value` on one line, cut with `…` past about `limit` characters (a key's label).
+    static func line(_ value: PickleValue, limit: Int) -> String {
+        var writer = PickleText(limit: limit)
+        writer.writeFlat(value, depth: 0)
+        return writer.isTruncated ? writer.text + "…" : writer.text
+    }
+
     private init(limit: Int) { self.limit = limit }
 
     private mutating func append(_ piece: String) {
