@@ -182,8 +182,7 @@ final class LayoutWriter {
     private let find: RawStatement
     private let delete: RawStatement
     private let counters: RawStatement
-    private let begin: RawStatement
-    private let commit: RawStatement
+    private let transaction: RawTransaction
     private let lookup: RawStatement
     private let scan: RawStatement
 
@@ -211,8 +210,7 @@ final class LayoutWriter {
         delete = try connection.prepare(layout.delete)
         counters = try connection.prepare(
             "UPDATE namespaces SET entry_count = entry_count - 1, total_bytes = total_bytes - ?2 WHERE id = ?1")
-        begin = try connection.prepare("BEGIN IMMEDIATE")
-        commit = try connection.prepare("COMMIT")
+        transaction = try RawTransaction(connection)
         lookup = try connection.prepare(layout.lookup)
         scan = try connection.prepare("SELECT count(*), sum(length(value)) FROM entries WHERE namespace_id = ?1")
     }
@@ -251,7 +249,7 @@ final class LayoutWriter {
 
     /// Upserts `value` under each of `keys` in one transaction.
     func set(_ namespace: String, _ keys: [String], _ value: Data) throws {
-        try transaction {
+        try transaction.run {
             sqlite3_bind_int64(live.handle, 1, Self.namespaceID(namespace))
             sqlite3_bind_text(live.handle, 2, namespace, -1, sqliteTransient)
             let isLive = sqlite3_step(live.handle) == SQLITE_ROW
@@ -284,7 +282,7 @@ final class LayoutWriter {
     /// Deletes `key` with its counters in one transaction; returns whether it was there.
     func remove(_ namespace: String, _ key: String) throws -> Bool {
         var found = false
-        try transaction {
+        try transaction.run {
             sqlite3_bind_text(find.handle, 1, namespace, -1, sqliteTransient)
             sqlite3_bind_text(find.handle, 2, key, -1, sqliteTransient)
             defer { sqlite3_reset(find.handle) }
@@ -324,20 +322,5 @@ final class LayoutWriter {
         sqlite3_bind_int64(handle, base + 10, now)
         if let sortValue { sqlite3_bind_int64(handle, base + 11, sortValue) } else { sqlite3_bind_null(handle, base + 11) }
         if width == 12, let id { sqlite3_bind_int64(handle, base + 12, id) }
-    }
-
-    private func transaction(_ body: () throws -> Void) throws {
-        defer {
-            sqlite3_reset(begin.handle)
-            sqlite3_reset(commit.handle)
-        }
-        try connection.check(sqlite3_step(begin.handle), "BEGIN IMMEDIATE")
-        do {
-            try body()
-            try connection.check(sqlite3_step(commit.handle), "COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
     }
 }

@@ -11,8 +11,7 @@ final class FloorBaseline {
     private let upsert: RawStatement
     private let delete: RawStatement
     private let deleteExpired: RawStatement
-    private let begin: RawStatement
-    private let commit: RawStatement
+    private let transaction: RawTransaction
 
     /// The expiry CacheCore's default policy gives a set (24 hours).
     static let lifetime: Int64 = 24 * 3600 * 1000
@@ -37,8 +36,7 @@ final class FloorBaseline {
             DELETE FROM entries WHERE rowid IN (
                 SELECT rowid FROM entries WHERE ns = ?1 AND expires <= ?2 LIMIT ?3)
             """)
-        begin = try connection.prepare("BEGIN IMMEDIATE")
-        commit = try connection.prepare("COMMIT")
+        transaction = try RawTransaction(connection)
     }
 
     /// The unexpired value stored for `key`, copied out as `Data` (what any caller needs), or `nil`.
@@ -92,18 +90,7 @@ final class FloorBaseline {
 
     /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT`.
     func inTransaction(_ body: () throws -> Void) throws {
-        defer {
-            sqlite3_reset(begin.handle)
-            sqlite3_reset(commit.handle)
-        }
-        try connection.check(sqlite3_step(begin.handle), "BEGIN IMMEDIATE")
-        do {
-            try body()
-            try connection.check(sqlite3_step(commit.handle), "COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+        try transaction.run(body)
     }
 
     /// Upserts `count` entries, `value(index)` under `key(index)`, in transactions of

@@ -79,6 +79,36 @@ extension RawConnection {
     }
 }
 
+/// `BEGIN IMMEDIATE` and `COMMIT` prepared once, as CacheCore caches its own: parsing them
+/// would cost more than a point write's work.
+final class RawTransaction {
+    private let connection: RawConnection
+    private let begin: RawStatement
+    private let commit: RawStatement
+
+    init(_ connection: RawConnection) throws {
+        self.connection = connection
+        begin = try connection.prepare("BEGIN IMMEDIATE")
+        commit = try connection.prepare("COMMIT")
+    }
+
+    /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT` (rolling back if it throws).
+    func run(_ body: () throws -> Void) throws {
+        defer {
+            sqlite3_reset(begin.handle)
+            sqlite3_reset(commit.handle)
+        }
+        try connection.check(sqlite3_step(begin.handle), "BEGIN IMMEDIATE")
+        do {
+            try body()
+            try connection.check(sqlite3_step(commit.handle), "COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
 /// A prepared statement, finalized when released.
 final class RawStatement {
     let handle: OpaquePointer
