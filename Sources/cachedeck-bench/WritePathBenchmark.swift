@@ -9,7 +9,8 @@ import Foundation
 /// triggers are dropped from the file and the same writes keep the namespace counters
 /// exact from the writer instead (one read of the rows' old sizes and one counter update
 /// per transaction): the alternative issue #26 asks to measure against triggers. CacheCore,
-/// reopened on that file, bounds what it would save CacheCore's own statements.
+/// reopened on that file, bounds what it would save CacheCore's own statements. Then
+/// ``compareLayouts()`` writes, reads and scans the candidate layouts of ``EntryLayout``.
 final class WritePathBenchmark {
     let rounds: Int
     let perRound = 500

@@ -2,11 +2,12 @@ import ArgumentParser
 
 /// `cachedeck-bench writepath`: where a durable set's, a delete's and a batched set's time
 /// goes — CacheCore, the same statements in C on CacheCore's file, and the floor — as CPU
-/// time and WAL frames per operation, the frames split by the b-tree they belong to.
+/// time and WAL frames per operation, the frames split by the b-tree they belong to; then
+/// the same writes, a point read and a scan on issue #26's candidate layouts, in C.
 struct WritePathCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "writepath",
-        abstract: "A write's CPU time and WAL pages: CacheCore vs its SQL in C vs the floor, triggers vs store counters."
+        abstract: "A write's CPU time and WAL pages: CacheCore vs its SQL in C vs the floor, triggers vs store counters, candidate layouts."
     )
 
     @Flag(help: "Fewer rounds.")
