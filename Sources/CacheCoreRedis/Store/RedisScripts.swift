@@ -78,9 +78,12 @@ enum RedisScript: CaseIterable, Sendable {
     /// So every key a script touches is declared, as a cluster needs to route it and to hold
     /// it during a migration.
     static let declaredKeys = """
-        local declared, missing = {}, {}
-        for _, name in ipairs(KEYS) do declared[name] = true end
+        local declared, missing = nil, {}
         local function need(name)
+          if not declared then
+            declared = {}
+            for _, key in ipairs(KEYS) do declared[key] = true end
+          end
           if not declared[name] then
             declared[name] = true
             table.insert(missing, name)
@@ -126,9 +129,13 @@ enum RedisScript: CaseIterable, Sendable {
                 for _, tag in ipairs(cjson.decode(json)) do need(tagsPrefix .. tag) end
               end
             end
+            -- The client names every entry key and new tag set after one generation: when
+            -- the first entry's is right, they all are.
+            local named = KEYS[2] == entries .. ARGV[5]
             local i = 5
-            while i <= #ARGV do
+            while not named and i <= #ARGV do
               need(entries .. ARGV[i])
+              needTags(ARGV[i + 2])
               i = i + 4 + tonumber(ARGV[i + 3])
             end
             if #missing > 0 then return needed(gen) end
@@ -137,8 +144,7 @@ enum RedisScript: CaseIterable, Sendable {
             while i <= #ARGV do
               local old = redis.call('HMGET', entries .. ARGV[i], 'c', 't')
               olds[i] = old
-              needTags(old[2])
-              needTags(ARGV[i + 2])
+              if old[2] ~= ARGV[i + 2] then needTags(old[2]) end
               i = i + 4 + tonumber(ARGV[i + 3])
             end
             if #missing > 0 then return needed(gen) end
@@ -187,7 +193,11 @@ enum RedisScript: CaseIterable, Sendable {
             if not gen then return 0 end
             local tag = ARGV[4] ~= '' and ARGV[4] or nil
             local entries, tagsPrefix = ARGV[1] .. gen .. ':', ARGV[2] .. gen .. ':'
-            for i = 5, #ARGV do need(entries .. ARGV[i]) end
+            -- The client names every entry key after one generation: when the last is right,
+            -- they all are.
+            if KEYS[#KEYS] ~= entries .. ARGV[#ARGV] then
+              for i = 5, #ARGV do need(entries .. ARGV[i]) end
+            end
             if #missing > 0 then return needed(gen) end
             local found, untagged = {}, {}
             for i = 5, #ARGV do
