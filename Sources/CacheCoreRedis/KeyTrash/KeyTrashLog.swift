@@ -69,6 +69,24 @@ struct KeyTrashLog {
 
     /// The sum of deletion `id`'s ledgers in the slots it names.
     private func ledgers(_ id: Int64) throws -> (entries: Int, bytes: Int) {
+        let slots = try self.slots(id)
+        var counts = (entries: 0, bytes: 0)
+        for start in stride(from: 0, to: slots.count, by: 1000) {
+            let ledgers = slots[start..<min(start + 1000, slots.count)].map { keys.ledger(id, slot: $0) }
+            let replies = try RedisStore.mapping(endpoint) {
+                try servers.pipeline(ledgers.map { (Data($0.utf8), ["HMGET", RedisArgument($0), "entries", "bytes"]) })
+            }
+            for reply in replies {
+                let values = (reply.array ?? []).map { $0.string.flatMap { Int($0) } ?? 0 }
+                guard values.count == 2 else { continue }
+                counts = (counts.entries.addingClamped(max(0, values[0])), counts.bytes.addingClamped(max(0, values[1])))
+            }
+        }
+        return counts
+    }
+
+    /// The slots deletion `id` names (``KeyTrashKeys/slots(_:)``): where its trash is.
+    func slots(_ id: Int64) throws -> [Int] {
         var slots: [Int] = []
         try RedisStore.mapping(endpoint) {
             try servers.withConnection(forKey: keys.index) { connection in
@@ -84,19 +102,13 @@ struct KeyTrashLog {
                 } while cursor != "0"
             }
         }
-        var counts = (entries: 0, bytes: 0)
-        for start in stride(from: 0, to: slots.count, by: 1000) {
-            let ledgers = slots[start..<min(start + 1000, slots.count)].map { keys.ledger(id, slot: $0) }
-            let replies = try RedisStore.mapping(endpoint) {
-                try servers.pipeline(ledgers.map { (Data($0.utf8), ["HMGET", RedisArgument($0), "entries", "bytes"]) })
-            }
-            for reply in replies {
-                let values = (reply.array ?? []).map { $0.string.flatMap { Int($0) } ?? 0 }
-                guard values.count == 2 else { continue }
-                counts = (counts.entries.addingClamped(max(0, values[0])), counts.bytes.addingClamped(max(0, values[1])))
-            }
-        }
-        return counts
+        return slots
+    }
+
+    /// Whether record `id` was written with ledgers, naming the slots of its trash (records
+    /// from before do not: their trash is found by a `SCAN` of every primary).
+    func namesSlots(_ id: Int64) throws -> Bool {
+        try command(["HEXISTS", RedisArgument(keys.record(id)), "ledgers"]).integer == 1
     }
 
     /// Sets `field` of record `id` to `value`.

@@ -136,4 +136,38 @@ struct RedisClusterKeyDeletionTests {
         let ttl = try router.command(key: Data("del:7".utf8), ["PTTL", "del:7"]).integer ?? 0
         #expect((500_000...600_000).contains(ttl))
     }
+
+    /// An undo restores from the trash of the slots its record names, and only from there:
+    /// a trash hash of the same id in another slot (planted here) is neither walked nor restored.
+    @Test func anUndoRestoresOnlyFromTheSlotsItsRecordNames() throws {
+        let cluster = try SharedCluster.cluster()
+        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
+        guard case .cluster(let router) = keyspace.servers else {
+            Issue.record("a cluster URL makes a cluster keyspace")
+            return
+        }
+        func run(_ arguments: [RedisArgument], on key: String) throws -> RedisReply {
+            try router.command(key: Data(key.utf8), arguments)
+        }
+        let names = (0..<50).map { "only:\($0)" }
+        for name in names { try run(["SET", RedisArgument(name), "v"], on: name) }
+        let admin = try keyspace.admin()
+        let outcome = try admin.run(RedisKeyDeletionTests.prefix("only:"), origin: .current, progress: nil)
+        #expect(outcome.removed == 50)
+
+        let named = Set(names.map { ClusterSlot.of(Data($0.utf8)) })
+        let stray = try #require((0..<1000).map { "stray:\($0)" }.first { !named.contains(ClusterSlot.of(Data($0.utf8))) })
+        try run(["SET", RedisArgument(stray), "planted"], on: stray)
+        let dump = try #require(try run(["DUMP", RedisArgument(stray)], on: stray).data)
+        try run(["DEL", RedisArgument(stray)], on: stray)
+        let trash = KeyTrashKeys(prefix: RedisStoreOptions.defaultPrefix)
+            .trash(outcome.auditID, slot: ClusterSlot.of(Data(stray.utf8)))
+        try run(["HSET", RedisArgument(trash), RedisArgument(stray), RedisArgument(Data("0:".utf8) + dump)], on: trash)
+
+        #expect(try admin.restore(outcome.auditID, origin: .current) == 50)
+        #expect(try run(["GET", "only:7"], on: "only:7").string == "v")
+        #expect(try run(["EXISTS", RedisArgument(stray)], on: stray).integer == 0)
+        #expect(try run(["HLEN", RedisArgument(trash)], on: trash).integer == 1)
+        try run(["DEL", RedisArgument(trash)], on: trash)
+    }
 }
