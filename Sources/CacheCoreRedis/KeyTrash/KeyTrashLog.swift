@@ -13,23 +13,18 @@ import Foundation
 /// their counts.
 struct KeyTrashLog {
     let keys: KeyTrashKeys
-    /// The counter ids come from: the store's audit sequence under the same prefix, so a
+    /// Where ids come from: the store's audit sequence under the same prefix, so a
     /// deletion's id is never a store action's (both logs are listed together).
-    let sequence: String
+    let sequence: AuditSequence
     let servers: RedisServers
     let endpoint: String
 
     /// How long records and trash are kept (as a store's actions: 7 days).
     static var retention: Int64 { Admin.trashRetention.milliseconds }
 
-    /// Starts the record of a deletion of `target`; returns its id (above the ids of records
-    /// written before ids came from ``sequence``).
+    /// Starts the record of a deletion of `target`; returns its id.
     func begin(_ target: AdminTarget, samples: [String], origin: ActionOrigin, now: Int64) throws -> Int64 {
-        let older = try command(["GET", RedisArgument(keys.sequence)]).string.flatMap { Int64($0) } ?? 0
-        var id = try command(["INCR", RedisArgument(sequence)], on: sequence).integer ?? 0
-        if id <= older {
-            id = try command(["INCRBY", RedisArgument(sequence), RedisArgument(older - id + 1)], on: sequence).integer ?? 0
-        }
+        let id = try sequence.next()
         let record = keys.record(id)
         try pipeline([
             [
@@ -170,10 +165,10 @@ struct KeyTrashLog {
             canUndo: target != nil && number("undone") == nil, sampleKeys: samples ?? [], finishedAt: number("finished"))
     }
 
-    /// The reply to `arguments` on the node serving `key` (the log's, by default).
-    private func command(_ arguments: [RedisArgument], on key: String? = nil) throws -> RedisReply {
+    /// The reply to `arguments` on the log's node.
+    private func command(_ arguments: [RedisArgument]) throws -> RedisReply {
         try RedisStore.mapping(endpoint) {
-            try servers.withConnection(forKey: key ?? keys.index) { try $0.command(arguments) }
+            try servers.withConnection(forKey: keys.index) { try $0.command(arguments) }
         }
     }
 

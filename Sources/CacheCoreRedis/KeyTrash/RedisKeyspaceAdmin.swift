@@ -49,7 +49,9 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         keys = KeyTrashKeys(prefix: prefix)
         let isCluster = if case .cluster = servers { true } else { false }
         storeKeys = RedisKeys(prefix: prefix, isClustered: isCluster)
-        log = KeyTrashLog(keys: keys, sequence: storeKeys.auditSequence, servers: servers, endpoint: servers.description)
+        log = KeyTrashLog(
+            keys: keys, sequence: AuditSequence(servers: servers, keys: storeKeys), servers: servers,
+            endpoint: servers.description)
     }
 
     package func preview(_ target: AdminTarget) throws -> ActionImpact {

@@ -53,6 +53,32 @@ struct RedisKeyDeletionTests {
         #expect(throws: CacheError.self) { try admin.restore(99, origin: .current) }
     }
 
+    /// A database with deletions numbered by their old counter that later gains a RedisStore:
+    /// the store's actions and new deletions take ids from one sequence, above the old ones,
+    /// so an id in the combined log names one thing and its undo goes to it.
+    @Test func storeActionsAndDeletionsShareOneIdSequenceAboveOldDeletions() throws {
+        let server = try RedisServer()
+        try server.cli("SET", "cachedeck:keytrash:{%log}seq", "40")
+        try server.cli(
+            "HSET", "cachedeck:keytrash:{%log}record:40", "at", "\(RedisKeyspaceAdmin.now())", "target",
+            #"{"deleteKeys":{"_0":{"prefix":{"namespace":"keys","prefix":"old:"}}}}"#, "entries", "3", "bytes", "30")
+        try server.cli("ZADD", "cachedeck:keytrash:{%log}index", "\(RedisKeyspaceAdmin.now())", "40")
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        try store.cache("colors", key: Int.self, value: String.self).set("red", for: 1)
+        let admin = store.adminWithKeys
+        let cleared = try admin.run(.clear(namespace: "colors"), origin: .current, progress: nil)
+        #expect(cleared.auditID == 41)
+        #expect(try admin.auditRecord(41)?.target == .clear(namespace: "colors"))
+        #expect(try admin.auditRecord(40)?.target == Self.prefix("old:"))
+        try server.cli("SET", "late", "l")
+        let deleted = try admin.run(.deleteKeys(.key(namespace: Self.namespace, key: "late")), origin: .current, progress: nil)
+        #expect(deleted.auditID == 42)
+        #expect(try admin.auditLog(limit: 10).map(\.id).sorted() == [40, 41, 42])
+        #expect(try admin.restore(41, origin: .current) == 1)
+        #expect(try store.cache("colors", key: Int.self, value: String.self).get(1) == "red")
+    }
+
     @Test func markedKeysABinaryKeyAndAStopBetweenBatches() throws {
         let server = try RedisServer()
         let redis = try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
