@@ -147,8 +147,9 @@ import Testing
         #expect(try fixture.run("show", fixture.path, "colors", "3").stdout.contains("expired"))
         let audit = try fixture.run("audit", fixture.path).stdout
         #expect(audit.contains("expire now of key colors/3") && audit.contains("set TTL 1h of key colors/1"))
-        let restore = try fixture.run("restore", fixture.path, "1")
-        #expect(restore.stdout == "Restored 1 entry of action #1.\n")
+        // A script passes --yes to every action; a restore accepts it (it never asks).
+        let restore = try fixture.run("restore", fixture.path, "1", "--yes")
+        #expect(restore.status == 0 && restore.stdout == "Restored 1 entry of action #1.\n")
         #expect(try expiry("1").contains("in 1h") == false)
         let bad = try fixture.run("ttl", fixture.path, "colors", "soon", "--key", "1")
         #expect(bad.status == 2 && bad.stderr.contains("bad duration 'soon'"))

@@ -31,6 +31,7 @@ import Testing
         let info = try run("info", path, "--json").object()
         #expect(info["format"] as? String == "Laravel database cache")
         #expect(info["entries"] as? Int == 4 && info["expired"] as? Int == 2)
+        #expect(try run("info", path).stdout.contains("4 entries, 79 B of keys and values, in 1 namespace\n"))
         let page = try run("ls", path, "cache", "--limit", "2", "--json").object()
         let rows = try #require(page["rows"] as? [[String: Any]])
         #expect(rows.map { $0["key"] as? String } == ["app_evil\u{1B}]0;pwned\u{7}", "app_old:1"])
@@ -79,6 +80,7 @@ import Testing
         let bytes = FileManager.default.contents(atPath: path)
         let info = try CLIProcess(["info", path, "--json"], folder: runs).wait()
         #expect(try info.object()["format"] as? String == "python-diskcache")
+        #expect(try CLIProcess(["info", path], folder: runs).wait().stdout.contains(", in 1 namespace\n"))
         #expect(try folder.listing() == ["cache.db"])
         for command in [["check", path], ["clear", path, "--all", "--yes"], ["purge", path, "--yes"], ["stats", path]] {
             let result = try CLIProcess(command, folder: runs).wait()

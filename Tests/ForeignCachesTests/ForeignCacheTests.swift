@@ -70,6 +70,24 @@ import Testing
         guard case .hexDump = detail.value else { Issue.record("a Marshal value must be shown as bytes"); return }
     }
 
+    /// SQLite's `length` counts a text's characters: sizes count its UTF-8 bytes.
+    @Test func sizesCountBytesNotCharacters() throws {
+        defer { fixtures.remove() }
+        let path = fixtures.path("utf8")
+        try executeSQL(
+            ForeignSchemas.laravel + """
+                INSERT INTO cache VALUES ('ключ', 's:6:"données";', \(now / 1000 + 60)), ('k', CAST('ab' AS BLOB), 0);
+                """, on: path)
+        let cache = try ForeignCache.open(path: path)
+        #expect(try cache.overview(now: now).bytes == (8 + 15) + (1 + 2))
+        let rows = try cache.entries(ForeignQuery(namespace: "cache", sort: EntrySort(.key)), now: now).rows
+        #expect(rows.map(\.key) == ["k", "ключ"] && rows.map(\.size) == [1 + 2, 8 + 15])
+        let big = try cache.entries(
+            ForeignQuery(namespace: "cache", filter: EntryFilter(parsing: "size>20")), now: now
+        ).rows
+        #expect(big.map(\.key) == ["ключ"])
+    }
+
     @Test func expiryFiltersCountsAndTimelineAgree() throws {
         defer { fixtures.remove() }
         let cache = try ForeignCache.open(path: try fixtures.laravel(now: 1_790_000_000))

@@ -21,7 +21,7 @@ enum DiskCacheFormat {
         }
         return ForeignTable(
             name: "Cache", key: "key", keyIsPickled: "raw = 0", value: "value",
-            size: "length(key) + ifnull(length(value), 0) + max(ifnull(size, 0), 0)", sideFile: "filename",
+            size: ForeignTable.bytes("key", "value") + " + max(ifnull(size, 0), 0)", sideFile: "filename",
             valueKind: "CASE mode WHEN 4 THEN 'pickle' WHEN 3 THEN 'text' END",
             created: TimeColumn(column: "store_time", unit: .seconds),
             expires: TimeColumn(column: "expire_time", unit: .seconds),

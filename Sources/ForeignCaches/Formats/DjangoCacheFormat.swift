@@ -8,7 +8,7 @@ enum DjangoCacheFormat {
         let afterPrefix = "substr(cache_key, instr(cache_key, ':') + 1)"
         let table = ForeignTable(
             name: ForeignTable.quoted(name), key: "cache_key", value: "value",
-            size: "length(cache_key) + ifnull(length(value), 0)",
+            size: ForeignTable.bytes("cache_key", "value"),
             expires: TimeColumn(column: "expires", unit: schema.timeUnit(name, "expires")),
             version: "CASE WHEN instr(\(afterPrefix), ':') > 0 THEN substr(\(afterPrefix), 1, instr(\(afterPrefix), ':') - 1) END")
         return ForeignLayout(

@@ -8,7 +8,7 @@ enum EntityCacheFormat {
         let name = "entity_cache"
         guard schema.has(name, ["table_name", "primary_key", "data", "created_at", "expires_at"]) else { return nil }
         let table = ForeignTable(
-            name: name, key: "primary_key", value: "data", size: "length(primary_key) + ifnull(length(data), 0)",
+            name: name, key: "primary_key", value: "data", size: ForeignTable.bytes("primary_key", "data"),
             created: TimeColumn(column: "created_at", unit: schema.timeUnit(name, "created_at")),
             expires: TimeColumn(column: "expires_at", unit: schema.timeUnit(name, "expires_at")))
         return ForeignLayout(

@@ -9,7 +9,7 @@ enum LaravelCacheFormat {
             ForeignSection(
                 namespace: "cache", file: file,
                 table: ForeignTable(
-                    name: "cache", key: "key", value: "value", size: "length(key) + ifnull(length(value), 0)",
+                    name: "cache", key: "key", value: "value", size: ForeignTable.bytes("key", "value"),
                     expires: TimeColumn(column: "expiration", unit: .seconds)))
         ]
         if schema.has("cache_locks", ["key", "owner", "expiration"]) {
@@ -18,7 +18,7 @@ enum LaravelCacheFormat {
                     namespace: "locks", file: file,
                     table: ForeignTable(
                         name: "cache_locks", key: "key", value: "owner",
-                        size: "length(key) + ifnull(length(owner), 0)",
+                        size: ForeignTable.bytes("key", "owner"),
                         expires: TimeColumn(column: "expiration", unit: .seconds))))
         }
         return ForeignLayout(kind: .laravel, sections: sections, files: [file])

@@ -8,7 +8,7 @@ enum RequestsCacheFormat {
         guard schema.has("responses", ["key", "value"]), schema.has("redirects", ["key", "value"]) else { return nil }
         func table(_ name: String) -> ForeignTable {
             ForeignTable(
-                name: name, key: "key", value: "value", size: "length(key) + ifnull(length(value), 0)",
+                name: name, key: "key", value: "value", size: ForeignTable.bytes("key", "value"),
                 expires: schema.has(name, ["expires"]) ? TimeColumn(column: "expires", unit: .seconds) : nil)
         }
         var responses = table("responses")

@@ -12,7 +12,8 @@ enum URLCacheFormat {
         let table = ForeignTable(
             name: "cfurl_cache_response", rowID: "entry_ID", key: "request_key",
             value: "(SELECT receiver_data \(body) AND d.isDataOnFS = 0)",
-            size: "length(request_key) + ifnull((SELECT length(receiver_data) \(body) AND d.isDataOnFS = 0), 0)",
+            size: ForeignTable.bytes("request_key")
+                + " + ifnull((SELECT \(ForeignTable.bytes("receiver_data")) \(body) AND d.isDataOnFS = 0), 0)",
             sideFile: "(SELECT 'fsCachedData/' || CAST(receiver_data AS TEXT) \(body) AND d.isDataOnFS != 0)",
             sizeCountsSideFile: false,
             created: TimeColumn(column: "time_stamp", unit: .utcText), allowsActions: false)

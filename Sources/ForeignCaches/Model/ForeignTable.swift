@@ -47,6 +47,13 @@ struct ForeignTable: Sendable {
         return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
+    /// The bytes `columns` hold together (0 for NULL). SQLite's `length` counts a text's
+    /// characters, not its UTF-8 bytes; a blob's length is read without loading the blob.
+    static func bytes(_ columns: String...) -> String {
+        columns.map { "iif(typeof(\($0)) = 'text', length(CAST(\($0) AS BLOB)), ifnull(length(\($0)), 0))" }
+            .joined(separator: " + ")
+    }
+
     /// `identifier` quoted for SQL (for table names read from `sqlite_master`).
     static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -198,6 +198,8 @@ struct RestoreCommand: ParsableCommand {
 
     @OptionGroup var store: ActionStoreArguments
     @Argument(help: "The action's number in the audit log.") var auditID: Int64
+    @Flag(name: .shortAndLong, help: "Accepted like every action's; a restore removes nothing and never asks.")
+    var yes = false
     @OptionGroup var output: OutputArguments
 
     func run() throws {

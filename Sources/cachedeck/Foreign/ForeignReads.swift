@@ -40,8 +40,9 @@ struct ForeignReads {
                 ),
                 (
                     "Contents",
-                    "\(Formatting.entries(overview.entries)), \(Formatting.bytes(Int(clamping: overview.bytes ?? 0))) "
-                        + "with side files, in \(Formatting.count(overview.namespaces.count)) namespaces"
+                    "\(Formatting.entries(overview.entries)), "
+                        + "\(overview.bytes.map { Formatting.bytes(Int(clamping: $0)) + " of keys and values" } ?? "bytes not counted"), "
+                        + "in \(Figures.counted(overview.namespaces.count, "namespace", "namespaces"))"
                 ),
                 ("Expired", overview.expired.map { "\(Formatting.count($0)) still present" } ?? "– (no expiry)"),
                 ("Records", recorded.map { "\($0.0) \($0.1 ? "yes" : "no")" }.joined(separator: ", ")),
