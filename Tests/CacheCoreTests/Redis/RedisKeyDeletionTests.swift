@@ -127,13 +127,17 @@ struct RedisKeyDeletionTests {
 /// trash hash in its own slot, and back.
 @Suite("Deleting keys of a Redis Cluster keyspace", .enabled(if: redisAvailable), .sharedCluster)
 struct RedisClusterKeyDeletionTests {
-    @Test func aPrefixOverEveryPrimaryIsDeletedAndRestored() throws {
-        let cluster = try SharedCluster.cluster()
-        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
+    /// The shared cluster's keyspace and its router.
+    static func keyspace() throws -> (RedisKeyspace, ClusterRouter) {
+        let keyspace = try RedisKeyspace(url: try SharedCluster.cluster().url, environment: [:])
         guard case .cluster(let router) = keyspace.servers else {
-            Issue.record("a cluster URL makes a cluster keyspace")
-            return
+            throw CacheError.cannotOpen(path: "cluster", reason: "a cluster URL makes a cluster keyspace")
         }
+        return (keyspace, router)
+    }
+
+    @Test func aPrefixOverEveryPrimaryIsDeletedAndRestored() throws {
+        let (keyspace, router) = try Self.keyspace()
         for index in 0..<300 {
             try router.command(key: Data("del:\(index)".utf8), ["SET", RedisArgument("del:\(index)"), RedisArgument("v\(index)")])
         }
@@ -166,12 +170,7 @@ struct RedisClusterKeyDeletionTests {
     /// An undo restores from the trash of the slots its record names, and only from there:
     /// a trash hash of the same id in another slot (planted here) is neither walked nor restored.
     @Test func anUndoRestoresOnlyFromTheSlotsItsRecordNames() throws {
-        let cluster = try SharedCluster.cluster()
-        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
-        guard case .cluster(let router) = keyspace.servers else {
-            Issue.record("a cluster URL makes a cluster keyspace")
-            return
-        }
+        let (keyspace, router) = try Self.keyspace()
         func run(_ arguments: [RedisArgument], on key: String) throws -> RedisReply {
             try router.command(key: Data(key.utf8), arguments)
         }
