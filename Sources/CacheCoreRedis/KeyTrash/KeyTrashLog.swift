@@ -86,7 +86,11 @@ struct KeyTrashLog {
         try RedisStore.mapping(endpoint) {
             try servers.withConnection(forKey: keys.index) { connection in
                 var cursor = "0"
+                var calls = 0
+                let limit = try ScanLimit(on: connection, set: keys.slots(id))
                 repeat {
+                    try limit.check(calls, endpoint: connection.endpoint.description)
+                    calls += 1
                     let reply = try connection.command(["SSCAN", RedisArgument(keys.slots(id)), RedisArgument(cursor), "COUNT", 1000])
                     guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
                         throw RedisError.server("SSCAN gave an unexpected reply")
