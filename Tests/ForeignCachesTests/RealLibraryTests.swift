@@ -38,8 +38,12 @@ struct RealLibraryTests {
         let detail = try #require(try cache.entry(big.id))
         #expect(detail.valueBytes == 40000 && detail.sideFile?.hasSuffix(".val") == true)
         let pickledKey = try #require(rows.first { $0.key.hasPrefix("pickle:") })
+        #expect(pickledKey.label == "('tuple', 1)" && rows.filter { $0.label != nil }.count == 1)
+        #expect(try cache.find(namespace: "cache", key: pickledKey.key) == pickledKey.id)
         let tuple = try #require(try cache.entry(pickledKey.id))
         #expect(tuple.kind == .pickle)
+        guard case .json(let text, _) = tuple.value else { Issue.record("a pickle of data must be read"); return }
+        #expect(text == "{'a': 1}")
         #expect(try cache.preview(.keys([pickledKey.key]), namespace: "cache", now: now).entries == 1)
         for suffix in ["-wal", "-shm"] {
             #expect(!FileManager.default.fileExists(atPath: folder + "/cache.db" + suffix))

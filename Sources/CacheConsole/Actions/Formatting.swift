@@ -17,6 +17,11 @@ package enum Formatting {
         value == 1 ? "1 entry" : "\(count(value)) entries"
     }
 
+    /// A count of namespaces: `1 namespace`, `12 namespaces`.
+    package static func namespaces(_ value: Int) -> String {
+        value == 1 ? "1 namespace" : "\(count(value)) namespaces"
+    }
+
     /// Bytes in decimal units: `512 B`, `1.2 kB`, `3.4 MB`, `1.0 GB`.
     package static func bytes(_ value: Int) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]

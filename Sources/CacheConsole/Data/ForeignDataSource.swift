@@ -165,7 +165,7 @@ package final class ForeignDataSource: ConsoleDataSource {
         EntryInfo(
             id: .key(namespace: entry.id.namespace, key: "#\(entry.id.row)"), key: entry.key,
             size: Int(clamping: entry.size), createdAt: entry.createdAt, expiresAt: entry.expiresAt,
-            lastAccessAt: entry.lastAccessAt, hits: entry.hits, tags: entry.tag.map { [$0] } ?? [])
+            lastAccessAt: entry.lastAccessAt, hits: entry.hits, tags: entry.tag.map { [$0] } ?? [], label: entry.label)
     }
 
     /// Runs `body`, its errors as one line for the console.

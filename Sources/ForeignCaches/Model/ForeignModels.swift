@@ -63,8 +63,12 @@ package struct ForeignEntryID: Sendable, Hashable, Codable {
 /// (or, for `expiresAt`, never when the format has expiry).
 package struct ForeignEntry: Sendable, Hashable, Codable {
     package var id: ForeignEntryID
-    /// The key as text a person can read (escaped bytes, `pickle:` + hex for pickled keys).
+    /// The key as text a person can read (escaped bytes, `pickle:` + hex for pickled keys):
+    /// what `--key` and marks name it by.
     package var key: String
+    /// How a pickled key reads, as Python's `repr` (`('user', 42)`); `nil` for other keys and
+    /// for a pickle ``PickleValue`` cannot read.
+    package var label: String?
     package var size: Int64
     package var createdAt: Int64?
     package var expiresAt: Int64?

@@ -126,16 +126,19 @@ struct ForeignSection: Sendable {
         }
     }
 
-    /// The row whose key is `key` as text (or as the bytes its `\xNN` escapes spell).
+    /// The row whose key is `key` as text (or as the bytes its `\xNN` escapes spell, or a
+    /// pickled key's as `pickle:` and their hex).
     func row(forKey key: String) throws -> Int64? {
         let sql = """
             SELECT \(table.rowID) FROM \(table.name)
-            WHERE \(scope.sql) AND (CAST(\(table.key) AS TEXT) = ? OR CAST(\(table.key) AS BLOB) = ?) LIMIT 1
+            WHERE \(scope.sql) AND (CAST(\(table.key) AS TEXT) = ? OR CAST(\(table.key) AS BLOB) = ?
+                OR (\(table.keyIsPickled ?? "0") AND CAST(\(table.key) AS BLOB) = ?)) LIMIT 1
             """
         let bytes: SQLiteValue = PrintableKey.bytes(key).map { .blob($0) } ?? .null
+        let pickled: SQLiteValue = Self.pickledKey(key).map { .blob(Data($0)) } ?? .null
         return try file.read { connection in
             try connection.withDynamicStatement(sql) { statement in
-                statement.bind(values: scope.values + [.text(key), bytes])
+                statement.bind(values: scope.values + [.text(key), bytes, pickled])
                 return try statement.firstRow { $0.int64(0) }
             }
         }
@@ -164,9 +167,11 @@ struct ForeignSection: Sendable {
         {
             size = size.addingReportingOverflow(bytes).overflow ? .max : size + bytes
         }
+        let keyBytes = Self.bytes(key)
         return ForeignEntry(
             id: ForeignEntryID(namespace: namespace, row: statement.int64(0)),
-            key: pickled ? "pickle:" + Self.hex(Self.bytes(key).prefix(512)) : Self.display(key),
+            key: pickled ? "pickle:" + Self.hex(keyBytes.prefix(512)) : Self.display(key),
+            label: pickled ? PickleValue.read(keyBytes).map { PickleText.line($0, limit: 512) } : nil,
             size: size, createdAt: statement.optionalInt64(4),
             expiresAt: statement.optionalInt64(5), lastAccessAt: statement.optionalInt64(6),
             hits: statement.optionalInt64(7).map { Int(clamping: $0) },
@@ -234,6 +239,21 @@ struct ForeignSection: Sendable {
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The bytes of a key listed as `pickle:` and their hex; `nil` for any other text.
+    static func pickledKey(_ key: String) -> [UInt8]? {
+        guard key.hasPrefix("pickle:") else { return nil }
+        let digits = Array(key.utf8.dropFirst(7))
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// A summed or stored size as bytes, saturated (a hostile file may claim anything).

@@ -2,7 +2,8 @@ import CacheCore
 import Foundation
 
 /// What a foreign value is. Serialisations that run code when loaded (pickle, Ruby Marshal,
-/// PHP `serialize`) are named and shown as bytes, never loaded.
+/// PHP `serialize`) are never loaded: a pickle is read as data by ``PickleValue`` (which
+/// runs nothing), PHP's text is shown as it is, the rest as bytes.
 package enum ValueKind: String, Sendable, Hashable, Codable {
     case json = "JSON"
     case text = "text"
@@ -55,8 +56,9 @@ enum ValueRenderer {
     static let textLimit = 64 * 1024
     static let hexLimit = 4 * 1024
 
-    /// JSON pretty-printed, plain text as it is, everything else (pickles included, and a
-    /// base64 pickle decoded first) as a hex dump; `hex` forces the dump.
+    /// JSON pretty-printed, plain text as it is, a pickle (a base64 one decoded first) as
+    /// Python would print what it holds, everything else (and a pickle ``PickleValue`` cannot
+    /// read) as a hex dump; `hex` forces the dump.
     static func render(_ bytes: [UInt8], kind: ValueKind, hex: Bool, totalBytes: Int64) -> ValueRendering {
         let isCut = Int64(bytes.count) < totalBytes
         if !hex {
@@ -74,6 +76,10 @@ enum ValueRenderer {
         }
         var shown = bytes
         if kind == .base64Pickle, !hex, let decoded = Data(base64Encoded: Data(bytes)) { shown = Array(decoded) }
+        if !hex, kind == .pickle || kind == .base64Pickle, let value = PickleValue.read(shown) {
+            let printed = PickleText.render(value, limit: textLimit)
+            return .json(printed.text, isTruncated: printed.isTruncated || isCut)
+        }
         return .hexDump(HexDumpLine.lines(Array(shown.prefix(hexLimit))), isTruncated: shown.count > hexLimit || isCut)
     }
 }

@@ -92,8 +92,8 @@ struct ConsoleCommand: ParsableCommand {
         if let foreign = try? ForeignCache.recognise(path: path) {
             let notice =
                 foreignActions
-                ? "\(foreign.kind.rawValue) cache: removed entries go to \(foreign.trashPath) for undo"
-                : "\(foreign.kind.rawValue) cache, read-only (--write allows actions)"
+                ? "\(foreign.kind.rawValue) file: removed entries go to \(foreign.trashPath) for undo"
+                : "\(foreign.kind.rawValue) file, read-only (--write allows actions)"
             return (ForeignDataSource(cache: foreign, allowsActions: foreignActions), notice)
         }
         do {

@@ -56,7 +56,7 @@ struct InfoCommand: ParsableCommand {
                     (
                         "Contents",
                         "\(Formatting.entries(summary.entryCount)), \(Formatting.bytes(Int(summary.payloadBytes))) "
-                            + "of keys and values, in \(Figures.counted(summary.namespaceCount, "namespace", "namespaces"))"
+                            + "of keys and values, in \(Formatting.namespaces(summary.namespaceCount))"
                     ),
                     (
                         "Last minute",

@@ -42,7 +42,7 @@ struct ForeignReads {
                     "Contents",
                     "\(Formatting.entries(overview.entries)), "
                         + "\(overview.bytes.map { Formatting.bytes(Int(clamping: $0)) + " of keys and values" } ?? "bytes not counted"), "
-                        + "in \(Figures.counted(overview.namespaces.count, "namespace", "namespaces"))"
+                        + "in \(Formatting.namespaces(overview.namespaces.count))"
                 ),
                 ("Expired", overview.expired.map { "\(Formatting.count($0)) still present" } ?? "– (no expiry)"),
                 ("Records", recorded.map { "\($0.0) \($0.1 ? "yes" : "no")" }.joined(separator: ", ")),
@@ -76,7 +76,7 @@ struct ForeignReads {
                 headers: ["row", "key", "size", "age", "expires", "hits", "accessed", "tag"],
                 rows: page.rows.map { row in
                     [
-                        "#\(row.id.row)", TerminalText.truncate(TerminalText.sanitize(row.key), toWidth: 48),
+                        "#\(row.id.row)", TerminalText.truncate(TerminalText.sanitize(row.label ?? row.key), toWidth: 48),
                         Formatting.bytes(Int(clamping: row.size)),
                         row.createdAt.map { Figures.span(max(0, page.now.subtractingClamped($0))) } ?? Table.none,
                         cache.facts.expiry ? Figures.expiry(row.expiresAt, now: page.now) : Table.none,
@@ -100,10 +100,12 @@ struct ForeignReads {
         func time(_ value: Int64?, unknown: String = Table.none) -> String {
             value.map { "\(TimeText.timestamp($0)) (\(Figures.relative($0, now: now)))" } ?? unknown
         }
+        var fields: [(String, String)] = [
+            ("Namespace", TerminalText.sanitize(entry.id.namespace)), ("Key", TerminalText.sanitize(entry.key)),
+        ]
+        if let label = entry.label { fields.append(("Reads as", TerminalText.sanitize(label))) }
         print(
-            Fields(items: [
-                ("Namespace", TerminalText.sanitize(entry.id.namespace)),
-                ("Key", TerminalText.sanitize(entry.key)),
+            Fields(items: fields + [
                 ("Row", "#\(entry.id.row)"),
                 (
                     "Size",

@@ -86,12 +86,14 @@ package struct EntryInfo: Sendable, Hashable {
     package var hits: Int?
     /// Tags, sorted.
     package var tags: [String]
+    /// How the key reads where that is not the key itself (a pickled key's Python `repr`).
+    package var label: String?
 
     /// An entry with these values.
     package init(
         id: EntryReference, key: String, size: Int, createdAt: Int64?, expiresAt: Int64?, lastAccessAt: Int64?,
         hits: Int?,
-        tags: [String]
+        tags: [String], label: String? = nil
     ) {
         self.id = id
         self.key = key
@@ -101,6 +103,7 @@ package struct EntryInfo: Sendable, Hashable {
         self.lastAccessAt = lastAccessAt
         self.hits = hits
         self.tags = tags
+        self.label = label
     }
 }
 

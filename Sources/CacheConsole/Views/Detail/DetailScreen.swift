@@ -96,7 +96,7 @@ enum DetailScreen {
                 value, at: Point(column: end, row: point.row), style: style, maxWidth: limit - end - 1,
                 truncation: .ellipsis(options.ellipsis))
         }
-        fact("Key", entry.key, row: 0, wide: true, style: CellStyle(.title))
+        fact("Key", entry.label ?? entry.key, row: 0, wide: true, style: CellStyle(.title))
         fact("Namespace", snapshot.namespace, row: 1)
         fact("Version", snapshot.version.isEmpty ? "–" : snapshot.version, row: 1, column: half)
         fact("Size", "\(Formatting.bytes(entry.size)) (value \(Formatting.count(snapshot.valueBytes)) B)", row: 2)

@@ -102,7 +102,7 @@ enum EntriesScreen {
             }
         return [
             TableCell(marked ? options.markGlyph : "", CellStyle(.marked)),
-            TableCell(row.key, CellStyle(marked ? .marked : .text)),
+            TableCell(row.label ?? row.key, CellStyle(marked ? .marked : .text)),
             TableCell(Formatting.bytes(row.size), style(.size, otherwise: .text)),
             TableCell(row.createdAt.map { TimeText.span(TimeText.between($0, now)) } ?? "–", CellStyle(.muted)),
             TableCell(TimeText.expiry(row.expiresAt, now: now), style(.expiry, otherwise: expiresRole)),

@@ -110,13 +110,13 @@ enum OverviewScreen {
                 "\(redis.server.version)\(options.dot)\(Formatting.bytes(redis.server.usedMemory)) used\(options.dot)"
                     + "\(redis.countedAt == nil ? "≥ " : "")\(Formatting.entries(file.entries)) "
                     + "(\(Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
-                    + "\(snapshot.namespaces.count) namespaces\(options.dot)"
+                    + "\(Formatting.namespaces(snapshot.namespaces.count))\(options.dot)"
                     + (redis.countedAt.map { "counted by SCAN \(TimeText.ago($0, now: model.now))" }
                         ?? "counting by SCAN\(options.ellipsis)")
             } else {
                 "\(Formatting.bytes(Int(file.fileBytes)))\(wal)\(options.dot)\(Formatting.entries(file.entries)) "
                     + "(\(file.isPayloadCounting ? options.ellipsis : Formatting.bytes(Int(file.payloadBytes))))\(options.dot)"
-                    + "\(snapshot.namespaces.count) namespaces\(options.dot)"
+                    + "\(Formatting.namespaces(snapshot.namespaces.count))\(options.dot)"
                     + (file.foreignFormat.map { "\($0), read-only" } ?? "format \(file.formatVersion)")
             }
         buffer.put(
