@@ -49,7 +49,7 @@ extension FormatBenchmark {
                 GoalRow(
                     measure: "preview count, \(label)",
                     figure: describe(first: first, median: median) + counted(impact.entries, expected: expected),
-                    goal: "≤ 100 ms, exact", verdict: Verdict(median <= 100e6 && impact.entries == expected)))
+                    goal: "≤ 200 ms, exact", verdict: Verdict(median <= 200e6 && impact.entries == expected)))
         }
         let expected = plan.count(where: plan.matchesFilter)
         let expectedBytes = (0..<plan.entries).filter(plan.matchesFilter).reduce(0) { $0 + plan.size($1) }
@@ -113,11 +113,13 @@ extension FormatBenchmark {
                     if listed.map(\.id) != exact.map(\.id) { figure += " (ties not in id order)" }
                 }
                 if changed > 0 { figure += "; \(changed) listed rows differ from the walk" }
+                // Issue #26: orders without an index (last access, hits) are an exact scan, ≤ 500 ms.
+                let budget: Double = [.lastAccess, .hits].contains(field) ? 500e6 : 200e6
                 record(
                     GoalRow(
                         measure: "first page by \(field.rawValue) \(descending ? "desc" : "asc")", figure: figure,
-                        goal: "≤ 200 ms, exact",
-                        verdict: Verdict(median <= 200e6 && wrong == nil && changed == 0)))
+                        goal: "≤ \(Int(budget / 1e6)) ms, exact",
+                        verdict: Verdict(median <= budget && wrong == nil && changed == 0)))
             }
         }
     }

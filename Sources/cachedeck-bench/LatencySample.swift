@@ -1,3 +1,6 @@
+import CacheCoreRedis
+import Foundation
+
 /// Latencies of individual operations, in nanoseconds, and their percentiles.
 struct LatencySample {
     private(set) var values: [Double] = []
@@ -15,4 +18,15 @@ struct LatencySample {
     }
 
     var maximum: Double { values.max() ?? .nan }
+}
+
+extension LatencySample {
+    /// Adds one `PING`'s round trip on `client` (another client of the server, as the
+    /// latency rows measure it), then pauses half a millisecond.
+    mutating func ping(_ client: RedisRawClient) throws {
+        let start = ContinuousClock.now
+        try client.command(["PING"])
+        add((ContinuousClock.now - start).nanoseconds)
+        usleep(500)
+    }
 }

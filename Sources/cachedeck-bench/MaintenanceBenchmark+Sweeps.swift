@@ -68,6 +68,52 @@ extension MaintenanceBenchmark {
                 }.joined(separator: "; "))
     }
 
+    /// Rows: CacheCore's `sweepExpired()` of `--entries` expired entries with nothing else
+    /// running, against #26's 2 s per million and against the floor's DELETE loop (batches
+    /// of 1000) over as many entries in its own file; notes: each side's process CPU time
+    /// (user + system, CacheCore's checkpointer thread included), which the load of other
+    /// processes on the machine moves less than the wall time.
+    func measureSweepAlone() throws {
+        let count = settings.sweepEntries
+        let path = directory.file("alone.sqlite")
+        let past = Date(timeIntervalSinceNow: -3600)
+        progress("Filling \(count) expired entries on each side for the sweep alone…")
+        let store = try CacheStore(path: path)
+        defer { try? store.close() }
+        try fill("expired", in: store, path: path, prefix: "x", count: count, expiresAt: past)
+        let floor = try FloorBaseline(path: directory.file("alone-floor.sqlite"))
+        var generator = SplitMix64(seed: 0xA_1011)
+        let values = Workload.values(count: 1024, size: settings.valueSize, generator: &generator)
+        try floor.fill(
+            namespace: "expired", count: count, expires: Int64(past.timeIntervalSince1970 * 1000),
+            key: { Workload.key("x", $0) }, value: { values[$0 % values.count] })
+        try floor.checkpoint()
+
+        var swept = (cacheCore: 0, floor: 0)
+        var cpu = processCPUMicroseconds()
+        let cacheCore = try Timing.nanosecondsPerOperation(1) { swept.cacheCore = try store.sweepExpired() }
+        let cacheCoreCPU = processCPUMicroseconds() - cpu
+        cpu = processCPUMicroseconds()
+        let baseline = try Timing.nanosecondsPerOperation(1) {
+            swept.floor = try floor.sweepExpired(namespace: "expired", batchSize: 1000)
+        }
+        let floorCPU = processCPUMicroseconds() - cpu
+        guard swept == (count, count) else {
+            throw BenchError("swept \(swept.cacheCore) (CacheCore) and \(swept.floor) (floor) of \(count)")
+        }
+        let budget = 2e9 * Double(count) / 1e6
+        record(
+            ReportRow(
+                operation: "sweep \(Format.count(count)) expired alone, total (vs floor)", cacheCore: cacheCore,
+                baseline: baseline, budget: .absolute(nanoseconds: budget, label: "≤ 2 s per 1M")))
+        let seconds = { (nanoseconds: Double) in String(format: "%.2f s", nanoseconds / 1e9) }
+        note(
+            "sweep of \(Format.count(count)) alone: CacheCore \(seconds(cacheCore)) "
+                + "(\(Format.rate(cacheCore / Double(count))) entries/s, CPU \(seconds(cacheCoreCPU * 1e3))), "
+                + "floor \(seconds(baseline)) (\(Format.rate(baseline / Double(count))) entries/s, "
+                + "CPU \(seconds(floorCPU * 1e3)))")
+    }
+
     /// Rows: a sweep of `--entries` expired entries against the 2 s per million budget, and
     /// the p99 latency of a reader (tight loop) and a paced writer during the sweep against
     /// the same threads without one.

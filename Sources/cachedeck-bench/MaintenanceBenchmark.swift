@@ -14,10 +14,13 @@ final class MaintenanceBenchmark {
         self.directory = directory
     }
 
-    /// Runs every row and returns the table.
-    func run() throws -> Report {
-        try measureStatisticsOverhead()
-        try measureSweepTuning()
+    /// Runs every row (or only the two sweeps of `--entries`) and returns the table.
+    func run(sweepsOnly: Bool = false) throws -> Report {
+        if !sweepsOnly {
+            try measureStatisticsOverhead()
+            try measureSweepTuning()
+        }
+        try measureSweepAlone()
         try measureSweepLatency()
         return report
     }

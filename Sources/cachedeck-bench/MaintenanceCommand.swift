@@ -16,6 +16,9 @@ struct MaintenanceCommand: ParsableCommand {
     @Flag(help: "A short run with fewer entries and rounds.")
     var quick = false
 
+    @Flag(help: "Only the sweeps of --entries: alone (against the floor) and under the app's load.")
+    var sweepsOnly = false
+
     func validate() throws {
         if let entries, entries < 10_000 { throw ValidationError("--entries must be at least 10000.") }
     }
@@ -26,7 +29,7 @@ struct MaintenanceCommand: ParsableCommand {
         defer { directory.remove() }
         print(settings.summary)
         print("Files in \(directory.path)\n")
-        let report = try MaintenanceBenchmark(settings: settings, directory: directory).run()
+        let report = try MaintenanceBenchmark(settings: settings, directory: directory).run(sweepsOnly: sweepsOnly)
         print(report.rendered())
     }
 }

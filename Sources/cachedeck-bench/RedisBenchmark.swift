@@ -7,13 +7,16 @@ import LocalRedis
 /// operations as raw commands (one round trip each, through the same client layer, straight
 /// to the node serving the key on a cluster) in the same run; its near-cache hit against a
 /// file store's memory hit; and how long one store's set takes to drop another store's
-/// near-cache copy (by push), on a cluster also across a primary's failover.
+/// near-cache copy (by push), on a cluster also across a primary's failover; and another
+/// client's `PING` latency while the Overview's census counts the store's entries.
 final class RedisBenchmark {
     let url: String
     /// The private cluster, when the run is on one (its primary is killed last).
     let cluster: RedisCluster?
     let plan: RoundPlan
     let purgeSize: Int
+    /// Entries the census rows count.
+    let censusSize: Int
     let value = Data(repeating: 7, count: 100)
     private let keys: [String]
     /// The raw keys carry the store's namespace's hash tag: on a cluster both sides then talk
@@ -28,6 +31,7 @@ final class RedisBenchmark {
         plan = quick ? RoundPlan(rounds: 5, perRound: 1000) : RoundPlan(rounds: 11, perRound: 5000)
         keys = Workload.keys("k", count: plan.total)
         purgeSize = quick ? 10_000 : 50_000
+        censusSize = quick ? 20_000 : 100_000
         self.directory = directory
     }
 
@@ -37,7 +41,7 @@ final class RedisBenchmark {
             ?? (url.contains("@") ? "(server)" : url)
         return """
             cachedeck-bench redis: \(target), 100-byte values; median of \(plan.rounds) rounds × \
-            \(plan.perRound) operations; purges of \(purgeSize) entries
+            \(plan.perRound) operations; purges of \(purgeSize) entries; a census of \(censusSize)
             """
     }
 
@@ -52,6 +56,7 @@ final class RedisBenchmark {
         try measureDeletes(cache, raw)
         try measurePurges(store, raw)
         try measureNearCacheHits(store)
+        try measureCensus(store)
         try measureCoherence(raw)
         return report
     }

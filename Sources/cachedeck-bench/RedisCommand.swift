@@ -7,8 +7,8 @@ struct RedisCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "redis",
         abstract:
-            "RedisStore gets, sets, deletes and purges vs raw commands; near cache; coherence delay (--cluster: on a "
-            + "private 3+3 Redis Cluster, and across a primary's failover)."
+            "RedisStore gets, sets, deletes and purges vs raw commands; near cache; coherence delay; other clients' "
+            + "latency during a census (--cluster: on a private 3+3 Redis Cluster, and across a primary's failover)."
     )
 
     @Flag(help: "A short run with fewer operations and rounds.")

@@ -299,7 +299,7 @@ final class WritePathBenchmark {
 }
 
 /// User and system CPU time of the whole process (CacheCore's background threads included).
-private func processCPUMicroseconds() -> Double {
+func processCPUMicroseconds() -> Double {
     var usage = rusage()
     getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
     let seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec

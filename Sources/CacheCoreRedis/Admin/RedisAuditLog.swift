@@ -62,7 +62,7 @@ struct RedisAuditLog {
     func begin(
         _ target: AdminTarget?, namespaces: [String] = [], restores: Int64?, origin: ActionOrigin, now: Int64
     ) throws -> Int64 {
-        let id = try store.redis(keys.auditSequence) { try $0.command(["INCR", RedisArgument(keys.auditSequence)]) }.integer ?? 0
+        let id = try AuditSequence(servers: store.servers, keys: keys).next()
         var fields: [RedisArgument] = [
             "at", RedisArgument(now), "user", RedisArgument(origin.user), "host", RedisArgument(origin.host),
             "pid", RedisArgument(Int(origin.pid)), "program", RedisArgument(origin.program), "entries", 0, "bytes", 0,

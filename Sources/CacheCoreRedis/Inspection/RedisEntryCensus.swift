@@ -7,6 +7,8 @@ import Synchronization
 /// `HSTRLEN`) over the keys it returned, so a caller can show the counts as they grow and stop
 /// whenever it likes. On a Redis Cluster every step walks the primaries at once (one thread
 /// and connection each), each with its own cursor, each key read on the node that named it.
+/// Each walk is paced as the keyspace scan is (``ScanPacing``), so other clients of a busy
+/// server keep their latency.
 ///
 /// Only the live generation of each namespace is counted. Counts are exact once
 /// ``RedisCensusProgress/isComplete`` (for the entries that existed for the whole scan); until
@@ -15,6 +17,9 @@ import Synchronization
 public final class RedisEntryCensus: SteppedScan {
     /// The `COUNT` hint of each `SCAN` call.
     public let batchSize: Int
+    /// The share of the time each server is left alone (see ``ScanPacing``).
+    public var idleShare: Double { pacing.idleShare }
+    private let pacing: ScanPacing
     private let inspector: RedisStoreInspector
     private let state: Mutex<State>
     private let gate = StepGate()
@@ -52,9 +57,10 @@ public final class RedisEntryCensus: SteppedScan {
         }
     }
 
-    init(inspector: RedisStoreInspector, batchSize: Int) {
+    init(inspector: RedisStoreInspector, batchSize: Int, pacing: ScanPacing) {
         self.inspector = inspector
         self.batchSize = min(10_000, max(1, batchSize))
+        self.pacing = pacing
         let servers = inspector.servers
         state = Mutex(State(cursors: servers.primaries.map { _ in ScanCursor() }, epoch: servers.epoch))
     }
@@ -92,9 +98,11 @@ public final class RedisEntryCensus: SteppedScan {
                 namespaces.map { (Data(keys.segment($0.name).utf8), $0) }, uniquingKeysWith: { first, _ in first })
             let reads = threadPerTask(open.count) { position in
                 let index = open[position]
-                return Result {
-                    try RedisStore.mapping(self.inspector.endpoint) {
-                        try self.read(cursors[index], on: primaries[index], namespaces: current)
+                return self.pacing.paced {
+                    Result {
+                        try RedisStore.mapping(self.inspector.endpoint) {
+                            try self.read(cursors[index], on: primaries[index], namespaces: current)
+                        }
                     }
                 }
             }

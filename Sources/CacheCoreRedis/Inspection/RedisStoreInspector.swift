@@ -56,9 +56,12 @@ public final class RedisStoreInspector: Sendable {
         try RedisStore.mapping(endpoint) { try RedisNamespace.readAll(keys: keys, servers: servers) }
     }
 
-    /// A new census of the entries; nothing is read until it is stepped.
-    public func census(batchSize: Int = 500) -> RedisEntryCensus {
-        RedisEntryCensus(inspector: self, batchSize: batchSize)
+    /// A new census of the entries, `batchSize` keys a `SCAN` call, leaving each server alone
+    /// `idleShare` of the time; nothing is read until it is stepped. The defaults are the
+    /// keyspace scan's (`RedisKeyspace.scan(prefix:batchSize:idleShare:)`): other clients'
+    /// latency stays near what it is without the census (see docs/performance.md).
+    public func census(batchSize: Int = 40, idleShare: Double = 0.75) -> RedisEntryCensus {
+        RedisEntryCensus(inspector: self, batchSize: batchSize, pacing: ScanPacing(idleShare: idleShare))
     }
 
     /// The clients whose heartbeat hash is still on the server (hosts, programs, heartbeats),

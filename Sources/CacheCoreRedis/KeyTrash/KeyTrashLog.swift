@@ -13,23 +13,18 @@ import Foundation
 /// their counts.
 struct KeyTrashLog {
     let keys: KeyTrashKeys
-    /// The counter ids come from: the store's audit sequence under the same prefix, so a
+    /// Where ids come from: the store's audit sequence under the same prefix, so a
     /// deletion's id is never a store action's (both logs are listed together).
-    let sequence: String
+    let sequence: AuditSequence
     let servers: RedisServers
     let endpoint: String
 
     /// How long records and trash are kept (as a store's actions: 7 days).
     static var retention: Int64 { Admin.trashRetention.milliseconds }
 
-    /// Starts the record of a deletion of `target`; returns its id (above the ids of records
-    /// written before ids came from ``sequence``).
+    /// Starts the record of a deletion of `target`; returns its id.
     func begin(_ target: AdminTarget, samples: [String], origin: ActionOrigin, now: Int64) throws -> Int64 {
-        let older = try command(["GET", RedisArgument(keys.sequence)]).string.flatMap { Int64($0) } ?? 0
-        var id = try command(["INCR", RedisArgument(sequence)], on: sequence).integer ?? 0
-        if id <= older {
-            id = try command(["INCRBY", RedisArgument(sequence), RedisArgument(older - id + 1)], on: sequence).integer ?? 0
-        }
+        let id = try sequence.next()
         let record = keys.record(id)
         try pipeline([
             [
@@ -69,21 +64,7 @@ struct KeyTrashLog {
 
     /// The sum of deletion `id`'s ledgers in the slots it names.
     private func ledgers(_ id: Int64) throws -> (entries: Int, bytes: Int) {
-        var slots: [Int] = []
-        try RedisStore.mapping(endpoint) {
-            try servers.withConnection(forKey: keys.index) { connection in
-                var cursor = "0"
-                repeat {
-                    let reply = try connection.command(["SSCAN", RedisArgument(keys.slots(id)), RedisArgument(cursor), "COUNT", 1000])
-                    guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
-                        throw RedisError.server("SSCAN gave an unexpected reply")
-                    }
-                    cursor = next
-                    slots += (parts[1].array ?? []).compactMap { $0.string.flatMap { Int($0) } }
-                        .filter { (0..<ClusterSlot.count).contains($0) }
-                } while cursor != "0"
-            }
-        }
+        let slots = try self.slots(id)
         var counts = (entries: 0, bytes: 0)
         for start in stride(from: 0, to: slots.count, by: 1000) {
             let ledgers = slots[start..<min(start + 1000, slots.count)].map { keys.ledger(id, slot: $0) }
@@ -97,6 +78,36 @@ struct KeyTrashLog {
             }
         }
         return counts
+    }
+
+    /// The slots deletion `id` names (``KeyTrashKeys/slots(_:)``): where its trash is.
+    func slots(_ id: Int64) throws -> [Int] {
+        var slots: [Int] = []
+        try RedisStore.mapping(endpoint) {
+            try servers.withConnection(forKey: keys.index) { connection in
+                var cursor = "0"
+                var calls = 0
+                let limit = try ScanLimit(on: connection, set: keys.slots(id))
+                repeat {
+                    try limit.check(calls, endpoint: connection.endpoint.description)
+                    calls += 1
+                    let reply = try connection.command(["SSCAN", RedisArgument(keys.slots(id)), RedisArgument(cursor), "COUNT", 1000])
+                    guard let parts = reply.array, parts.count == 2, let next = parts[0].string else {
+                        throw RedisError.server("SSCAN gave an unexpected reply")
+                    }
+                    cursor = next
+                    slots += (parts[1].array ?? []).compactMap { $0.string.flatMap { Int($0) } }
+                        .filter { (0..<ClusterSlot.count).contains($0) }
+                } while cursor != "0"
+            }
+        }
+        return slots
+    }
+
+    /// Whether record `id` was written with ledgers, naming the slots of its trash (records
+    /// from before do not: their trash is found by a `SCAN` of every primary).
+    func namesSlots(_ id: Int64) throws -> Bool {
+        try command(["HEXISTS", RedisArgument(keys.record(id)), "ledgers"]).integer == 1
     }
 
     /// Sets `field` of record `id` to `value`.
@@ -158,10 +169,10 @@ struct KeyTrashLog {
             canUndo: target != nil && number("undone") == nil, sampleKeys: samples ?? [], finishedAt: number("finished"))
     }
 
-    /// The reply to `arguments` on the node serving `key` (the log's, by default).
-    private func command(_ arguments: [RedisArgument], on key: String? = nil) throws -> RedisReply {
+    /// The reply to `arguments` on the log's node.
+    private func command(_ arguments: [RedisArgument]) throws -> RedisReply {
         try RedisStore.mapping(endpoint) {
-            try servers.withConnection(forKey: key ?? keys.index) { try $0.command(arguments) }
+            try servers.withConnection(forKey: keys.index) { try $0.command(arguments) }
         }
     }
 

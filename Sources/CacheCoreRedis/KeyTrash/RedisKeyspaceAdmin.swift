@@ -49,7 +49,9 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         keys = KeyTrashKeys(prefix: prefix)
         let isCluster = if case .cluster = servers { true } else { false }
         storeKeys = RedisKeys(prefix: prefix, isClustered: isCluster)
-        log = KeyTrashLog(keys: keys, sequence: storeKeys.auditSequence, servers: servers, endpoint: servers.description)
+        log = KeyTrashLog(
+            keys: keys, sequence: AuditSequence(servers: servers, keys: storeKeys), servers: servers,
+            endpoint: servers.description)
     }
 
     package func preview(_ target: AdminTarget) throws -> ActionImpact {
@@ -111,16 +113,10 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
         var restored = 0
         var failed = 0
         try RedisStore.mapping(endpoint) {
-            for pool in servers.primaries {
-                try pool.withConnection { connection in
-                    try connection.scanAll(matching: keys.trashPattern(auditID)) { names in
-                        for name in names {
-                            let counts = try restore(trash: name)
-                            restored += counts.restored
-                            failed += counts.failed
-                        }
-                    }
-                }
+            for trash in try trashes(of: auditID) {
+                let counts = try restore(trash: trash)
+                restored += counts.restored
+                failed += counts.failed
             }
         }
         guard failed == 0 else {
@@ -273,6 +269,21 @@ package final class RedisKeyspaceAdmin: StoreAdministering {
             moved.bytes = moved.bytes.addingClamped(Int(clamping: counts[1]))
         }
         return moved
+    }
+
+    /// The trash hashes of deletion `id`: those of the slots its record names, or, for a
+    /// record from before records named them, those a `SCAN` of every primary finds.
+    private func trashes(of id: Int64) throws -> [Data] {
+        if try log.namesSlots(id) {
+            return try log.slots(id).map { Data(keys.trash(id, slot: $0).utf8) }
+        }
+        var found: [Data] = []
+        for pool in servers.primaries {
+            try pool.withConnection { connection in
+                try connection.scanAll(matching: keys.trashPattern(id)) { found += $0 }
+            }
+        }
+        return found
     }
 
     /// Restores what the trash hash `trash` holds, `HSCAN` batch by batch.

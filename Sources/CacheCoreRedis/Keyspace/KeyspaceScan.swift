@@ -17,9 +17,9 @@ package final class KeyspaceScan: SteppedScan {
     package let separator: String
     /// The `COUNT` hint of each `SCAN` call.
     package let batchSize: Int
-    /// The share of the time each server is left alone: after each round trip of a walk, its
-    /// thread rests `idleShare / (1 - idleShare)` of the time the round trip took (0: none).
-    package let idleShare: Double
+    /// The share of the time each server is left alone (see ``ScanPacing``).
+    package var idleShare: Double { pacing.idleShare }
+    private let pacing: ScanPacing
     private let servers: RedisServers
     private let state: Mutex<State>
     private let gate = StepGate()
@@ -61,7 +61,7 @@ package final class KeyspaceScan: SteppedScan {
         maxKeys: Int = KeyspaceTree.defaultMaxKeys
     ) {
         self.maxKeys = maxKeys
-        self.idleShare = min(0.9, max(0, idleShare))
+        pacing = ScanPacing(idleShare: idleShare)
         self.servers = servers
         self.prefix = prefix
         self.separator = separator
@@ -95,9 +95,7 @@ package final class KeyspaceScan: SteppedScan {
             }
             guard !walks.isEmpty else { return progress }
             let reads = threadPerTask(walks.count) { position in
-                let started = ContinuousClock.now
-                defer { self.rest(after: ContinuousClock.now - started) }
-                return Result { try self.read(walks[position].1, isFull: isFull) }
+                self.pacing.paced { Result { try self.read(walks[position].1, isFull: isFull) } }
             }
             var failure: (any Error)?
             let progress = state.withLock { state in
@@ -130,14 +128,6 @@ package final class KeyspaceScan: SteppedScan {
             }
             return progress
         }
-    }
-
-    /// Leaves the server alone for ``idleShare`` of the time, given a round trip of `busy`,
-    /// and never more than a second (a server that answers slowly, or trickles its replies,
-    /// does not stall the scan three times as long).
-    private func rest(after busy: Duration) {
-        guard idleShare > 0 else { return }
-        Thread.sleep(forTimeInterval: min(1, Double(busy.nanosecondCount) / 1e9 * idleShare / (1 - idleShare)))
     }
 
     /// What one step read of a walk: the walk as it is after it, and the facts it read.

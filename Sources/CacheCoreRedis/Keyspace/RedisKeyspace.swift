@@ -67,8 +67,8 @@ package final class RedisKeyspace: Sendable {
     /// A new scan of the keys starting with `prefix` (all keys when empty), `batchSize` keys
     /// a `SCAN` call, leaving each server alone `idleShare` of the time; nothing is read until
     /// it is stepped. The defaults keep other clients' latency near what it is without the
-    /// scan: a batch is about 0.1 ms of a server's time, and a server waits as long as it
-    /// worked (see docs/performance.md).
+    /// scan: a batch is about 0.1 ms of a server's time, and a server rests three times as
+    /// long as a round trip kept it busy, at most a second (see docs/performance.md).
     package func scan(prefix: Data = Data(), batchSize: Int = 40, idleShare: Double = 0.75) -> KeyspaceScan {
         KeyspaceScan(servers: servers, prefix: prefix, separator: separator, batchSize: batchSize, idleShare: idleShare)
     }

@@ -14,10 +14,12 @@ enum RedisScript: CaseIterable, Sendable {
     /// this only when the generation it guessed moved or a cluster redirected it.
     case read
     /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
-    /// prefix, version, writer, policy JSON;
-    /// then per entry: key, value, created, expires, stale until, PEXPIRE milliseconds, tags
-    /// JSON (empty strings for none). Returns `{1, generation, 1 when it made the namespace's
-    /// hash (gone since it was opened) or 0}`, or `{0, version}` when another version owns it.
+    /// prefix, version, policy JSON (empty: ask for it); then per entry: key, PEXPIRE
+    /// milliseconds, tags JSON (empty strings for none), how many arguments follow, then the
+    /// entry's fields and values (`v`, `c`, `w`, and `x`, `s` when set). Returns `{1,
+    /// generation}`, `{0, version}` when another version owns it, or `{'policy'}`, changing
+    /// nothing, when the namespace's hash is gone (since it was opened) and the policy JSON
+    /// was left out.
     case write
     /// KEYS: namespace hash, then the entry keys and tag sets. ARGV: entries prefix, tags
     /// prefix, generation (empty: the current one), tag (empty: any), keys…. Deletes those of
@@ -76,9 +78,12 @@ enum RedisScript: CaseIterable, Sendable {
     /// So every key a script touches is declared, as a cluster needs to route it and to hold
     /// it during a migration.
     static let declaredKeys = """
-        local declared, missing = {}, {}
-        for _, name in ipairs(KEYS) do declared[name] = true end
+        local declared, missing = nil, {}
         local function need(name)
+          if not declared then
+            declared = {}
+            for _, key in ipairs(KEYS) do declared[key] = true end
+          end
           if not declared[name] then
             declared[name] = true
             table.insert(missing, name)
@@ -108,46 +113,59 @@ enum RedisScript: CaseIterable, Sendable {
             return redis.call('HMGET', entry, 'v', 'c', 'x', 's', 't')
             """
         case .write:
+            // An entry's hash is deleted before it is written again only when it exists (its
+            // `c` is always set), and its fields come as the client laid them out: a fresh
+            // entry costs the namespace's HMGET, its own HMGET and one HSET.
             """
             #!lua
             \(Self.declaredKeys)
             local meta = redis.call('HMGET', KEYS[1], 'version', 'generation')
             if meta[2] and meta[1] ~= ARGV[3] then return {0, meta[1]} end
+            if not meta[2] and ARGV[4] == '' then return {'policy'} end
             local gen = meta[2] or '1'
-            local tagsPrefix = ARGV[2] .. gen .. ':'
-            for i = 6, #ARGV, 7 do need(ARGV[1] .. gen .. ':' .. ARGV[i]) end
+            local entries, tagsPrefix = ARGV[1] .. gen .. ':', ARGV[2] .. gen .. ':'
+            local function needTags(json)
+              if json and json ~= '' then
+                for _, tag in ipairs(cjson.decode(json)) do need(tagsPrefix .. tag) end
+              end
+            end
+            -- The client names every entry key and new tag set after one generation: when
+            -- the first entry's is right, they all are.
+            local named = KEYS[2] == entries .. ARGV[5]
+            local i = 5
+            while not named and i <= #ARGV do
+              need(entries .. ARGV[i])
+              needTags(ARGV[i + 2])
+              i = i + 4 + tonumber(ARGV[i + 3])
+            end
             if #missing > 0 then return needed(gen) end
             local olds = {}
-            for i = 6, #ARGV, 7 do
-              local old = redis.call('HGET', ARGV[1] .. gen .. ':' .. ARGV[i], 't')
+            i = 5
+            while i <= #ARGV do
+              local old = redis.call('HMGET', entries .. ARGV[i], 'c', 't')
               olds[i] = old
-              for _, json in ipairs({old or '', ARGV[i + 6]}) do
-                if json ~= '' then
-                  for _, tag in ipairs(cjson.decode(json)) do need(tagsPrefix .. tag) end
-                end
-              end
+              if old[2] ~= ARGV[i + 2] then needTags(old[2]) end
+              i = i + 4 + tonumber(ARGV[i + 3])
             end
             if #missing > 0 then return needed(gen) end
-            local made = 0
             if not meta[2] then
-              redis.call('HSET', KEYS[1], 'version', ARGV[3], 'generation', 1, 'policy', ARGV[5])
-              made = 1
+              redis.call('HSET', KEYS[1], 'version', ARGV[3], 'generation', 1, 'policy', ARGV[4])
             end
-            for i = 6, #ARGV, 7 do
-              local key = ARGV[i]
-              local entry = ARGV[1] .. gen .. ':' .. key
+            i = 5
+            while i <= #ARGV do
+              local key, ttl, tags = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+              local last = i + 3 + tonumber(ARGV[i + 3])
+              local entry = entries .. key
               local old = olds[i]
-              local tags = ARGV[i + 6]
-              if old and old ~= tags then
-                for _, tag in ipairs(cjson.decode(old)) do redis.call('SREM', tagsPrefix .. tag, key) end
+              if old[2] and old[2] ~= tags then
+                for _, tag in ipairs(cjson.decode(old[2])) do redis.call('SREM', tagsPrefix .. tag, key) end
               end
-              redis.call('DEL', entry)
-              local fields = {'v', ARGV[i + 1], 'c', ARGV[i + 2], 'w', ARGV[4]}
-              if ARGV[i + 3] ~= '' then table.insert(fields, 'x'); table.insert(fields, ARGV[i + 3]) end
-              if ARGV[i + 4] ~= '' then table.insert(fields, 's'); table.insert(fields, ARGV[i + 4]) end
-              if tags ~= '' then table.insert(fields, 't'); table.insert(fields, tags) end
-              redis.call('HSET', entry, unpack(fields))
-              local ttl = ARGV[i + 5]
+              if old[1] then redis.call('DEL', entry) end
+              if tags == '' then
+                redis.call('HSET', entry, unpack(ARGV, i + 4, last))
+              else
+                redis.call('HSET', entry, 't', tags, unpack(ARGV, i + 4, last))
+              end
               if ttl ~= '' then redis.call('PEXPIRE', entry, ttl) end
               if tags ~= '' then
                 for _, tag in ipairs(cjson.decode(tags)) do
@@ -162,8 +180,9 @@ enum RedisScript: CaseIterable, Sendable {
                   end
                 end
               end
+              i = last + 1
             end
-            return {1, gen, made}
+            return {1, gen}
             """
         case .remove:
             """
@@ -173,12 +192,16 @@ enum RedisScript: CaseIterable, Sendable {
             if gen == '' then gen = redis.call('HGET', KEYS[1], 'generation') end
             if not gen then return 0 end
             local tag = ARGV[4] ~= '' and ARGV[4] or nil
-            local first = 5
-            for i = first, #ARGV do need(ARGV[1] .. gen .. ':' .. ARGV[i]) end
+            local entries, tagsPrefix = ARGV[1] .. gen .. ':', ARGV[2] .. gen .. ':'
+            -- The client names every entry key after one generation: when the last is right,
+            -- they all are.
+            if KEYS[#KEYS] ~= entries .. ARGV[#ARGV] then
+              for i = 5, #ARGV do need(entries .. ARGV[i]) end
+            end
             if #missing > 0 then return needed(gen) end
-            local found = {}
-            for i = first, #ARGV do
-              local json = redis.call('HGET', ARGV[1] .. gen .. ':' .. ARGV[i], 't')
+            local found, untagged = {}, {}
+            for i = 5, #ARGV do
+              local json = redis.call('HGET', entries .. ARGV[i], 't')
               if json then
                 local tags = cjson.decode(json)
                 local carries = tag == nil
@@ -187,18 +210,18 @@ enum RedisScript: CaseIterable, Sendable {
                 end
                 if carries then
                   found[i] = tags
-                  for _, t in ipairs(tags) do need(ARGV[2] .. gen .. ':' .. t) end
+                  for _, t in ipairs(tags) do need(tagsPrefix .. t) end
                 end
               elseif tag == nil then
-                found[i] = {}
+                found[i] = untagged
               end
             end
             if #missing > 0 then return needed(gen) end
             local removed = 0
-            for i = first, #ARGV do
+            for i = 5, #ARGV do
               if found[i] then
-                for _, t in ipairs(found[i]) do redis.call('SREM', ARGV[2] .. gen .. ':' .. t, ARGV[i]) end
-                removed = removed + redis.call('DEL', ARGV[1] .. gen .. ':' .. ARGV[i])
+                for _, t in ipairs(found[i]) do redis.call('SREM', tagsPrefix .. t, ARGV[i]) end
+                removed = removed + redis.call('DEL', entries .. ARGV[i])
               end
             end
             return removed

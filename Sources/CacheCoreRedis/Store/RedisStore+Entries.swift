@@ -50,9 +50,10 @@ extension RedisStore {
         guard !options.readOnly else { throw CacheError.readOnly(path: endpoint) }
         let policy = runtime.record.policy
         let names = namespaceKeys.of(runtime.name, policy: policy)
+        let writer = RedisArgument(telemetry?.clientID ?? 0)
+        // The policy JSON goes only when the script asks for it (the namespace hash is gone).
         let fixed: [RedisArgument] = [
-            RedisArgument(names.entries), RedisArgument(names.tags), RedisArgument(policy.version),
-            RedisArgument(telemetry?.clientID ?? 0), RedisArgument(names.policyJSON),
+            RedisArgument(names.entries), RedisArgument(names.tags), RedisArgument(policy.version), "",
         ]
         let now = now()
         let pushesBefore = coherence.withLock { $0 }
@@ -67,19 +68,27 @@ extension RedisStore {
                 // Redis deletes the key when its stale window ends; an entry written already
                 // past it still replaces the old value, for a millisecond.
                 let ttl = attributes.staleUntil.map { max(1, $0.subtractingClamped(now)) }
+                // The key, its PEXPIRE, its tags, how many arguments follow, then its fields.
+                let count = arguments.count + 3
                 arguments += [
-                    RedisArgument(row.key), RedisArgument(row.value), RedisArgument(row.writtenAt),
-                    attributes.expiresAt.map { RedisArgument($0) } ?? "",
-                    attributes.staleUntil.map { RedisArgument($0) } ?? "", ttl.map { RedisArgument($0) } ?? "",
-                    RedisArgument(attributes.tagsJSON ?? ""),
+                    RedisArgument(row.key), ttl.map { RedisArgument($0) } ?? "", RedisArgument(attributes.tagsJSON ?? ""),
+                    "", "v", RedisArgument(row.value), "c", RedisArgument(row.writtenAt), "w", writer,
                 ]
+                if let expires = attributes.expiresAt { arguments += ["x", RedisArgument(expires)] }
+                if let staleUntil = attributes.staleUntil { arguments += ["s", RedisArgument(staleUntil)] }
+                arguments[count] = RedisArgument(arguments.count - count - 1)
             }
-            let reply = try run(.write, keys: declared, arguments: arguments)
-            guard let values = reply.array, values.first?.integer == 1 else {
+            var reply = try run(.write, keys: declared, arguments: arguments)
+            if reply.array?.first?.string == "policy" {
+                // The namespace hash is gone (flushed, or never made): listed first, then made.
+                try listNamespace(runtime.name)
+                arguments[3] = RedisArgument(names.policyJSON)
+                reply = try run(.write, keys: declared, arguments: arguments)
+            }
+            guard reply.array?.first?.integer == 1 else {
                 warnTakenOver(runtime, by: reply.array?.dropFirst().first?.string ?? "?")
                 return
             }
-            if values.count == 3, values[2].integer == 1 { try listNamespace(runtime.name) }
         }
         // A push that arrived while the write was on the wire may be another host's later
         // write of the same key (applied before this one's memory copy would be): then the

@@ -66,7 +66,7 @@ final class KeyspaceBenchmark {
     private func measureConsole() throws {
         let probes = try deployment.primaryURLs.map { try RedisRawClient(url: $0) }
         var idle = LatencySample()
-        for index in 0..<4000 { idle.add(try Self.ping(probes[index % probes.count])) }
+        for index in 0..<4000 { try idle.ping(probes[index % probes.count]) }
         let worker = Process()
         worker.executableURL = URL(
             fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -76,7 +76,7 @@ final class KeyspaceBenchmark {
         worker.standardOutput = output
         try worker.run()
         var busy = LatencySample()
-        while worker.isRunning { busy.add(try Self.ping(probes[busy.count % probes.count])) }
+        while worker.isRunning { try busy.ping(probes[busy.count % probes.count]) }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         worker.waitUntilExit()
         guard worker.terminationStatus == 0 else { throw BenchError("the console worker failed") }
@@ -102,15 +102,6 @@ final class KeyspaceBenchmark {
             "the console's scan took \(String(format: "%.1f", figures.scanSeconds)) s; PINGs: \(idle.count) idle, "
                 + "\(busy.count) during it; p99 idle \(Format.microseconds(idle.percentile(0.99))) µs, during "
                 + "\(Format.microseconds(busy.percentile(0.99))) µs")
-    }
-
-    /// One `PING`'s round trip in nanoseconds, then half a millisecond's pause.
-    private static func ping(_ client: RedisRawClient) throws -> Double {
-        let start = ContinuousClock.now
-        try client.command(["PING"])
-        let elapsed = (ContinuousClock.now - start).nanoseconds
-        usleep(500)
-        return elapsed
     }
 
     /// Runs `redis-cli -u URL --scan | wc -l` and returns the count it printed.

@@ -25,7 +25,7 @@ struct TimelineCommand: ParsableCommand {
         }
         let timeline: ExpiryTimeline
         if let inspector = try redis.inspector(for: store.file) {
-            let census = inspector.census(batchSize: 1000)
+            let census = inspector.census()
             try census.finish()
             timeline = try census.expiryTimeline(namespace: namespace)
         } else {

@@ -136,4 +136,25 @@ struct RedisHostileServerTests {
             for _ in 0..<5000 { try census.step() }
         } throws: { "\($0)".contains("SCAN did not end after 1000 calls") }
     }
+
+    /// A key deletion's record read back (its counts, its undo) walks the slots the log names
+    /// with `SSCAN`: a cursor that never comes back to 0 stops it with one line, no hang.
+    @Test(arguments: RedisDeployment.allCases) func aDeletionsSlotWalkEndsToo(_ deployment: RedisDeployment) throws {
+        let target = #"{"deleteKeys":{"_0":{"prefix":{"namespace":"keys","prefix":"a:"}}}}"#
+        let (fake, keyspace) = try keyspace(deployment) { command in
+            switch command[0].uppercased() {
+            case "HGETALL":
+                .bytes(Fake.array(["at", "\(RedisKeyspaceAdmin.now())", "target", target, "ledgers", "1"].map(Fake.bulk)))
+            case "SSCAN": .bytes(Fake.array([Fake.bulk("7"), Fake.array([Fake.bulk("12")])]))
+            case "SCARD": .bytes(Fake.integer(1))
+            default: nil
+            }
+        }
+        defer { fake.stop() }
+        let admin = try keyspace.admin()
+        #expect {
+            try admin.restore(5, origin: .current)
+        } throws: { "\($0)".contains("SCAN did not end after 1000 calls") }
+    }
 }
+

@@ -53,6 +53,32 @@ struct RedisKeyDeletionTests {
         #expect(throws: CacheError.self) { try admin.restore(99, origin: .current) }
     }
 
+    /// A database with deletions numbered by their old counter that later gains a RedisStore:
+    /// the store's actions and new deletions take ids from one sequence, above the old ones,
+    /// so an id in the combined log names one thing and its undo goes to it.
+    @Test func storeActionsAndDeletionsShareOneIdSequenceAboveOldDeletions() throws {
+        let server = try RedisServer()
+        try server.cli("SET", "cachedeck:keytrash:{%log}seq", "40")
+        try server.cli(
+            "HSET", "cachedeck:keytrash:{%log}record:40", "at", "\(RedisKeyspaceAdmin.now())", "target",
+            #"{"deleteKeys":{"_0":{"prefix":{"namespace":"keys","prefix":"old:"}}}}"#, "entries", "3", "bytes", "30")
+        try server.cli("ZADD", "cachedeck:keytrash:{%log}index", "\(RedisKeyspaceAdmin.now())", "40")
+        let store = try RedisStore(url: server.url, redis: RedisStoreOptions(environment: [:]))
+        defer { store.close() }
+        try store.cache("colors", key: Int.self, value: String.self).set("red", for: 1)
+        let admin = store.adminWithKeys
+        let cleared = try admin.run(.clear(namespace: "colors"), origin: .current, progress: nil)
+        #expect(cleared.auditID == 41)
+        #expect(try admin.auditRecord(41)?.target == .clear(namespace: "colors"))
+        #expect(try admin.auditRecord(40)?.target == Self.prefix("old:"))
+        try server.cli("SET", "late", "l")
+        let deleted = try admin.run(.deleteKeys(.key(namespace: Self.namespace, key: "late")), origin: .current, progress: nil)
+        #expect(deleted.auditID == 42)
+        #expect(try admin.auditLog(limit: 10).map(\.id).sorted() == [40, 41, 42])
+        #expect(try admin.restore(41, origin: .current) == 1)
+        #expect(try store.cache("colors", key: Int.self, value: String.self).get(1) == "red")
+    }
+
     @Test func markedKeysABinaryKeyAndAStopBetweenBatches() throws {
         let server = try RedisServer()
         let redis = try RedisConnection(endpoint: try RedisEndpoint(url: server.url, environment: [:]), timeout: .seconds(5))
@@ -101,13 +127,17 @@ struct RedisKeyDeletionTests {
 /// trash hash in its own slot, and back.
 @Suite("Deleting keys of a Redis Cluster keyspace", .enabled(if: redisAvailable), .sharedCluster)
 struct RedisClusterKeyDeletionTests {
-    @Test func aPrefixOverEveryPrimaryIsDeletedAndRestored() throws {
-        let cluster = try SharedCluster.cluster()
-        let keyspace = try RedisKeyspace(url: cluster.url, environment: [:])
+    /// The shared cluster's keyspace and its router.
+    static func keyspace() throws -> (RedisKeyspace, ClusterRouter) {
+        let keyspace = try RedisKeyspace(url: try SharedCluster.cluster().url, environment: [:])
         guard case .cluster(let router) = keyspace.servers else {
-            Issue.record("a cluster URL makes a cluster keyspace")
-            return
+            throw CacheError.cannotOpen(path: "cluster", reason: "a cluster URL makes a cluster keyspace")
         }
+        return (keyspace, router)
+    }
+
+    @Test func aPrefixOverEveryPrimaryIsDeletedAndRestored() throws {
+        let (keyspace, router) = try Self.keyspace()
         for index in 0..<300 {
             try router.command(key: Data("del:\(index)".utf8), ["SET", RedisArgument("del:\(index)"), RedisArgument("v\(index)")])
         }
@@ -135,5 +165,34 @@ struct RedisClusterKeyDeletionTests {
         }
         let ttl = try router.command(key: Data("del:7".utf8), ["PTTL", "del:7"]).integer ?? 0
         #expect((500_000...600_000).contains(ttl))
+    }
+
+    /// An undo restores from the trash of the slots its record names, and only from there:
+    /// a trash hash of the same id in another slot (planted here) is neither walked nor restored.
+    @Test func anUndoRestoresOnlyFromTheSlotsItsRecordNames() throws {
+        let (keyspace, router) = try Self.keyspace()
+        func run(_ arguments: [RedisArgument], on key: String) throws -> RedisReply {
+            try router.command(key: Data(key.utf8), arguments)
+        }
+        let names = (0..<50).map { "only:\($0)" }
+        for name in names { try run(["SET", RedisArgument(name), "v"], on: name) }
+        let admin = try keyspace.admin()
+        let outcome = try admin.run(RedisKeyDeletionTests.prefix("only:"), origin: .current, progress: nil)
+        #expect(outcome.removed == 50)
+
+        let named = Set(names.map { ClusterSlot.of(Data($0.utf8)) })
+        let stray = try #require((0..<1000).map { "stray:\($0)" }.first { !named.contains(ClusterSlot.of(Data($0.utf8))) })
+        try run(["SET", RedisArgument(stray), "planted"], on: stray)
+        let dump = try #require(try run(["DUMP", RedisArgument(stray)], on: stray).data)
+        try run(["DEL", RedisArgument(stray)], on: stray)
+        let trash = KeyTrashKeys(prefix: RedisStoreOptions.defaultPrefix)
+            .trash(outcome.auditID, slot: ClusterSlot.of(Data(stray.utf8)))
+        try run(["HSET", RedisArgument(trash), RedisArgument(stray), RedisArgument(Data("0:".utf8) + dump)], on: trash)
+
+        #expect(try admin.restore(outcome.auditID, origin: .current) == 50)
+        #expect(try run(["GET", "only:7"], on: "only:7").string == "v")
+        #expect(try run(["EXISTS", RedisArgument(stray)], on: stray).integer == 0)
+        #expect(try run(["HLEN", RedisArgument(trash)], on: trash).integer == 1)
+        try run(["DEL", RedisArgument(trash)], on: trash)
     }
 }

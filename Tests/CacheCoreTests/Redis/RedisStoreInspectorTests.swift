@@ -1,6 +1,7 @@
 @testable import CacheCoreRedis
 import CacheDeckTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CacheCore
@@ -64,6 +65,31 @@ struct RedisStoreInspectorTests {
         #expect(census.namespaces().allSatisfy { !$0.isExact })
         try census.finish()
         #expect(census.namespaces().first?.entries == 300 && census.namespaces().first?.isExact == true)
+    }
+
+    /// The census shares the server as the keyspace scan does: after every round trip it
+    /// rests three times as long as the trip took (idle share 0.75), never over a second.
+    @Test func theCensusRestsAfterEachRoundTrip() throws {
+        let pacing = ScanPacing(idleShare: 0.75)
+        #expect(pacing.pause(after: .milliseconds(10)) == .milliseconds(30))
+        #expect(pacing.pause(after: .seconds(2)) == .seconds(1))
+        #expect(ScanPacing(idleShare: 0).pause(after: .milliseconds(10)) == nil)
+        let capped = ScanPacing(idleShare: 0.99).pause(after: .milliseconds(10)) ?? .zero  // as 0.9: 9 times
+        #expect(capped > .microseconds(89_999) && capped < .microseconds(90_001))
+
+        let store = try store()
+        let numbers = try store.cache("numbers", key: Int.self, value: Int.self)
+        try numbers.set((0..<300).map { (key: $0, value: $0) })
+        let rests = Mutex<[Duration]>([])
+        let census = RedisEntryCensus(
+            inspector: try inspector(), batchSize: 40,
+            pacing: ScanPacing(idleShare: 0.75) { pause in rests.withLock { $0.append(pause) } })
+        let progress = try census.finish()
+        #expect(progress.entriesFound == 300)
+        let asked = rests.withLock { $0 }
+        #expect(asked.count == progress.batches && progress.batches > 1)
+        #expect(asked.allSatisfy { $0 > .zero && $0 <= .seconds(1) })
+        #expect(try inspector().census().idleShare == 0.75)
     }
 
     @Test func aClearedNamespaceCountsOnlyItsLiveGeneration() throws {

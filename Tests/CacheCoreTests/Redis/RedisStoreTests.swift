@@ -121,6 +121,34 @@ struct RedisStoreTests {
         #expect(try cache.get("k") == nil)
     }
 
+    /// A set replaces the whole entry: a rewrite without expiry or tags leaves no old `x`, `s`,
+    /// `t`, TTL or tag-set membership behind; a namespace hash deleted since the handle opened
+    /// is made again, policy recorded and listed.
+    @Test func aSetReplacesTheWholeEntryAndMakesAGoneNamespaceAgain() throws {
+        let store = try fixture.open()
+        defer { store.close() }
+        let cache = try store.cache(
+            "rewrites", key: String.self, value: Int.self, policy: NamespacePolicy(expiration: .never))
+        let raw = try fixture.connection()
+        try cache.set(1, for: "k", expiration: .after(.seconds(60)), tags: ["t1"])
+        #expect(try raw.command(["HEXISTS", "cachedeck:e:rewrites:1:k", "s"]).integer == 1)
+        try cache.set(2, for: "k")
+        let fields = try raw.command(["HKEYS", "cachedeck:e:rewrites:1:k"]).array?.compactMap(\.string)
+        #expect(fields.map(Set.init) == ["v", "c", "w"])
+        #expect(try raw.command(["PTTL", "cachedeck:e:rewrites:1:k"]).integer == -1)
+        #expect(try raw.command(["SISMEMBER", "cachedeck:t:rewrites:1:t1", "k"]).integer == 0)
+        #expect(try cache.get("k") == 2)
+
+        try raw.command(["DEL", "cachedeck:n:rewrites"])
+        try raw.command(["SREM", "cachedeck:namespaces", "rewrites"])
+        try cache.set(3, for: "k")
+        let record = try raw.command(["HMGET", "cachedeck:n:rewrites", "generation", "policy"]).array
+        #expect(record?.first?.integer == 1)
+        #expect(record?.last?.string == RedisNamespaceKeys.json(cache.policy))
+        #expect(try raw.command(["SISMEMBER", "cachedeck:namespaces", "rewrites"]).integer == 1)
+        #expect(try cache.get("k") == 3)
+    }
+
     @Test func aClearUnlinksEveryKeyOfTheOldGenerationEvenOneNotUTF8() throws {
         let store = try fixture.open()
         defer { store.close() }
