@@ -92,10 +92,10 @@ final class ClusterRouter: Sendable {
                     continue
                 }
                 state.withLock { state in
-                    if state.topology != read {
-                        state.topology = read
-                        state.epoch += 1
-                    }
+                    // Walks and listeners start over only when slots move: a replica that
+                    // joins or leaves (as in a cluster just made) changes no route.
+                    if read.movesSlots(from: state.topology) { state.epoch += 1 }
+                    state.topology = read
                 }
                 return
             } catch let error as RedisError {

@@ -26,6 +26,13 @@ struct ClusterTopology: Sendable, Equatable {
     /// The index in ``nodes`` of each slot's primary; -1 when no node serves it.
     private var owners = [Int16](repeating: -1, count: ClusterSlot.count)
 
+    /// Whether a route differs from `other`'s: a primary, its id or its slots (replicas
+    /// joining or leaving, as in a cluster just made, change none).
+    func movesSlots(from other: ClusterTopology) -> Bool {
+        nodes.map { [$0.address.description, $0.id] } != other.nodes.map { [$0.address.description, $0.id] }
+            || owners != other.owners
+    }
+
     /// The primary serving `slot`, if any.
     func owner(of slot: Int) -> ClusterAddress? {
         guard (0..<ClusterSlot.count).contains(slot) else { return nil }

@@ -31,6 +31,18 @@ struct ClusterSlotTests {
         let map = try ClusterTopology(slotsReply: good, defaultHost: "h")
         #expect(map.owner(of: 0)?.port == 7000 && map.owner(of: 16383)?.port == 7001 && map.unservedSlots == 0)
         #expect(map.nodes[0].replicas == [ClusterAddress(host: "127.0.0.1", port: 7003)])
+        // A replica joining moves no slot (walks and listeners go on); a slot moving does.
+        let joined = try ClusterTopology(
+            slotsReply: .array([
+                .array([.integer(0), .integer(8191), node(7000), node(7003)]),
+                .array([.integer(8192), .integer(16383), node(7001), node(7004)]),
+            ]), defaultHost: "h")
+        let moved = try ClusterTopology(
+            slotsReply: .array([
+                .array([.integer(0), .integer(8190), node(7000), node(7003)]),
+                .array([.integer(8191), .integer(16383), node(7001)]),
+            ]), defaultHost: "h")
+        #expect(!joined.movesSlots(from: map) && moved.movesSlots(from: map) && !map.movesSlots(from: map))
         for bad in [
             RedisReply.array([.array([.integer(0), .integer(16384), node(7000)])]),
             .array([.array([.integer(5), .integer(4), node(7000)])]),
