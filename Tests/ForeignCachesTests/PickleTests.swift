@@ -44,9 +44,8 @@ struct PythonPickleTests {
         let cases = output.split(separator: "\n").map { $0.split(separator: "\t").map { Self.bytes(String($0)) } }
         #expect(cases.count > 200)
         for pair in cases {
-            let value = try #require(PickleValue.read(pair[0]), "\(pair[0])")
-            let expected = String(decoding: pair[1], as: UTF8.self)
-            #expect(PickleText.render(value, limit: 1000).text == expected)
+            let printed = try #require(PickleValue.reading(pair[0]) { PickleText.render($0, limit: 1000) }, "\(pair[0])")
+            #expect(printed.text == String(decoding: pair[1], as: UTF8.self))
         }
     }
 
@@ -70,8 +69,10 @@ struct PythonPickleTests {
             for v in [l, d, Point(), Evil(), datetime.date(2026, 11, 27)]:
                 print(pickle.dumps(v, protocol=4).hex())
             """#
-        ).split(separator: "\n").map { try #require(PickleValue.read(Self.bytes(String($0)))) }
-        let texts = lines.map { PickleText.render($0, limit: 1000).text }
+        ).split(separator: "\n")
+        let texts = try lines.map {
+            try #require(PickleValue.reading(Self.bytes(String($0))) { PickleText.render($0, limit: 1000).text })
+        }
         #expect(texts[0] == "[[...]]" && texts[1] == "{'self': {...}}")
         #expect(texts[2] == "shapes.Point(state={'x': 1, 'y': 2})")
         #expect(texts[3] == "posix.system('touch \(marker)')")
@@ -97,9 +98,9 @@ struct PythonPickleTests {
         // pickle.dumps({'a': [1, 2.5, b'x']}, protocol=4)
         let pickle = PythonPickleTests.bytes(
             "8004951b000000000000007d948c0161945d94284b014740040000000000004301789465732e")
-        #expect(PickleValue.read(pickle) != nil)
+        #expect(PickleValue.reading(pickle) { _ in true } == true)
         for length in 0..<pickle.count {
-            #expect(PickleValue.read(Array(pickle.prefix(length))) == nil)
+            #expect(PickleValue.reading(Array(pickle.prefix(length))) { _ in true } == nil)
         }
     }
 
@@ -113,15 +114,13 @@ struct PythonPickleTests {
             wide += [UInt8(ascii: "e")]
         }
         wide += [UInt8(ascii: ".")]
-        let shared = try #require(PickleValue.read(wide))
-        let printed = PickleText.render(shared, limit: 10_000)
+        let printed = try #require(PickleValue.reading(wide) { PickleText.render($0, limit: 10_000) })
         #expect(printed.isTruncated && printed.text.count <= 10_000)
 
         var deep: [UInt8] = [0x80, 0x04]
         deep += Array(repeating: UInt8(ascii: "]"), count: 100_000)
         deep += Array(repeating: UInt8(ascii: "a"), count: 99_999) + [UInt8(ascii: ".")]
-        let nested = try #require(PickleValue.read(deep))
-        let text = PickleText.render(nested, limit: 10_000).text
+        let text = try #require(PickleValue.reading(deep) { PickleText.render($0, limit: 10_000).text })
         #expect(text.hasPrefix("[\n  [\n    [\n") && text.contains("…") && text.count < 10_000)
     }
 
@@ -137,13 +136,24 @@ struct PythonPickleTests {
             [0x80, 0x04, UInt8(ascii: "N"), UInt8(ascii: "N"), UInt8(ascii: ".")],  // two values left
             [0x80, 0x04, 0x8D] + Array(repeating: 0xFF, count: 8) + [UInt8(ascii: ".")],  // a length past the end
         ]
-        for pickle in refused { #expect(PickleValue.read(pickle) == nil, "\(pickle)") }
+        for pickle in refused { #expect(PickleValue.reading(pickle) { _ in true } == nil, "\(pickle)") }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let garbage = [0x80, 0x04] + (0..<Int.random(in: 0..<64, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)
             }
-            if let value = PickleValue.read(garbage) { _ = PickleText.render(value, limit: 1000) }
+            _ = PickleValue.reading(garbage) { PickleText.render($0, limit: 1000) }
         }
+    }
+
+    /// A list inside itself (`l = []; l.append(l)`, protocol 4) is freed once read: its cycle
+    /// is cut, so a console showing such values again and again does not grow.
+    @Test func aCycleIsFreedAfterReading() throws {
+        weak var read: PickleValue?
+        let text = PickleValue.reading(PythonPickleTests.bytes("80049506000000000000005d946800612e")) { value in
+            read = value
+            return PickleText.render(value, limit: 100).text
+        }
+        #expect(text == "[[...]]" && read == nil)
     }
 }

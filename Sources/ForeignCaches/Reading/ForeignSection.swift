@@ -171,7 +171,7 @@ struct ForeignSection: Sendable {
         return ForeignEntry(
             id: ForeignEntryID(namespace: namespace, row: statement.int64(0)),
             key: pickled ? "pickle:" + Self.hex(keyBytes.prefix(512)) : Self.display(key),
-            label: pickled ? PickleValue.read(keyBytes).map { PickleText.line($0, limit: 512) } : nil,
+            label: pickled ? PickleValue.reading(keyBytes) { PickleText.line($0, limit: 512) } : nil,
             size: size, createdAt: statement.optionalInt64(4),
             expiresAt: statement.optionalInt64(5), lastAccessAt: statement.optionalInt64(6),
             hits: statement.optionalInt64(7).map { Int(clamping: $0) },

@@ -37,11 +37,14 @@ final class PickleValue {
         }
     }
 
-    /// The value `pickle` builds, or `nil` (see the type's comment). Work is bounded by the
-    /// input: each opcode builds at most one value.
-    static func read(_ pickle: [UInt8]) -> PickleValue? {
+    /// `body` of the value `pickle` builds, or `nil` when it builds none (see the type's
+    /// comment). Work is bounded by the input: each opcode builds at most one value. The value
+    /// lives only as long as `body`: a pickle can hold a list inside itself, a cycle nothing
+    /// would free, so the cycles are cut when `body` returns.
+    static func reading<T>(_ pickle: [UInt8], _ body: (PickleValue) -> T) -> T? {
         var machine = PickleMachine(bytes: pickle)
-        return machine.run()
+        defer { machine.cutCycles() }
+        return machine.run().map(body)
     }
 }
 
@@ -54,6 +57,12 @@ private struct PickleMachine {
     var memo: [Int: PickleValue] = [:]
 
     init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Empties every memoized value: a cycle can only run through one (only `GET` refers
+    /// back to a value already built).
+    func cutCycles() {
+        for value in memo.values { value.items.removeAll() }
+    }
 
     mutating func run() -> PickleValue? {
         while let opcode = take(1)?.first {

@@ -76,8 +76,9 @@ enum ValueRenderer {
         }
         var shown = bytes
         if kind == .base64Pickle, !hex, let decoded = Data(base64Encoded: Data(bytes)) { shown = Array(decoded) }
-        if !hex, kind == .pickle || kind == .base64Pickle, let value = PickleValue.read(shown) {
-            let printed = PickleText.render(value, limit: textLimit)
+        if !hex, kind == .pickle || kind == .base64Pickle,
+            let printed = PickleValue.reading(shown, { PickleText.render($0, limit: textLimit) })
+        {
             return .json(printed.text, isTruncated: printed.isTruncated || isCut)
         }
         return .hexDump(HexDumpLine.lines(Array(shown.prefix(hexLimit))), isTruncated: shown.count > hexLimit || isCut)
