@@ -124,6 +124,22 @@ struct PythonPickleTests {
         #expect(text.hasPrefix("[\n  [\n    [\n") && text.contains("…") && text.count < 10_000)
     }
 
+    /// An integer of 60,000 bytes (`LONG4`) is named by its size: its decimal digits would take
+    /// minutes to compute. One of Python's limit (4,300 digits) is still written out.
+    @Test func aHugeIntegerIsNamedNotConverted() throws {
+        var huge: [UInt8] = [0x80, 0x04, 0x8B] + [0x60, 0xEA, 0x00, 0x00]  // LONG4, 60,000 bytes
+        huge += Array(repeating: 0x11, count: 60_000) + [UInt8(ascii: ".")]
+        #expect(PickleValue.reading(huge) { PickleText.render($0, limit: 1000).text } == "int(<60000 bytes>)")
+        let largest: [UInt8] = [0x80, 0x04, 0x8B, 0xF9, 0x06, 0x00, 0x00] + Array(repeating: 0x01, count: 1_785) + [0x2E]
+        let text = try #require(PickleValue.reading(largest) { PickleText.render($0, limit: 10_000).text })
+        #expect(text.count > 4_000 && text.allSatisfy { $0.isNumber })
+        // Ten of them in a list: the first four are written out, the rest named.
+        let long = Array(largest[2..<largest.count - 1])
+        let many = [0x80, 0x04, UInt8(ascii: "(")] + Array(repeating: long, count: 10).joined() + [UInt8(ascii: "l"), 0x2E]
+        let list = try #require(PickleValue.reading(many) { PickleText.render($0, limit: 100_000).text })
+        #expect(list.components(separatedBy: "int(<1785 bytes>)").count - 1 == 6)
+    }
+
     /// Opcodes that reach outside the pickle (persistent ids, extensions, buffers) and stack
     /// misuse are refused; random bytes never crash the reader.
     @Test func unknownOpcodesAndGarbageAreRefused() {

@@ -55,6 +55,8 @@ private struct PickleMachine {
     var stack: [PickleValue] = []
     var marks: [Int] = []
     var memo: [Int: PickleValue] = [:]
+    /// The bytes of integers longer than 8 bytes still to be written in decimal.
+    var longIntegerBytesLeft = 4 * PickleMachine.decimalBytes
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -211,10 +213,18 @@ private struct PickleMachine {
         return true
     }
 
+    /// The longest integer written in decimal: Python's own limit (4,300 digits). Decimal
+    /// conversion takes time in the square of the length, so a longer one is named by its size,
+    /// and so is every one past the first few longer than 8 bytes (``longIntegerBytesLeft``).
+    static let decimalBytes = 1_785
+
     /// A little-endian integer of `length` bytes, two's complement when `signed`.
     private mutating func pushInt(length: Int, signed: Bool) -> Bool {
         guard let raw = take(length) else { return false }
-        stack.append(PickleValue(.int, text: Self.decimal(Array(raw), signed: signed)))
+        let converts = length <= 8 || length <= min(Self.decimalBytes, longIntegerBytesLeft)
+        if length > 8, converts { longIntegerBytesLeft -= length }
+        let text = converts ? Self.decimal(Array(raw), signed: signed) : "int(<\(length) bytes>)"
+        stack.append(PickleValue(.int, text: text))
         return true
     }
 
@@ -227,6 +237,7 @@ private struct PickleMachine {
         }
         if line.hasSuffix("L") { line.removeLast() }
         let digits = line.hasPrefix("-") ? line.dropFirst() : Substring(line)
+        if digits.count > 4_300 { line = "int(<\(digits.count) digits>)" }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return false }
         stack.append(PickleValue(.int, text: line))
         return true
