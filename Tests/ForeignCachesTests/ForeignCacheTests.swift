@@ -184,6 +184,22 @@ import Testing
         #expect(keys == (descending ? ["b", "d", "e", "c", "a"] : ["a", "c", "e", "d", "b"]))
     }
 
+    @Test func undoRefusesAFileMadeAnewAtTheSamePath() throws {
+        defer { fixtures.remove() }
+        let path = try fixtures.solidCache(count: 3)
+        let cache = try ForeignCache.open(path: path)
+        let action = try cache.run(cache.preview(.keys(["views/1"]), namespace: "entries", now: now), now: now)
+        #expect(action.removed == 1)
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".old")
+        _ = try fixtures.solidCache(count: 2)
+        try executeSQL("DELETE FROM solid_cache_entries WHERE key = 'views/1'", on: path)
+        let error = #expect(throws: ForeignCacheError.self) { try cache.undo(action: action.actionID, now: now) }
+        #expect(error?.description.contains("made anew") == true)
+        let keys = try cache.entries(ForeignQuery(namespace: "entries"), now: now).rows.map(\.key)
+        #expect(keys == ["views/2"])
+        #expect(try cache.actions().first?.undoneAt == nil)
+    }
+
     @Test func aCursorThatWasNotHandedOutIsRefused() {
         for token in ["", "f1.", "f1.x.AQ", "f1.3.BQ", "zz.1.AQ", "f1.1.AXg"] {
             #expect(throws: ForeignCacheError.self) { try ForeignCursor(token: token) }

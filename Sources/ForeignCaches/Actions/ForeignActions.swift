@@ -215,12 +215,12 @@ extension ForeignSection {
     {
         _ = try run(
             """
-            INSERT INTO \(ForeignTrash.schema).cachedeck_actions (at, namespace, summary, entries, bytes, who, target)
-            VALUES (?, ?, ?, 0, ?, ?, ?)
+            INSERT INTO \(ForeignTrash.schema).cachedeck_actions (at, namespace, summary, entries, bytes, who, target, origin)
+            VALUES (?, ?, ?, 0, ?, ?, ?, ?)
             """,
             [
                 .integer(now), .text(namespace), .text(preview.summary), .integer(preview.bytes), .text(preview.who),
-                preview.target.map { .text($0) } ?? .null,
+                preview.target.map { .text($0) } ?? .null, try origin(on: connection).map { .text($0) } ?? .null,
             ], on: connection)
         return connection.lastInsertedRowID
     }
@@ -229,11 +229,15 @@ extension ForeignSection {
         try file.withWriter { connection in
             try trash.attach(connection)
             defer { ForeignTrash.detach(connection) }
-            let sideFiles = try connection.withDynamicStatement(
-                "SELECT side_files FROM \(ForeignTrash.schema).cachedeck_actions WHERE id = ?"
+            let (sideFiles, origin) = try connection.withDynamicStatement(
+                "SELECT side_files, origin FROM \(ForeignTrash.schema).cachedeck_actions WHERE id = ?"
             ) { statement in
                 statement.bind(values: [.integer(action)])
-                return try statement.firstRow { $0.text(0) } ?? ""
+                return try statement.firstRow { ($0.text(0), $0.isNull(1) ? nil : $0.text(1)) } ?? ("", nil)
+            }
+            if let origin, try origin != self.origin(on: connection) {
+                throw ForeignCacheError(
+                    "action #\(action) was taken on an earlier \(file.path) (the file or its table was made anew since): nothing restored")
             }
             for path in sideFiles.split(separator: "\n") { try trash.moveBack(String(path), of: file, action: action) }
             return try connection.writeTransaction {
@@ -256,6 +260,19 @@ extension ForeignSection {
                 return restored
             }
         }
+    }
+
+    /// Which file and table the rows are in: the file's ``ForeignFile/identity`` and the
+    /// table's root page, which a table dropped and made again may not get back.
+    private func origin(on connection: SQLiteConnection) throws -> String? {
+        guard let identity = file.identity else { return nil }
+        let root = try connection.withDynamicStatement(
+            "SELECT rootpage FROM main.sqlite_master WHERE type = 'table' AND name = ?"
+        ) { statement in
+            statement.bind(values: [.text(table.plainName)])
+            return try statement.firstRow { $0.int64(0) }
+        }
+        return root.map { "\(identity):\($0)" }
     }
 
     /// `table`'s columns in the cache, quoted, as a list.

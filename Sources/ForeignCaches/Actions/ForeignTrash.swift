@@ -30,8 +30,14 @@ struct ForeignTrash: Sendable {
             CREATE TABLE IF NOT EXISTS \(Self.schema).cachedeck_actions (
                 id INTEGER PRIMARY KEY, at INTEGER NOT NULL, namespace TEXT NOT NULL, summary TEXT NOT NULL,
                 entries INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0, side_files TEXT NOT NULL DEFAULT '',
-                undone_at INTEGER, who TEXT NOT NULL DEFAULT '', target TEXT)
+                undone_at INTEGER, who TEXT NOT NULL DEFAULT '', target TEXT, origin TEXT)
             """)
+        let columns = try connection.withDynamicStatement(
+            "SELECT name FROM \(Self.schema).pragma_table_info('cachedeck_actions')"
+        ) { statement in try statement.rows { $0.text(0) } }
+        if !columns.contains("origin") {
+            try connection.execute("ALTER TABLE \(Self.schema).cachedeck_actions ADD COLUMN origin TEXT")
+        }
     }
 
     /// Detaches it again.

@@ -32,9 +32,14 @@ package struct ForeignFile: Sendable, Hashable {
         return try body(connection)
     }
 
-    /// The CacheDeck trash file beside this one, and the folder side files are moved to.
-    var trashPath: String { path + ".cachedeck-trash" }
-    var trashFolder: String { path + ".cachedeck-trash.files" }
+    /// Which file this is now, as the file system names it (device and inode): a cache
+    /// deleted and made anew at the same path is another file (unless the file system hands
+    /// the new one the old inode, which ext4 may do for a file deleted first).
+    var identity: String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
 
     /// Whether the header says write-ahead logging (bytes 18 and 19 are 2).
     var isWAL: Bool {
