@@ -112,7 +112,9 @@ import Testing
     @Test func auditLinesAreBoundedAndJSONKeepsTheWholeTarget() throws {
         let fixture = try CLIFixture()
         let keys = (0..<500).map { "missing-key-with-a-long-name-\($0)" }
-        let invalidate = try fixture.run(["invalidate", fixture.path, "tiles"] + keys.flatMap { ["--key", $0] } + ["--yes"])
+        let list = fixture.folder.file("keys.txt")
+        try Data(keys.joined(separator: "\r\n").utf8).write(to: URL(fileURLWithPath: list))
+        let invalidate = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", list, "--yes")
         #expect(invalidate.status == 0, "\(invalidate.stderr)")
         let audit = try fixture.run("audit", fixture.path)
         let lines = audit.stdout.split(separator: "\n")
@@ -123,6 +125,30 @@ import Testing
         #expect(!lines[1].contains("uid "), "\(lines[1])")
         let json = try fixture.run("audit", fixture.path, "--json").stdout
         #expect(json.contains("missing-key-with-a-long-name-499"))
+    }
+}
+
+/// `--keys-from`: a key list from a file selects what as many `--key`s would, with `--key`s
+/// beside it; a list that is not UTF-8 or names no key is refused with one line.
+@Suite struct KeyListTests {
+    @Test func keysFromAFileSelectWhatKeysDo() throws {
+        let fixture = try CLIFixture()
+        let list = fixture.folder.file("keys.txt")
+        try Data("z1/1\n\nz1/2\nmissing\n".utf8).write(to: URL(fileURLWithPath: list))
+        let preview = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", list, "--key", "z1/3", "--dry-run")
+        #expect(preview.stdout.hasPrefix("Dry run: Invalidate keys tiles/{z1/3,z1/1,z1/2,missing}: 3 entries, 912 B"), "\(preview.stdout)")
+        let removed = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", list, "--yes")
+        #expect(removed.status == 0 && removed.stdout.hasPrefix("Removed 2 entries (508 B)."), "\(removed.stdout)")
+        #expect(try fixture.count("tiles") == 9)
+        for (content, error) in [
+            (Data([0x7A, 0xFF, 0x0A]), "line 1 of \(list) is not UTF-8 text (type such keys as ls shows them)"),
+            (Data("\n\n".utf8), "\(list) lists no keys"),
+        ] {
+            try content.write(to: URL(fileURLWithPath: list))
+            let refused = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", list, "--yes")
+            #expect(refused.status == 1 && refused.errorLines == ["cachedeck: --keys-from: " + error], "\(refused.stderr)")
+        }
+        #expect(try fixture.count("tiles") == 9)
     }
 }
 

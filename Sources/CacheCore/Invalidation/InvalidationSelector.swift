@@ -37,24 +37,33 @@ public enum InvalidationSelector: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether a memory entry with `key` and `tags` in `namespace` is selected.
-    func selects(namespace candidate: String, key: String, tags: [String]) -> Bool {
+    /// Whether a memory entry of namespace `candidate` with a key and tags is selected: a test
+    /// prepared once for many entries (a key list is looked up in a set, not searched per entry).
+    func matcher(in candidate: String) -> (_ key: String, _ tags: [String]) -> Bool {
+        guard namespace == nil || namespace == candidate else { return { _, _ in false } }
         switch self {
-        case .key(let namespace, let selected): namespace == candidate && key == selected
-        case .keys(let namespace, let selected): namespace == candidate && selected.contains(key)
-        case .prefix(let namespace, let prefix): namespace == candidate && key.hasPrefix(prefix)
-        case .tag(let tag, let namespace): (namespace == nil || namespace == candidate) && tags.contains(tag)
-        case .namespace(let namespace): namespace == candidate
-        case .all: true
+        case .key(_, let selected): return { key, _ in key == selected }
+        case .keys(_, let selected):
+            let selected = Set(selected)
+            return { key, _ in selected.contains(key) }
+        case .prefix(_, let prefix): return { key, _ in key.hasPrefix(prefix) }
+        case .tag(let tag, _): return { _, tags in tags.contains(tag) }
+        case .namespace, .all: return { _, _ in true }
         }
     }
 }
 
 extension InvalidationSelector: CustomStringConvertible {
-    /// `key colors/10`, `prefix planner/guests_`, `tag tenant:7`, `namespace colors`, `all`.
+    /// The keys a description of a key list names; it counts the others.
+    static let keysShown = 5
+
+    /// `key colors/10`, `keys colors/{1,2,3,4,5,… 95 more}`, `prefix planner/guests_`,
+    /// `tag tenant:7`, `namespace colors`, `all`.
     public var description: String {
         switch self {
         case .key(let namespace, let key): "key \(namespace)/\(key)"
+        case .keys(let namespace, let keys) where keys.count > Self.keysShown:
+            "keys \(namespace)/{\(keys.prefix(Self.keysShown).joined(separator: ",")),… \(keys.count - Self.keysShown) more}"
         case .keys(let namespace, let keys): "keys \(namespace)/{\(keys.joined(separator: ","))}"
         case .prefix(let namespace, let prefix): "prefix \(namespace)/\(prefix)"
         case .tag(let tag, let namespace): namespace.map { "tag \(tag) in \($0)" } ?? "tag \(tag)"

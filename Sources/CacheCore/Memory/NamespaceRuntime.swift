@@ -87,9 +87,10 @@ import Synchronization
             pending.discard(key)
             return memory?.remove(key) == true ? 1 : 0
         }
-        pending.discardAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
+        let selects = selector.matcher(in: name)
+        pending.discardAll { selects($0.key, $0.tags) }
         guard let memory else { return 0 }
-        return memory.removeAll { selector.selects(namespace: name, key: $0.key, tags: $0.tags) }
+        return memory.removeAll { selects($0.key, $0.tags) }
     }
 
     /// Drops what another instance's journaled `change` removed from the file.

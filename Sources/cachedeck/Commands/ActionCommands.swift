@@ -153,14 +153,16 @@ struct SelectorArguments: ParsableArguments {
 
     @Option(name: .shortAndLong, parsing: .singleValue, help: "A key (canonical text); repeat for several.")
     var key: [String] = []
+    @Option(help: "Keys one per line from this file (- for standard input), for lists too long for --key.")
+    var keysFrom: String?
     @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
     @Option(name: .shortAndLong, help: "Every entry carrying this tag.") var tag: String?
     @Option(name: .shortAndLong, help: "Every entry matching these filter terms, e.g. \"age>7d hits=0\".")
     var filter: String?
 
     func validate(namespace: String?) throws {
-        let given = [!key.isEmpty, prefix != nil, tag != nil, filter != nil].filter { $0 }.count
-        if given != 1 { throw ValidationError("give exactly one of --key, --prefix, --tag or --filter") }
+        let given = [!key.isEmpty || keysFrom != nil, prefix != nil, tag != nil, filter != nil].filter { $0 }.count
+        if given != 1 { throw ValidationError("give exactly one of --key (or --keys-from), --prefix, --tag or --filter") }
         if tag == nil && namespace == nil { throw ValidationError("--key, --prefix and --filter need a namespace") }
         if let filter {
             do {
@@ -173,7 +175,7 @@ struct SelectorArguments: ParsableArguments {
 
     /// The selection on a foreign cache: keys, or a filter (a prefix or tag is one).
     func foreignSelection() throws -> ForeignSelection {
-        if !key.isEmpty { return .keys(key) }
+        if let keys = try keys() { return .keys(keys) }
         let terms: [EntryFilterTerm] =
             if let prefix { [.keyPrefix(prefix)] } else if let tag { [.tag(tag)] } else { [] }
         return .filter(try filter.map { try EntryFilter(parsing: $0) } ?? EntryFilter(terms))
@@ -186,7 +188,15 @@ struct SelectorArguments: ParsableArguments {
         guard let namespace else { throw ValidationError("--key, --prefix and --filter need a namespace") }
         if let filter { return try filters.selector(namespace: namespace, filter: filter) }
         if let prefix { return .prefix(namespace: namespace, prefix: prefix) }
-        return key.count == 1 ? .key(namespace: namespace, key: key[0]) : .keys(namespace: namespace, keys: key)
+        let keys = try keys() ?? []
+        return keys.count == 1 ? .key(namespace: namespace, key: keys[0]) : .keys(namespace: namespace, keys: keys)
+    }
+
+    /// The keys given with `--key` and `--keys-from` (read once: standard input is read to its
+    /// end), or `nil` when neither was.
+    private func keys() throws -> [String]? {
+        guard !key.isEmpty || keysFrom != nil else { return nil }
+        return try key + (keysFrom.map(KeyList.read) ?? [])
     }
 }
 

@@ -22,13 +22,17 @@ struct DeleteKeysCommand: ParsableCommand {
     @Argument(help: "The Redis URL: redis://[user:password@]host:port/db or redis+cluster://host:port,…/.")
     var url: String
     @Option(name: .shortAndLong, parsing: .singleValue, help: "A key; repeat for several.") var key: [String] = []
+    @Option(help: "Keys one per line from this file (- for standard input), for lists too long for --key.")
+    var keysFrom: String?
     @Option(name: .shortAndLong, help: "Every key starting with this text.") var prefix: String?
     @OptionGroup var redis: RedisPrefixArguments
     @OptionGroup var confirmation: ConfirmationArguments
     @OptionGroup var output: OutputArguments
 
     func validate() throws {
-        if key.isEmpty == (prefix == nil) { throw ValidationError("give --key (repeatable) or --prefix, not both") }
+        if (key.isEmpty && keysFrom == nil) == (prefix == nil) {
+            throw ValidationError("give --key (repeatable) or --keys-from, or --prefix, not both")
+        }
         if prefix == "" { throw ValidationError("--prefix must not be empty (it would delete every key)") }
         if !RedisKeyspace.isURL(url) { throw ValidationError("del deletes Redis keys: give a redis:// URL") }
     }
@@ -37,10 +41,11 @@ struct DeleteKeysCommand: ParsableCommand {
         let store = try ActionStoreArguments.parse([url, "--redis-prefix", redis.redisPrefix])
         let opened = try store.openKeyspace(writable: true) ?? store.open(writable: true)
         let namespace = RedisKeyspaceAdmin.namespace
+        let keys = try key + (keysFrom.map(KeyList.read) ?? [])
         let selector: InvalidationSelector =
-            if let prefix { .prefix(namespace: namespace, prefix: prefix) } else if key.count == 1 {
-                .key(namespace: namespace, key: key[0])
-            } else { .keys(namespace: namespace, keys: key) }
+            if let prefix { .prefix(namespace: namespace, prefix: prefix) } else if keys.count == 1 {
+                .key(namespace: namespace, key: keys[0])
+            } else { .keys(namespace: namespace, keys: keys) }
         try ActionRunner(store: store, opened: opened, confirmation: confirmation, json: output.json)
             .run(.deleteKeys(selector))
     }
