@@ -124,7 +124,9 @@ extension SQLiteConnection {
     /// the file is read through a memory map (up to 2 GiB, SQLite's own limit), not a `pread`
     /// a page: readers serve the console's scans (a ranking by last access reads every row
     /// of a namespace), which took about a third less CPU on a 1 GB file. SQLite still writes
-    /// through the writer's `write`s, so a full disk stays an error, not a signal.
+    /// through the writer's `write`s, so a full disk stays an error, not a signal; it maps the
+    /// file's size at each read transaction's start, so only a file cut short by another program
+    /// during one scan (which breaks the file for every user) would stop the process (`SIGBUS`).
     func configureReader() throws {
         try execute("PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 2147483648")
     }
