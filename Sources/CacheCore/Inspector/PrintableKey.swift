@@ -31,6 +31,7 @@ package enum PrintableKey {
 
     /// The bytes escaped `text` stands for; `nil` when it holds no escape (or a malformed one).
     package static func bytes(_ text: String) -> Data? {
+        guard text.utf8.contains(0x5C) else { return nil }
         var bytes = Data()
         var escaped = false
         var scalars = text.unicodeScalars.makeIterator()
