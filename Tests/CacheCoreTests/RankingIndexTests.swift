@@ -79,6 +79,55 @@ import Testing
         }
     }
 
+    /// Reads flushed from the file (a plain namespace) and from a hybrid namespace's memory
+    /// tier: every page of the last-access and hits orders, both ways and under a filter, is
+    /// the brute-force order of what the test read (ties by row id), with exact figures.
+    @Test func accessAndHitsOrdersAreExactAfterReadsAreFlushed() throws {
+        let fixture = try TestStore()
+        for (name, policy) in [("file", NamespacePolicy()), ("memory", NamespacePolicy.hybrid.expiring(.never))] {
+            let cache = try fixture.store.cache(name, key: Int.self, value: String.self, policy: policy)
+            var accessed: [Int: Int64] = [:]
+            var hits: [Int: Int] = [:]
+            for key in 0..<60 {
+                try cache.set("v\(key)", for: key)
+                accessed[key] = fixture.clock.nowMilliseconds()
+                fixture.clock.advance(by: .milliseconds(1))
+            }
+            for round in 0..<4 {
+                for key in 0..<60 where (key * 7 + round) % 5 < 2 {
+                    for _ in 0...(key % 3) { #expect(try cache.get(key) == "v\(key)") }
+                    hits[key, default: 0] += key % 3 + 1
+                    accessed[key] = fixture.clock.nowMilliseconds()
+                }
+                try fixture.store.flush()  // memory hits count as reads when the log takes them
+                fixture.clock.advance(by: .seconds(1))
+            }
+            #expect((cache.counters.snapshot().memoryHits > 0) == (name == "memory"))
+            for (field, filter) in [(EntrySortField.lastAccess, ""), (.hits, ""), (.lastAccess, "hits>1")] {
+                for descending in [false, true] {
+                    let query = EntryQuery(
+                        namespace: name, sort: EntrySort(field, descending: descending),
+                        filter: try EntryFilter(parsing: filter), limit: 7)
+                    let rows = try fixture.store.inspector.allPages(query).flatMap(\.rows)
+                    let ids = Dictionary(uniqueKeysWithValues: rows.map { (Int($0.key) ?? -1, $0.id) })
+                    let expected = (0..<60).filter { filter.isEmpty || hits[$0, default: 0] > 1 }.sorted { lhs, rhs in
+                        let (left, right) =
+                            field == .hits
+                            ? (Int64(hits[lhs, default: 0]), Int64(hits[rhs, default: 0]))
+                            : (accessed[lhs, default: 0], accessed[rhs, default: 0])
+                        return left != right
+                            ? (left < right) != descending : (ids[lhs, default: 0] < ids[rhs, default: 0]) != descending
+                    }
+                    #expect(rows.map(\.key) == expected.map(String.init), "\(name), \(field) \(filter) desc \(descending)")
+                    for row in rows {
+                        let key = Int(row.key) ?? -1
+                        #expect(row.hits == hits[key, default: 0] && row.lastAccessAt == (row.hits > 0 ? accessed[key] : nil))
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aFormat4FileIsReadAsItIsAndMigratedByAnApp() throws {
         let folder = TemporaryFolder()
         let path = folder.file()
