@@ -148,6 +148,9 @@ import Testing
             let refused = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", list, "--yes")
             #expect(refused.status == 1 && refused.errorLines == ["cachedeck: --keys-from: " + error], "\(refused.stderr)")
         }
+        let folder = fixture.folder.path
+        let refused = try fixture.run("invalidate", fixture.path, "tiles", "--keys-from", folder, "--yes")
+        #expect(refused.status == 1 && refused.errorLines == ["cachedeck: --keys-from: cannot read \(folder): Is a directory"], "\(refused.stderr)")
         #expect(try fixture.count("tiles") == 9)
     }
 }

@@ -16,7 +16,7 @@ enum KeyList {
             throw Failure("--keys-from: cannot read \(name)")
         }
         var data = Data()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        while let chunk = try readChunk(of: handle, name: name), !chunk.isEmpty {
             data.append(chunk)
             if data.count > maximumBytes {
                 throw Failure("--keys-from: \(name) holds more than \(maximumBytes >> 20) MB of keys; split the list")
@@ -33,5 +33,16 @@ enum KeyList {
         }
         guard !keys.isEmpty else { throw Failure("--keys-from: \(name) lists no keys") }
         return keys
+    }
+
+    /// The next megabyte; a read that fails (a folder, a device error) is one line naming why.
+    private static func readChunk(of handle: FileHandle, name: String) throws -> Data? {
+        do {
+            return try handle.read(upToCount: 1 << 20)
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { ": " + String(cString: strerror(Int32($0.code))) } ?? ""
+            throw Failure("--keys-from: cannot read \(name)\(reason)")
+        }
     }
 }
